@@ -1,0 +1,119 @@
+import Foundation
+
+/// The append-only event log of one data directory, with its projections.
+///
+/// Appends and commands go to the single writer thread (group commit) and return once durable.
+/// Reads run on the caller's thread in lock-free LMDB snapshots. Several processes may open the
+/// same directory: LMDB serialises their write transactions and each sees the others' commits.
+public final class EventLog: Sendable {
+    /// How a log is opened.
+    public struct Configuration: Sendable {
+        /// Projections maintained by this release; the built-in indexes by default.
+        public var projections: [any Projection] = EventLog.builtInProjections
+        /// Upcasters applied on every read.
+        public var upcasters = UpcasterRegistry([])
+        /// Store-format migrations; the format this release writes is `1 + migrations.count`.
+        public var migrations: [any StoreMigration] = []
+        /// Microseconds since 1970, for `recordedAt`. Tests inject a fixed clock.
+        public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+        /// Map size limits.
+        public var limits = Environment.Limits()
+        /// Open a directory of an older format (only `muster migrate` does).
+        public var allowOlderFormat = false
+        /// Most jobs in one write transaction.
+        public var maximumBatch = 4096
+
+        public init() {}
+
+        /// The format version this configuration writes.
+        public var formatVersion: UInt32 { 1 + UInt32(migrations.count) }
+    }
+
+    /// The projections every log has: the type and namespace indexes and the statistics.
+    public static let builtInProjections: [any Projection] = [TypeIndex(), NamespaceIndex(), LogStatistics()]
+
+    let core: LogCore
+    let writer: Writer
+    let signal = HeadSignal()
+    /// The configuration the log was opened with.
+    public let configuration: Configuration
+
+    /// The data directory.
+    public var directory: URL { core.environment.directory }
+    /// The LMDB environment (for operations such as backup and status).
+    public var environment: Environment { core.environment }
+
+    /// Opens the log in `directory`, creating it when new.
+    public init(directory: URL, configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        let environment = try Environment(directory: directory, limits: configuration.limits)
+        do {
+            let tables = try Self.prepare(environment, configuration)
+            core = LogCore(
+                environment: environment, tables: tables,
+                projections: ProjectionRuntime(projections: configuration.projections, meta: tables.meta),
+                upcasters: configuration.upcasters, clock: configuration.clock)
+        } catch {
+            environment.close()
+            throw error
+        }
+        let signal = self.signal
+        writer = Writer(core: core, maximumBatch: configuration.maximumBatch) { head in signal.publish(head) }
+        writer.start()
+        if let head = try? read({ $0.head }) { signal.publish(head) }
+    }
+
+    /// Finishes queued writes and closes the data directory.
+    public func close() {
+        writer.stop()
+        core.environment.close()
+    }
+
+    deinit { close() }
+
+    /// Creates the log tables on first open and checks the stored format.
+    private static func prepare(_ environment: Environment, _ configuration: Configuration) throws -> LogTables {
+        let current = configuration.formatVersion
+        if let tables = try LogTables.existing(in: environment) {
+            let stored = try environment.read { try Meta(table: tables.meta).integer(Meta.formatVersion, in: $0) } ?? 1
+            if stored > UInt64(current) {
+                throw StoreError(.newerFormat, "data directory \(environment.directory.path) has format \(stored), written by a newer Muster; this release reads up to format \(current) — upgrade Muster")
+            }
+            if stored < UInt64(current) && !configuration.allowOlderFormat {
+                throw StoreError(.olderFormat, "data directory \(environment.directory.path) has format \(stored); this release needs format \(current) — run `muster migrate`")
+            }
+            return tables
+        }
+        let txn = try environment.beginWrite()
+        do {
+            let tables = try LogTables.create(in: txn)
+            let meta = Meta(table: tables.meta)
+            if try meta.integer(Meta.formatVersion, in: txn) == nil {
+                try meta.setInteger(Meta.formatVersion, UInt64(current), in: txn)
+            }
+            try ProjectionRuntime(projections: configuration.projections, meta: tables.meta).initializeEmpty(txn)
+            try environment.commit(txn)
+            return tables
+        } catch {
+            environment.abort(txn)
+            throw error
+        }
+    }
+
+    // MARK: Writing
+
+    /// Appends events to a stream; returns once they are durable.
+    @discardableResult
+    public func append(_ request: AppendRequest) async throws -> AppendResult {
+        try await perform { try $0.append(request) }
+    }
+
+    /// Runs `work` on the writer thread inside the write transaction and returns its result once the
+    /// transaction is durable. `work` may be run again if the map had to grow, so it must depend only
+    /// on what it reads through the scope. If it throws, nothing it wrote is kept.
+    public func perform<T: Sendable>(_ work: @escaping @Sendable (WriteScope) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writer.submit(ClosureJob(work, continuation))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// A consistent snapshot of the log and its projections, valid inside `EventLog.read`.
+public struct LogReader {
+    let core: LogCore
+    let txn: Transaction
+    var reading: LogReading { LogReading(tables: core.tables, txn: txn) }
+
+    /// Position of the last event; 0 when empty.
+    public var head: UInt64 { (try? reading.head()) ?? 0 }
+
+    /// The event at `position`, upcast to its current schema.
+    public func event(at position: UInt64) throws -> RecordedEvent? {
+        try reading.event(at: position).map(core.upcasters.upcast)
+    }
+
+    /// The position a stored event id has.
+    public func position(ofEventId id: UUID) throws -> UInt64? { try reading.position(ofEventId: id) }
+
+    /// Version of the stream's last event; 0 when it does not exist.
+    public func streamVersion(namespace: String = Names.defaultNamespace, stream: String) throws -> UInt64 {
+        try reading.streamVersion(namespace: namespace, stream: stream)
+    }
+
+    /// Visits the events matching `query`, in position order, until `body` returns false.
+    /// Returns the last position examined, so a tail can continue after it.
+    @discardableResult
+    public func events(_ query: EventQuery, _ body: (RecordedEvent) throws -> Bool) throws -> UInt64 {
+        var remaining = query.limit ?? Int.max
+        guard remaining > 0 else { return query.from &- 1 }
+        var last = query.from &- 1
+        var stoppedEarly = false
+        func visit(_ event: RecordedEvent) throws -> Bool {
+            last = event.position
+            guard query.matches(event) else { return true }
+            remaining -= 1
+            let more = try body(core.upcasters.upcast(event)) && remaining > 0
+            stoppedEarly = !more
+            return more
+        }
+        if let stream = query.stream {
+            let namespace = query.namespace ?? Names.defaultNamespace
+            try reading.streamPositions(namespace: namespace, stream: stream) { _, position in
+                guard position >= query.from else { return true }
+                guard let event = try reading.event(at: position) else { return false }
+                return try visit(event)
+            }
+            return stoppedEarly ? last : max(last, head)
+        }
+        if let index = try index(for: query) {
+            try index.scan(index.table, from: index.prefix + Key.position(query.from)) { key, _ in
+                guard key.starts(with: index.prefix) else { return false }
+                let position = Key.readPosition(key, at: index.prefix.count)
+                guard let event = try reading.event(at: position) else { return false }
+                return try visit(event)
+            }
+            return stoppedEarly ? last : max(last, head)
+        }
+        try reading.scan(from: query.from) { try visit($0) }
+        return last
+    }
+
+    /// All events matching `query`.
+    public func events(_ query: EventQuery) throws -> [RecordedEvent] {
+        var result: [RecordedEvent] = []
+        try events(query) { result.append($0); return true }
+        return result
+    }
+
+    /// The current state of a projection.
+    public func projection(_ name: String) throws -> ProjectionState {
+        try core.projections.state(core.projections.projection(named: name), txn)
+    }
+
+    /// Where every registered projection stands.
+    public func projectionStatuses() throws -> [ProjectionStatus] {
+        let head = self.head
+        return try core.projections.projections.map { try core.projections.status($0, head: head, txn) }
+    }
+
+    private struct Index {
+        let state: ProjectionState
+        let table: String
+        let prefix: [UInt8]
+        func scan(_ t: String, from: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+            try state.scan(t, from: from, body)
+        }
+    }
+
+    /// The index answering a type or namespace query, when it is current.
+    private func index(for query: EventQuery) throws -> Index? {
+        let head = self.head
+        func current(_ name: String) throws -> ProjectionState? {
+            guard let p = try? core.projections.projection(named: name),
+                try core.projections.status(p, head: head, txn).isCurrent
+            else { return nil }
+            return try core.projections.state(p, txn)
+        }
+        if let type = query.type, let state = try current(TypeIndex.name) {
+            return Index(state: state, table: TypeIndex.table, prefix: Key.joined(type))
+        }
+        if let namespace = query.namespace, let state = try current(NamespaceIndex.name) {
+            return Index(state: state, table: NamespaceIndex.table, prefix: Key.joined(namespace))
+        }
+        return nil
+    }
+}
+
+extension EventLog {
+    /// Runs `body` in a read snapshot of the log.
+    public func read<T>(_ body: (LogReader) throws -> T) throws -> T {
+        try core.environment.read { txn in try body(LogReader(core: core, txn: txn)) }
+    }
+
+    /// The position of the last event.
+    public var head: UInt64 { (try? read { $0.head }) ?? 0 }
+
+    /// The events matching `query`.
+    public func events(_ query: EventQuery) throws -> [RecordedEvent] {
+        try read { try $0.events(query) }
+    }
+}

@@ -1,0 +1,182 @@
+/// Keeps the registered projections' tables: which generation is active, applying events inline or
+/// from a tail, and rebuilding into a fresh generation that is swapped in when it catches up.
+///
+/// Physical tables are named `p.<projection>.<generation>.<table>`. The meta table keeps, per
+/// projection, `proj.<name>.version|generation|checkpoint` and for a rebuild in progress
+/// `proj.<name>.rebuild.generation|checkpoint`, all committed together with the tables they describe.
+struct ProjectionRuntime: Sendable {
+    let projections: [any Projection]
+    let meta: Meta
+
+    init(projections: [any Projection], meta: Table) {
+        self.projections = projections
+        self.meta = Meta(table: meta)
+    }
+
+    var inline: [any Projection] { projections.filter { $0.mode == .inline } }
+
+    func projection(named name: String) throws -> any Projection {
+        guard let p = projections.first(where: { $0.name == name }) else {
+            let known = projections.map(\.name).joined(separator: ", ")
+            throw StoreError(.notFound, "no projection named \(String(reflecting: name)); known: \(known)")
+        }
+        return p
+    }
+
+    private func key(_ p: any Projection, _ field: String) -> String { "proj.\(p.name).\(field)" }
+
+    static func tableName(_ projection: String, _ generation: UInt64, _ table: String) -> String {
+        "p.\(projection).\(generation).\(table)"
+    }
+
+    // MARK: Reading state
+
+    func activeGeneration(_ p: any Projection, _ txn: Transaction) throws -> UInt64? {
+        try meta.integer(key(p, "generation"), in: txn)
+    }
+
+    func status(_ p: any Projection, head: UInt64, _ txn: Transaction) throws -> ProjectionStatus {
+        let generation = try activeGeneration(p, txn)
+        let stored = try meta.integer(key(p, "version"), in: txn).map { UInt32($0) }
+        let checkpoint: UInt64
+        if generation == nil {
+            checkpoint = 0
+        } else if p.mode == .inline {
+            checkpoint = head
+        } else {
+            checkpoint = try meta.integer(key(p, "checkpoint"), in: txn) ?? 0
+        }
+        let rebuilding = try meta.integer(key(p, "rebuild.generation"), in: txn) != nil
+        return ProjectionStatus(
+            name: p.name, mode: p.mode, version: p.version, storedVersion: stored, generation: generation,
+            checkpoint: checkpoint,
+            rebuildCheckpoint: rebuilding ? try meta.integer(key(p, "rebuild.checkpoint"), in: txn) ?? 0 : nil,
+            isCurrent: generation != nil && stored == p.version && checkpoint == head)
+    }
+
+    /// The active tables of `p` for reading or deciding; throws when it was never built.
+    func state(_ p: any Projection, _ txn: Transaction, create: Bool = false) throws -> ProjectionState {
+        guard let generation = try activeGeneration(p, txn) else {
+            throw StoreError(.projectionNotReady, "projection \(p.name) is not built yet; run `muster rebuild \(p.name)`")
+        }
+        return try tables(p, generation, txn, isReplaying: false, create: create)
+    }
+
+    private func tables(
+        _ p: any Projection, _ generation: UInt64, _ txn: Transaction, isReplaying: Bool, create: Bool
+    ) throws -> ProjectionState {
+        var map: [String: Table] = [:]
+        for name in p.tables {
+            let physical = Self.tableName(p.name, generation, name)
+            if let table = try txn.environment.table(physical, in: txn, create: create || txn.isWrite) {
+                map[name] = table
+            } else {
+                throw StoreError(.projectionNotReady, "projection \(p.name) has no table \(name) yet; run `muster rebuild \(p.name)`")
+            }
+        }
+        return ProjectionState(txn: txn, tables: map, isReplaying: isReplaying, projection: p.name)
+    }
+
+    // MARK: Writing
+
+    /// On a new log, gives every projection an empty first generation so it is current from the start.
+    func initializeEmpty(_ txn: Transaction) throws {
+        for p in projections where try activeGeneration(p, txn) == nil {
+            _ = try tables(p, 1, txn, isReplaying: false, create: true)
+            try meta.setInteger(key(p, "generation"), 1, in: txn)
+            try meta.setInteger(key(p, "version"), UInt64(p.version), in: txn)
+            try meta.setInteger(key(p, "checkpoint"), 0, in: txn)
+        }
+    }
+
+    /// Applies freshly appended events to every inline projection that has active tables.
+    func applyInline(_ events: [RecordedEvent], _ txn: Transaction) throws {
+        for p in projections where p.mode == .inline {
+            guard let generation = try activeGeneration(p, txn) else { continue }
+            let state = try tables(p, generation, txn, isReplaying: false, create: false)
+            for event in events { try p.apply(event, to: state) }
+        }
+    }
+
+    /// Applies up to `limit` events after an async projection's checkpoint; returns the new checkpoint.
+    func advanceAsync(_ p: any Projection, limit: Int, _ txn: Transaction, log: LogReading) throws -> UInt64 {
+        guard let generation = try activeGeneration(p, txn) else { return 0 }
+        let state = try tables(p, generation, txn, isReplaying: false, create: false)
+        var checkpoint = try meta.integer(key(p, "checkpoint"), in: txn) ?? 0
+        var applied = 0
+        try log.scan(from: checkpoint + 1) { event in
+            try p.apply(event, to: state)
+            checkpoint = event.position
+            applied += 1
+            return applied < limit
+        }
+        if applied > 0 { try meta.setInteger(key(p, "checkpoint"), checkpoint, in: txn) }
+        return checkpoint
+    }
+
+    /// Whether the projection needs a rebuild: never built, built by another version, or one is under way.
+    func needsRebuild(_ p: any Projection, _ txn: Transaction) throws -> Bool {
+        if try meta.integer(key(p, "rebuild.generation"), in: txn) != nil { return true }
+        guard try activeGeneration(p, txn) != nil else { return true }
+        return try meta.integer(key(p, "version"), in: txn) != UInt64(p.version)
+    }
+
+    /// Starts a rebuild into a fresh generation (or resumes the one under way). Returns its checkpoint.
+    func beginRebuild(_ p: any Projection, _ txn: Transaction) throws -> UInt64 {
+        if try meta.integer(key(p, "rebuild.generation"), in: txn) != nil {
+            return try meta.integer(key(p, "rebuild.checkpoint"), in: txn) ?? 0
+        }
+        let active = try activeGeneration(p, txn) ?? 0
+        let generation = active + 1
+        let fresh = try tables(p, generation, txn, isReplaying: true, create: true)
+        for table in fresh.tables.values { try txn.clear(table) }
+        try meta.setInteger(key(p, "rebuild.generation"), generation, in: txn)
+        try meta.setInteger(key(p, "rebuild.checkpoint"), 0, in: txn)
+        return 0
+    }
+
+    /// Applies up to `limit` events to the rebuild under way; swaps it in once it reaches `head`.
+    /// Returns the rebuild's checkpoint, or `head` after the swap.
+    func stepRebuild(_ p: any Projection, limit: Int, head: UInt64, _ txn: Transaction, log: LogReading) throws -> UInt64 {
+        guard let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) else { return head }
+        let state = try tables(p, generation, txn, isReplaying: true, create: false)
+        var checkpoint = try meta.integer(key(p, "rebuild.checkpoint"), in: txn) ?? 0
+        var applied = 0
+        if checkpoint < head {
+            try log.scan(from: checkpoint + 1) { event in
+                try p.apply(event, to: state)
+                checkpoint = event.position
+                applied += 1
+                return applied < limit && checkpoint < head
+            }
+        }
+        if checkpoint < head {
+            try meta.setInteger(key(p, "rebuild.checkpoint"), checkpoint, in: txn)
+            return checkpoint
+        }
+        // Caught up inside this transaction: swap atomically.
+        if let old = try activeGeneration(p, txn) { try dropTables(p, old, txn) }
+        try meta.setInteger(key(p, "generation"), generation, in: txn)
+        try meta.setInteger(key(p, "version"), UInt64(p.version), in: txn)
+        try meta.setInteger(key(p, "checkpoint"), checkpoint, in: txn)
+        try meta.remove(key(p, "rebuild.generation"), in: txn)
+        try meta.remove(key(p, "rebuild.checkpoint"), in: txn)
+        return head
+    }
+
+    /// Abandons a rebuild under way; the active generation keeps serving.
+    func cancelRebuild(_ p: any Projection, _ txn: Transaction) throws {
+        guard let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) else { return }
+        try dropTables(p, generation, txn)
+        try meta.remove(key(p, "rebuild.generation"), in: txn)
+        try meta.remove(key(p, "rebuild.checkpoint"), in: txn)
+    }
+
+    private func dropTables(_ p: any Projection, _ generation: UInt64, _ txn: Transaction) throws {
+        for name in p.tables {
+            if let table = try txn.environment.table(Self.tableName(p.name, generation, name), in: txn, create: false) {
+                try txn.environment.dropTable(table, in: txn)
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// A projection's tables inside one transaction.
+public struct ProjectionState {
+    let txn: Transaction
+    let tables: [String: Table]
+    /// True while the projection is being rebuilt from the log: skip side effects (pushes, webhooks).
+    public let isReplaying: Bool
+    /// The projection's name, for error messages.
+    public let projection: String
+
+    private func table(_ name: String) throws -> Table {
+        guard let table = tables[name] else {
+            throw StoreError(.invalidArgument, "projection \(projection) has no table \(String(reflecting: name)); declare it in `tables`")
+        }
+        return table
+    }
+
+    /// The value under `key`, copied out.
+    public func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? {
+        try txn.get(self.table(table), key)
+    }
+
+    /// Borrows the value under `key` for the duration of `body`.
+    public func withValue<T>(_ table: String, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> T) throws -> T {
+        let t = try self.table(table)
+        return try key.withUnsafeBytes { try body(try txn.get(t, $0)) }
+    }
+
+    public func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws {
+        try txn.put(self.table(table), key, value)
+    }
+
+    @discardableResult
+    public func delete(_ table: String, _ key: [UInt8]) throws -> Bool {
+        try txn.delete(self.table(table), key)
+    }
+
+    /// Visits entries whose key starts with `prefix` until `body` returns false.
+    public func scan(
+        _ table: String, prefix: [UInt8] = [],
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        let t = try self.table(table)
+        if prefix.isEmpty { try txn.scan(t, from: nil, body) } else { try txn.scan(t, prefix: prefix, body) }
+    }
+
+    /// Visits entries from the first key ≥ `start` until `body` returns false.
+    public func scan(
+        _ table: String, from start: [UInt8],
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        let t = try self.table(table)
+        try start.withUnsafeBytes { try txn.scan(t, from: $0, body) }
+    }
+
+    /// Number of entries in a table.
+    public func count(_ table: String) throws -> Int { try txn.count(self.table(table)) }
+}

@@ -1,0 +1,45 @@
+import CLMDB
+
+/// A position in a table of an open transaction; closed explicitly by its owner.
+final class Cursor {
+    private var raw: OpaquePointer?
+    private let table: Table
+
+    init(_ transaction: Transaction, _ table: Table) throws {
+        self.table = table
+        try check(mdb_cursor_open(transaction.raw, table.dbi, &raw), "mdb_cursor_open(\(table.name))")
+    }
+
+    func close() {
+        mdb_cursor_close(raw)
+        raw = nil
+    }
+
+    typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+
+    func first() throws -> Entry? { try op(MDB_FIRST) }
+    func last() throws -> Entry? { try op(MDB_LAST) }
+    func next() throws -> Entry? { try op(MDB_NEXT) }
+    func previous() throws -> Entry? { try op(MDB_PREV) }
+
+    /// The first entry whose key is ≥ `key`.
+    func seek(_ key: UnsafeRawBufferPointer) throws -> Entry? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_cursor_get(raw, &k, &v, MDB_SET_RANGE)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "mdb_cursor_get(\(table.name), set range)")
+        return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+    }
+
+    private func op(_ operation: MDB_cursor_op) throws -> Entry? {
+        var k = MDB_val()
+        var v = MDB_val()
+        let rc = mdb_cursor_get(raw, &k, &v, operation)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "mdb_cursor_get(\(table.name))")
+        return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+    }
+}

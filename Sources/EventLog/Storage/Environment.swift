@@ -1,0 +1,279 @@
+import CLMDB
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An open LMDB environment: one data directory, memory-mapped.
+///
+/// Owns the `MDB_env*` handle. Read transactions may be opened from any thread (`MDB_NOTLS`);
+/// write transactions are opened only by the `Writer` thread of this process. The map is grown by
+/// the writer when a commit runs out of room, which LMDB allows only while this process has no
+/// transaction open, so every transaction holds `resizeLock` shared and growth holds it exclusively.
+public final class Environment: @unchecked Sendable {
+    /// Sizes and limits of the memory map.
+    public struct Limits: Sendable {
+        /// Map size the environment starts with when the data directory is new.
+        public var initialMapSize: Int = 64 << 20
+        /// Upper bound for automatic growth; reaching it fails the append with `.mapLimit`.
+        public var maximumMapSize: Int = 1 << 40
+        /// How many named tables the environment may hold (log tables plus projection generations).
+        public var maximumTables: UInt32 = 512
+        /// How many concurrent readers, across all processes.
+        public var maximumReaders: UInt32 = 1022
+
+        public init() {}
+    }
+
+    let raw: OpaquePointer
+    /// The data directory.
+    public let directory: URL
+    let limits: Limits
+    let readOnly: Bool
+    private let resizeLock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+    private let tables = Mutex<[String: MDB_dbi]>([:])
+    private let closed = Atomic<Bool>(false)
+
+    /// Opens (creating when missing) the environment in `directory`.
+    public init(directory: URL, limits: Limits = Limits(), readOnly: Bool = false) throws {
+        self.directory = directory
+        self.limits = limits
+        self.readOnly = readOnly
+        if !readOnly {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StoreError(.io, "cannot create data directory \(directory.path): \(error.localizedDescription)")
+            }
+        } else if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) {
+            throw StoreError(.notFound, "no Muster data in \(directory.path) (data.mdb missing); check --data")
+        }
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env), "mdb_env_create")
+        raw = env!
+        do {
+            try check(mdb_env_set_maxdbs(raw, limits.maximumTables), "mdb_env_set_maxdbs")
+            try check(mdb_env_set_maxreaders(raw, limits.maximumReaders), "mdb_env_set_maxreaders")
+            let existing = Self.fileSize(directory.appendingPathComponent("data.mdb"))
+            let size = max(limits.initialMapSize, Self.roundUp(existing))
+            try check(mdb_env_set_mapsize(raw, size), "mdb_env_set_mapsize")
+            var flags = UInt32(MDB_NOTLS) | UInt32(MDB_NORDAHEAD)
+            if readOnly { flags |= UInt32(MDB_RDONLY) }
+            let rc = mdb_env_open(raw, directory.path, flags, 0o644)
+            if rc != 0 {
+                throw StoreError(.lmdb, "cannot open data directory \(directory.path): \(StoreError.errorText(rc))")
+            }
+        } catch {
+            mdb_env_close(raw)
+            throw error
+        }
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        #if canImport(Glibc)
+            // Growth must not starve behind a steady stream of readers.
+            pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        #endif
+        pthread_rwlock_init(resizeLock, &attributes)
+        pthread_rwlockattr_destroy(&attributes)
+    }
+
+    deinit {
+        close()
+        pthread_rwlock_destroy(resizeLock)
+        resizeLock.deallocate()
+    }
+
+    /// Closes the environment. Every transaction must have ended.
+    public func close() {
+        if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        mdb_env_close(raw)
+    }
+
+    /// The current size of the memory map in bytes.
+    public var mapSize: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(raw, &info)
+        return info.me_mapsize
+    }
+
+    /// Bytes of the map in use (pages up to the last used one).
+    public var usedSize: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(raw, &info)
+        var stat = MDB_stat()
+        mdb_env_stat(raw, &stat)
+        return (info.me_last_pgno + 1) * Int(stat.ms_psize)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` inside a read-only snapshot of the environment.
+    public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try ensureOpen()
+        while true {
+            pthread_rwlock_rdlock(resizeLock)
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(raw, nil, UInt32(MDB_RDONLY), &txn)
+            if rc == MDB_MAP_RESIZED {
+                pthread_rwlock_unlock(resizeLock)
+                try adoptMapSizeOfOtherProcess()
+                continue
+            }
+            defer { pthread_rwlock_unlock(resizeLock) }
+            try check(rc, "mdb_txn_begin(read)")
+            let transaction = Transaction(raw: txn!, environment: self, isWrite: false)
+            // Committing a read transaction (instead of aborting) keeps table handles opened in it.
+            defer { mdb_txn_commit(txn) }
+            return try body(transaction)
+        }
+    }
+
+    /// Begins a write transaction. Only the writer thread of this process calls this.
+    func beginWrite() throws -> Transaction {
+        try ensureOpen()
+        if readOnly { throw StoreError(.invalidArgument, "the data directory was opened read-only") }
+        while true {
+            pthread_rwlock_rdlock(resizeLock)
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(raw, nil, 0, &txn)
+            if rc == MDB_MAP_RESIZED {
+                pthread_rwlock_unlock(resizeLock)
+                try adoptMapSizeOfOtherProcess()
+                continue
+            }
+            if rc != 0 {
+                pthread_rwlock_unlock(resizeLock)
+                throw StoreError.lmdb(rc, "mdb_txn_begin(write)")
+            }
+            return Transaction(raw: txn!, environment: self, isWrite: true)
+        }
+    }
+
+    /// Commits a write transaction begun with `beginWrite`. The transaction is over either way.
+    func commit(_ transaction: Transaction) throws {
+        defer { pthread_rwlock_unlock(resizeLock) }
+        let rc = mdb_txn_commit(transaction.raw)
+        if rc != 0 {
+            transaction.pendingTables.removeAll()
+            throw StoreError.lmdb(rc, "mdb_txn_commit")
+        }
+        publish(transaction)
+    }
+
+    /// Aborts a write transaction begun with `beginWrite`.
+    func abort(_ transaction: Transaction) {
+        mdb_txn_abort(transaction.raw)
+        transaction.pendingTables.removeAll()
+        pthread_rwlock_unlock(resizeLock)
+    }
+
+    // MARK: Map growth
+
+    /// Doubles the map (by at most 1 GiB at a time) up to the limit. Call with no transaction open
+    /// on this thread.
+    func growMap() throws {
+        let current = mapSize
+        guard current < limits.maximumMapSize else {
+            throw StoreError(.mapLimit, "the data directory reached its size limit of \(limits.maximumMapSize) bytes; raise the limit or move older data out")
+        }
+        let next = min(limits.maximumMapSize, current + min(current, 1 << 30))
+        pthread_rwlock_wrlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        try check(mdb_env_set_mapsize(raw, next), "mdb_env_set_mapsize(\(next))")
+    }
+
+    private func adoptMapSizeOfOtherProcess() throws {
+        pthread_rwlock_wrlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        try check(mdb_env_set_mapsize(raw, 0), "mdb_env_set_mapsize(0)")
+    }
+
+    // MARK: Tables
+
+    /// The handle of an existing table, or nil when no table of that name exists yet.
+    func existingTable(_ name: String) throws -> Table? {
+        if let dbi = tables.withLock({ $0[name] }) { return Table(name: name, dbi: dbi) }
+        return try read { try table(name, in: $0, create: false) }
+    }
+
+    /// Opens a table inside `transaction`; with `create` (write transactions only) makes it when missing.
+    ///
+    /// Handles opened in a read transaction are kept when it ends (`read` commits read transactions);
+    /// handles opened in a write transaction are shared once it commits and closed if it aborts.
+    func table(_ name: String, in transaction: Transaction, create: Bool) throws -> Table? {
+        if let dbi = tables.withLock({ $0[name] }) { return Table(name: name, dbi: dbi) }
+        if let dbi = transaction.pendingTables[name] { return Table(name: name, dbi: dbi) }
+        precondition(!create || transaction.isWrite, "tables are created in write transactions")
+        return try tables.withLock { cache -> Table? in
+            // LMDB requires mdb_dbi_open calls of one process to be serialised.
+            var dbi = MDB_dbi()
+            let rc = mdb_dbi_open(transaction.raw, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
+            if rc == MDB_NOTFOUND { return nil }
+            try check(rc, "mdb_dbi_open(\(name))")
+            if transaction.isWrite { transaction.pendingTables[name] = dbi } else { cache[name] = dbi }
+            return Table(name: name, dbi: dbi)
+        }
+    }
+
+    /// Opens or creates a table inside a write transaction.
+    func createTable(_ name: String, in transaction: Transaction) throws -> Table {
+        try table(name, in: transaction, create: true)!
+    }
+
+    /// Deletes a table and its handle inside a write transaction.
+    func dropTable(_ table: Table, in transaction: Transaction) throws {
+        try check(mdb_drop(transaction.raw, table.dbi, 1), "mdb_drop(\(table.name))")
+        transaction.droppedTables.append(table.name)
+        transaction.pendingTables[table.name] = nil
+    }
+
+    private func publish(_ transaction: Transaction) {
+        guard !transaction.pendingTables.isEmpty || !transaction.droppedTables.isEmpty else { return }
+        tables.withLock { cache in
+            for name in transaction.droppedTables { cache[name] = nil }
+            for (name, dbi) in transaction.pendingTables { cache[name] = dbi }
+        }
+    }
+
+    /// Names of every table in the environment.
+    func tableNames() throws -> [String] {
+        try read { txn in
+            var names: [String] = []
+            var dbi = MDB_dbi()
+            try check(mdb_dbi_open(txn.raw, nil, 0, &dbi), "mdb_dbi_open(main)")
+            let main = Table(name: "", dbi: dbi)
+            try txn.scan(main) { key, _ in
+                names.append(String(decoding: key, as: UTF8.self))
+                return true
+            }
+            return names
+        }
+    }
+
+    // MARK: Copy
+
+    /// Writes a compacted, consistent copy of the environment into an empty directory.
+    func copyCompacted(to destination: URL) throws {
+        try ensureOpen()
+        pthread_rwlock_rdlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
+        try check(mdb_env_copy2(raw, destination.path, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(\(destination.path))")
+    }
+
+    private func ensureOpen() throws {
+        if closed.load(ordering: .acquiring) { throw StoreError(.closed, "the event store was closed") }
+    }
+
+    private static func fileSize(_ url: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    }
+
+    private static func roundUp(_ size: Int) -> Int {
+        let step = 1 << 20
+        return (size + step - 1) / step * step
+    }
+}

@@ -1,0 +1,139 @@
+import CLMDB
+
+/// An LMDB transaction: a read snapshot, or the single write transaction of the writer thread.
+///
+/// Bytes returned by `get` and `scan` point into the memory map and are valid only until the
+/// transaction ends or, in a write transaction, until the next write. Not `Sendable`: a transaction
+/// belongs to the thread that runs the closure it was handed to.
+public final class Transaction {
+    let raw: OpaquePointer
+    unowned let environment: Environment
+    /// True for the writer's transaction.
+    public let isWrite: Bool
+    var pendingTables: [String: MDB_dbi] = [:]
+    var droppedTables: [String] = []
+
+    init(raw: OpaquePointer, environment: Environment, isWrite: Bool) {
+        self.raw = raw
+        self.environment = environment
+        self.isWrite = isWrite
+    }
+
+    // MARK: Reading
+
+    /// The value stored under `key`, or nil.
+    public func get(_ table: Table, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_get(raw, table.dbi, &k, &v)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "mdb_get(\(table.name))")
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+
+    /// The value stored under `key`, copied out.
+    public func get(_ table: Table, _ key: [UInt8]) throws -> [UInt8]? {
+        try key.withUnsafeBytes { try get(table, $0).map { Array($0) } }
+    }
+
+    /// Visits entries in key order from the first key ≥ `start` (or the first key) until `body` returns false.
+    public func scan(
+        _ table: Table, from start: UnsafeRawBufferPointer? = nil,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        let cursor = try Cursor(self, table)
+        defer { cursor.close() }
+        var entry = try start.map { try cursor.seek($0) } ?? cursor.first()
+        while let (key, value) = entry {
+            guard try body(key, value) else { return }
+            entry = try cursor.next()
+        }
+    }
+
+    /// Visits entries whose key starts with `prefix`, in key order, until `body` returns false.
+    public func scan(
+        _ table: Table, prefix: [UInt8],
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try prefix.withUnsafeBytes { start in
+            try scan(table, from: start) { key, value in
+                guard key.starts(with: start) else { return false }
+                return try body(key, value)
+            }
+        }
+    }
+
+    /// Number of entries in the table.
+    public func count(_ table: Table) throws -> Int {
+        var stat = MDB_stat()
+        try check(mdb_stat(raw, table.dbi, &stat), "mdb_stat(\(table.name))")
+        return stat.ms_entries
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` under `key`. `append` promises the key sorts after every existing key (faster).
+    public func put(
+        _ table: Table, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, append: Bool = false
+    ) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try check(mdb_put(raw, table.dbi, &k, &v, append ? UInt32(MDB_APPEND) : 0), "mdb_put(\(table.name))")
+    }
+
+    /// Stores `value` under `key`.
+    public func put(_ table: Table, _ key: [UInt8], _ value: [UInt8], append: Bool = false) throws {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(table, k, v, append: append) } }
+    }
+
+    /// Reserves `size` bytes under `key` and lets `fill` write the value in place.
+    public func put(
+        _ table: Table, _ key: UnsafeRawBufferPointer, reserving size: Int, append: Bool = false,
+        _ fill: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: size, mv_data: nil)
+        let flags = UInt32(MDB_RESERVE) | (append ? UInt32(MDB_APPEND) : 0)
+        try check(mdb_put(raw, table.dbi, &k, &v, flags), "mdb_put(\(table.name), reserve)")
+        try fill(UnsafeMutableRawBufferPointer(start: v.mv_data, count: size))
+    }
+
+    /// Removes `key`; returns whether it was there.
+    @discardableResult
+    public func delete(_ table: Table, _ key: UnsafeRawBufferPointer) throws -> Bool {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let rc = mdb_del(raw, table.dbi, &k, nil)
+        if rc == MDB_NOTFOUND { return false }
+        try check(rc, "mdb_del(\(table.name))")
+        return true
+    }
+
+    /// Removes `key`; returns whether it was there.
+    @discardableResult
+    public func delete(_ table: Table, _ key: [UInt8]) throws -> Bool {
+        try key.withUnsafeBytes { try delete(table, $0) }
+    }
+
+    /// Removes every entry of the table, keeping the table.
+    public func clear(_ table: Table) throws {
+        try check(mdb_drop(raw, table.dbi, 0), "mdb_drop(\(table.name), empty)")
+    }
+
+    /// Runs `body` in a nested transaction: its writes are kept only if it returns normally.
+    func nested<T>(_ body: (Transaction) throws -> T) throws -> T {
+        var child: OpaquePointer?
+        try check(mdb_txn_begin(environment.raw, raw, 0, &child), "mdb_txn_begin(nested)")
+        let transaction = Transaction(raw: child!, environment: environment, isWrite: true)
+        let result: T
+        do {
+            result = try body(transaction)
+        } catch {
+            mdb_txn_abort(child)
+            throw error
+        }
+        try check(mdb_txn_commit(child), "mdb_txn_commit(nested)")
+        pendingTables.merge(transaction.pendingTables) { _, new in new }
+        droppedTables += transaction.droppedTables
+        return result
+    }
+}

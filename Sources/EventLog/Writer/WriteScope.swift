@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a command sees on the writer: the write transaction, the log and the inline projections.
+///
+/// Valid only inside the closure given to `EventLog.perform`. Everything read here is current as of
+/// this transaction, so a decision made on it (a quota, a counter, an expected version) cannot race
+/// with another one.
+public final class WriteScope {
+    let txn: Transaction
+    let core: LogCore
+    let batch: WriterBatch
+
+    init(txn: Transaction, core: LogCore, batch: WriterBatch) {
+        self.txn = txn
+        self.core = core
+        self.batch = batch
+    }
+
+    /// Appends events to one stream (idempotent by event id, checked against the expected version)
+    /// and applies them to the inline projections.
+    @discardableResult
+    public func append(_ request: AppendRequest) throws -> AppendResult {
+        let (result, recorded) = try LogAppending(tables: core.tables, txn: txn)
+            .append(request, head: batch.head, recordedAt: batch.recordedAt)
+        guard !recorded.isEmpty else { return result }
+        try core.projections.applyInline(recorded, txn)
+        batch.head = recorded.last!.position
+        batch.appended += recorded.count
+        return result
+    }
+
+    /// Version of a stream's last event; 0 when the stream does not exist.
+    public func streamVersion(namespace: String = Names.defaultNamespace, stream: String) throws -> UInt64 {
+        try LogReading(tables: core.tables, txn: txn).streamVersion(namespace: namespace, stream: stream)
+    }
+
+    /// The log's last position.
+    public var head: UInt64 { batch.head }
+
+    /// The current state of a projection, to read (and, for its own projection code, to write).
+    public func projection(_ name: String) throws -> ProjectionState {
+        try core.projections.state(core.projections.projection(named: name), txn)
+    }
+
+    /// Reads an event by position (upcast to its current schema).
+    public func event(at position: UInt64) throws -> RecordedEvent? {
+        try LogReading(tables: core.tables, txn: txn).event(at: position).map(core.upcasters.upcast)
+    }
+
+    /// The store's clock reading for this batch, in microseconds since 1970.
+    public var now: Int64 { batch.recordedAt }
+}
+
+/// State of one write transaction that the jobs in it share; restored when a job fails.
+final class WriterBatch {
+    var head: UInt64
+    var recordedAt: Int64
+    var appended = 0
+
+    init(head: UInt64, recordedAt: Int64) {
+        self.head = head
+        self.recordedAt = recordedAt
+    }
+}

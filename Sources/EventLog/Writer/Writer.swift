@@ -1,0 +1,131 @@
+import Foundation
+
+/// The single writer of a process: one OS thread that drains queued jobs into one LMDB write
+/// transaction (group commit) and resumes each caller only after that transaction is durable.
+///
+/// Jobs run in nested transactions, so a job that throws (a conflict, a rejected command) leaves no
+/// trace while the others in the batch commit. When the map is full the whole batch is aborted, the
+/// map grown and the batch run again; jobs are therefore pure functions of the store's state.
+final class Writer: @unchecked Sendable {
+    // `queue` and `stopping` are guarded by `condition`; everything else is touched by the thread only.
+    private let condition = NSCondition()
+    private var queue: [any WriterJob] = []
+    private var stopping = false
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    private let core: LogCore
+    private let maximumBatch: Int
+    private let onCommit: @Sendable (UInt64) -> Void
+    private var lastRecordedAt: Int64 = 0
+
+    init(core: LogCore, maximumBatch: Int = 4096, onCommit: @escaping @Sendable (UInt64) -> Void) {
+        self.core = core
+        self.maximumBatch = maximumBatch
+        self.onCommit = onCommit
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "muster-writer"
+        thread.qualityOfService = .userInitiated
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Queues a job; fails it at once when the writer is stopping.
+    func submit(_ job: any WriterJob) {
+        condition.lock()
+        if stopping {
+            condition.unlock()
+            job.finish(committed: .failure(StoreError(.closed, "the event store is closing; retry against the new instance")))
+            return
+        }
+        queue.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Finishes the queued jobs, then stops the thread.
+    func stop() {
+        condition.lock()
+        let wasRunning = !stopping && thread != nil
+        stopping = true
+        condition.signal()
+        condition.unlock()
+        if wasRunning { finished.wait() }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if queue.isEmpty && stopping {
+                condition.unlock()
+                return
+            }
+            let count = min(queue.count, maximumBatch)
+            let batch = Array(queue.prefix(count))
+            queue.removeFirst(count)
+            condition.unlock()
+            process(batch)
+        }
+    }
+
+    private func process(_ jobs: [any WriterJob]) {
+        while true {
+            do {
+                let head = try commit(jobs)
+                for job in jobs { job.finish(committed: .success(())) }
+                onCommit(head)
+                return
+            } catch let error as StoreError where error.isMapFull {
+                for job in jobs { job.reset() }
+                do {
+                    try core.environment.growMap()
+                } catch {
+                    fail(jobs, error)
+                    return
+                }
+            } catch {
+                fail(jobs, error)
+                return
+            }
+        }
+    }
+
+    private func fail(_ jobs: [any WriterJob], _ error: any Error) {
+        let failure = error as? StoreError ?? StoreError(.lmdb, "\(error)")
+        for job in jobs { job.finish(committed: .failure(failure)) }
+    }
+
+    /// Runs every job in one transaction and commits it; returns the head after the commit.
+    private func commit(_ jobs: [any WriterJob]) throws -> UInt64 {
+        let txn = try core.environment.beginWrite()
+        var ended = false
+        do {
+            let head = try LogReading(tables: core.tables, txn: txn).head()
+            lastRecordedAt = max(lastRecordedAt, core.clock())
+            let batch = WriterBatch(head: head, recordedAt: lastRecordedAt)
+            for job in jobs {
+                let before = (batch.head, batch.appended)
+                do {
+                    try txn.nested { child in try job.run(WriteScope(txn: child, core: core, batch: batch)) }
+                } catch let error as StoreError where error.endsTransaction {
+                    throw error
+                } catch {
+                    (batch.head, batch.appended) = before  // only this job failed; its writes are gone
+                }
+            }
+            ended = true
+            try core.environment.commit(txn)
+            return batch.head
+        } catch {
+            if !ended { core.environment.abort(txn) }
+            throw error
+        }
+    }
+}

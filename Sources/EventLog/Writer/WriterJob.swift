@@ -1,0 +1,42 @@
+/// One unit of work queued to the writer thread, resumed after the commit that holds it.
+protocol WriterJob: AnyObject, Sendable {
+    /// Runs on the writer thread inside a nested transaction; a throw discards only this job's writes.
+    func run(_ scope: WriteScope) throws
+    /// Forgets the outcome of `run` (the batch is retried after growing the map).
+    func reset()
+    /// Resumes the caller after the batch committed (with the result of `run`) or failed.
+    func finish(committed: Result<Void, StoreError>)
+}
+
+/// A job running a closure and resuming a continuation with its result.
+final class ClosureJob<T: Sendable>: WriterJob, @unchecked Sendable {
+    // Touched only on the writer thread until `finish`, which hands the result to the continuation once.
+    private let work: (WriteScope) throws -> T
+    private let continuation: CheckedContinuation<T, any Error>
+    private var outcome: Result<T, any Error>?
+
+    init(_ work: @escaping (WriteScope) throws -> T, _ continuation: CheckedContinuation<T, any Error>) {
+        self.work = work
+        self.continuation = continuation
+    }
+
+    func run(_ scope: WriteScope) throws {
+        do {
+            outcome = .success(try work(scope))
+        } catch {
+            outcome = .failure(error)
+            throw error
+        }
+    }
+
+    func reset() { outcome = nil }
+
+    func finish(committed: Result<Void, StoreError>) {
+        switch (committed, outcome) {
+        case (.failure(let error), _): continuation.resume(throwing: error)
+        case (.success, .success(let value)): continuation.resume(returning: value)
+        case (.success, .failure(let error)): continuation.resume(throwing: error)
+        case (.success, nil): continuation.resume(throwing: StoreError(.cancelled, "the writer stopped before running this"))
+        }
+    }
+}
