@@ -1,0 +1,51 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+/// `muster`: the operator's command line for a Muster data directory.
+@main
+struct MusterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "muster",
+        abstract: "Muster: people in the loop of automated decisions, on an append-only event log.",
+        discussion: """
+            Every command takes --data DIR (or MUSTER_DATA; default ./muster-data).
+            Exit status: 0 ok, 1 runtime failure, 2 bad usage or invalid input, 3 conflict.
+            """,
+        subcommands: [Serve.self]
+    )
+
+    /// Parses, runs, and maps every failure to one stderr line and the contract's exit status.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? any AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(with: error)
+        }
+    }
+
+    static func exit(with error: any Error) -> Never {
+        if let failure = error as? CommandFailure {
+            FileHandle.standardError.write(Data("muster: \(failure.message)\n".utf8))
+            Foundation.exit(failure.status)
+        }
+        if let error = error as? StoreError {
+            FileHandle.standardError.write(Data("muster: \(error.message)\n".utf8))
+            Foundation.exit(ExitStatus.of(error))
+        }
+        let code = exitCode(for: error)
+        if code == .success {
+            print(fullMessage(for: error))  // --help, --version
+            Foundation.exit(0)
+        }
+        let message = fullMessage(for: error)
+        FileHandle.standardError.write(Data("muster: \(message)\n".utf8))
+        // Usage errors exit 2 as the contract says (the parser's own default is 64).
+        Foundation.exit(code == .validationFailure || code.rawValue == 64 ? 2 : code.rawValue == 0 ? 0 : 1)
+    }
+}

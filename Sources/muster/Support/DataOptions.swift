@@ -1,0 +1,34 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Migrations
+
+/// `--data DIR`, shared by every command that touches a data directory.
+struct DataOptions: ParsableArguments {
+    @Option(name: .long, help: "Data directory (env MUSTER_DATA, default ./muster-data).")
+    var data: String?
+
+    /// The data directory as given, or from the environment, or the default.
+    var directory: URL {
+        let path = data ?? ProcessInfo.processInfo.environment["MUSTER_DATA"] ?? "./muster-data"
+        return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+    }
+
+    /// The configuration of this release: built-in projections, upcasters and migrations.
+    static func configuration(allowOlderFormat: Bool = false) -> EventLog.Configuration {
+        var configuration = EventLog.Configuration()
+        configuration.upcasters = Migrations.upcasters
+        configuration.migrations = Migrations.storeMigrations
+        configuration.allowOlderFormat = allowOlderFormat
+        return configuration
+    }
+
+    /// Opens the log. With `mustExist`, a missing data directory is an error rather than created.
+    func open(mustExist: Bool = true, allowOlderFormat: Bool = false) throws -> EventLog {
+        let dataFile = directory.appendingPathComponent("data.mdb")
+        if mustExist && !FileManager.default.fileExists(atPath: dataFile.path) {
+            throw CommandFailure.invalid("no Muster data directory at \(directory.path) (no data.mdb); pass --data DIR or set MUSTER_DATA")
+        }
+        return try EventLog(directory: directory, configuration: Self.configuration(allowOlderFormat: allowOlderFormat))
+    }
+}
