@@ -67,6 +67,13 @@ let package = Package(
             path: "Tools/bench"
         ),
 
+        // Appends from many tasks and prints each acknowledged position; killed mid-load by the durability test.
+        .executableTarget(
+            name: "muster-loadgen",
+            dependencies: ["EventLog"],
+            path: "Tools/loadgen"
+        ),
+
         .testTarget(
             name: "EventLogTests",
             dependencies: [

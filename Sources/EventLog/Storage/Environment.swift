@@ -159,7 +159,7 @@ public final class Environment: @unchecked Sendable {
         let rc = mdb_txn_commit(transaction.raw)
         if rc != 0 {
             transaction.pendingTables.removeAll()
-            throw StoreError.lmdb(rc, "mdb_txn_commit")
+            throw commitFailure(rc)
         }
         publish(transaction)
     }
@@ -169,6 +169,18 @@ public final class Environment: @unchecked Sendable {
         mdb_txn_abort(transaction.raw)
         transaction.pendingTables.removeAll()
         pthread_rwlock_unlock(resizeLock)
+    }
+
+    /// LMDB 0.9 reports a short write as EIO; when the file system is (nearly) out of space, say so.
+    private func commitFailure(_ rc: Int32) -> StoreError {
+        guard rc == EIO || rc == ENOSPC else { return StoreError.lmdb(rc, "mdb_txn_commit") }
+        var fs = statvfs()
+        guard statvfs(directory.path, &fs) == 0 else { return StoreError.lmdb(rc, "mdb_txn_commit") }
+        let available = UInt64(fs.f_bavail) * UInt64(fs.f_frsize)
+        if rc == ENOSPC || available < 1 << 20 {
+            return StoreError(.diskFull, "the disk holding \(directory.path) is full (\(available) bytes free); nothing from the failed commit was stored — free space and retry", returnCode: ENOSPC)
+        }
+        return StoreError.lmdb(rc, "mdb_txn_commit")
     }
 
     // MARK: Map growth
