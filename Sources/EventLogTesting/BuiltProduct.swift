@@ -4,7 +4,9 @@ import Foundation
 public enum BuiltProduct {
     /// The path of an executable product in the build's bin directory.
     public static func url(_ name: String) throws -> URL {
-        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let executable = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         var directory = executable.deletingLastPathComponent()
         // The test binary sits in the bin directory, or inside an .xctest bundle within it.
         for _ in 0..<5 {
@@ -18,6 +20,8 @@ public enum BuiltProduct {
     struct BuiltProductMissing: Error, CustomStringConvertible {
         var name: String
         var searchedFrom: String
-        var description: String { "\(name) was not built next to \(searchedFrom); run `swift build --build-tests` first" }
+        var description: String {
+            "\(name) was not built next to \(searchedFrom); run `swift build --build-tests` first"
+        }
     }
 }

@@ -54,7 +54,8 @@ import Testing
         // Reads still work, and a small append that fits still succeeds only if there is room; the log is consistent.
         log.close()
         let reopened = try t.open { $0.limits.maximumMapSize = 8 << 20 }
-        let more = try await reopened.append(AppendRequest(stream: "after", events: [NewEvent(type: "Big", body: Self.body)]))
+        let more = try await reopened.append(
+            AppendRequest(stream: "after", events: [NewEvent(type: "Big", body: Self.body)]))
         #expect(more.positions == [UInt64(acknowledged) + 1])
     }
 
@@ -72,7 +73,8 @@ import Testing
         var failure: StoreError?
         for i in 0..<20_000 {
             do {
-                let r = try await log.append(AppendRequest(stream: "s\(i % 7)", events: [NewEvent(type: "Big", body: Self.body)]))
+                let r = try await log.append(
+                    AppendRequest(stream: "s\(i % 7)", events: [NewEvent(type: "Big", body: Self.body)]))
                 acknowledged += r.positions
             } catch let error as StoreError {
                 failure = error
@@ -85,7 +87,8 @@ import Testing
         #expect(try log.events(EventQuery()).map(\.position) == acknowledged)
         // Free space (grow the tmpfs), and the same open store takes appends again.
         try run("/bin/mount", "-o", "remount,size=16m", mountPoint.url.path)
-        let after = try await log.append(AppendRequest(stream: "after", events: [NewEvent(type: "Big", body: Self.body)]))
+        let after = try await log.append(
+            AppendRequest(stream: "after", events: [NewEvent(type: "Big", body: Self.body)]))
         #expect(after.positions == [UInt64(acknowledged.count) + 1])
         log.close()
         let reopened = try EventLog(directory: directory)

@@ -6,7 +6,8 @@ import Testing
 @Suite struct ProjectionTests {
     func fill(_ log: EventLog, streams: Int, each: Int) async throws {
         for s in 0..<streams {
-            try await log.append(AppendRequest(stream: "s\(s)", events: (0..<each).map { .sample("T\($0 % 3)", n: $0) }))
+            try await log.append(
+                AppendRequest(stream: "s\(s)", events: (0..<each).map { .sample("T\($0 % 3)", n: $0) }))
         }
     }
 
@@ -45,12 +46,16 @@ import Testing
         defer { t.directory.remove() }
         let log = try t.open { $0.projections.append(CountingProjection()) }
         try await fill(log, streams: 5, each: 10)
-        let before = try log.read { r in try (0..<5).map { try CountingProjection.count("s\($0)", in: r.projection("counts")) } }
+        let before = try log.read { r in
+            try (0..<5).map { try CountingProjection.count("s\($0)", in: r.projection("counts")) }
+        }
         var steps: [RebuildProgress] = []
         let collected = Collected<RebuildProgress>()
         try await log.rebuild(["counts"], eventsPerStep: 7) { collected.add($0) }
         steps = collected.items
-        let after = try log.read { r in try (0..<5).map { try CountingProjection.count("s\($0)", in: r.projection("counts")) } }
+        let after = try log.read { r in
+            try (0..<5).map { try CountingProjection.count("s\($0)", in: r.projection("counts")) }
+        }
         #expect(after == before)
         #expect(after == [10, 10, 10, 10, 10])
         #expect(steps.count > 5)
@@ -113,7 +118,9 @@ import Testing
         let log = try t.open { $0.projections.append(CountingProjection()) }
         try await fill(log, streams: 1, each: 5)
         try await log.perform { scope in _ = scope }  // an empty transaction commits fine
-        let task = Task { try await log.rebuild(["counts"], eventsPerStep: 2) { _ in withUnsafeCurrentTask { $0?.cancel() } } }
+        let task = Task {
+            try await log.rebuild(["counts"], eventsPerStep: 2) { _ in withUnsafeCurrentTask { $0?.cancel() } }
+        }
         _ = await task.result
         try await log.cancelRebuild("counts")
         let status = try log.read { try $0.projectionStatuses() }.first { $0.name == "counts" }

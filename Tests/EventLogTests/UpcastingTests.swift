@@ -9,7 +9,8 @@ struct RenameN: Upcaster {
     var fromSchemaVersion: UInt16 { 1 }
     func upcast(_ event: RecordedEvent) -> RecordedEvent {
         var e = event
-        let text = String(decoding: event.body.bytes, as: UTF8.self).replacingOccurrences(of: "\"n\"", with: "\"count\"")
+        let text = String(decoding: event.body.bytes, as: UTF8.self).replacingOccurrences(
+            of: "\"n\"", with: "\"count\"")
         e.body = .json(text)
         e.schemaVersion = 2
         return e
@@ -22,7 +23,8 @@ struct RenameN: Upcaster {
         defer { t.directory.remove() }
         do {
             let log = try t.open()
-            try await log.append(AppendRequest(stream: "s", events: [.sample("Renamed", n: 4), .sample("Other", n: 5)]))
+            try await log.append(
+                AppendRequest(stream: "s", events: [.sample("Renamed", n: 4), .sample("Other", n: 5)]))
             log.close()
         }
         let log = try t.open { $0.upcasters = UpcasterRegistry([RenameN()]) }

@@ -17,7 +17,8 @@ public struct ByteReader {
 
     private func need(_ n: Int, _ what: StaticString) throws {
         if n > remaining || n < 0 {
-            throw StoreError(.corrupt, "truncated data: \(what) needs \(n) bytes, \(remaining) left at offset \(offset)")
+            throw StoreError(
+                .corrupt, "truncated data: \(what) needs \(n) bytes, \(remaining) left at offset \(offset)")
         }
     }
 

@@ -39,7 +39,8 @@ enum EnvelopeCodec {
         var r = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)]))
         let version = try r.readByte("envelope format")
         guard version == format else {
-            throw StoreError(.corrupt, "event at position \(position) has envelope format \(version); this release reads \(format)")
+            throw StoreError(
+                .corrupt, "event at position \(position) has envelope format \(version); this release reads \(format)")
         }
         guard let bodyFormat = EventBody.Format(rawValue: try r.readByte("body format")) else {
             throw StoreError(.corrupt, "event at position \(position) has an unknown body format")
@@ -66,7 +67,10 @@ enum EnvelopeCodec {
         var crc = withUnsafeBytes(of: position.bigEndian) { CRC32C.checksum($0) }
         crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)]), continuing: crc)
         if crc != stored {
-            throw StoreError(.corrupt, "event at position \(position) fails its checksum (stored \(hex(stored)), computed \(hex(crc))); run `muster verify` and restore from a backup")
+            throw StoreError(
+                .corrupt,
+                "event at position \(position) fails its checksum (stored \(hex(stored)), computed \(hex(crc))); run `muster verify` and restore from a backup"
+            )
         }
     }
 

@@ -1,8 +1,11 @@
 extension EventLog {
     /// The events matching `query`, then every new one as it is committed — by this process or
     /// another one on the same data directory — until the consumer stops iterating.
-    public func follow(_ query: EventQuery, pollInterval: Duration = .milliseconds(50)) -> AsyncThrowingStream<RecordedEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<RecordedEvent, any Error>.makeStream(bufferingPolicy: .unbounded)
+    public func follow(_ query: EventQuery, pollInterval: Duration = .milliseconds(50)) -> AsyncThrowingStream<
+        RecordedEvent, any Error
+    > {
+        let (stream, continuation) = AsyncThrowingStream<RecordedEvent, any Error>.makeStream(
+            bufferingPolicy: .unbounded)
         let task = Task { [self] in
             var next = query
             next.limit = nil
@@ -13,7 +16,9 @@ extension EventLog {
                     var pageQuery = next
                     pageQuery.limit = min(remaining, 1024)
                     let examined = try read { reader in
-                        try reader.events(pageQuery) { page.append($0); return true }
+                        try reader.events(pageQuery) {
+                            page.append($0); return true
+                        }
                     }
                     for event in page { continuation.yield(event) }
                     remaining -= page.count

@@ -77,10 +77,16 @@ public final class EventLog: Sendable {
         if let tables = try LogTables.existing(in: environment) {
             let stored = try environment.read { try Meta(table: tables.meta).integer(Meta.formatVersion, in: $0) } ?? 1
             if stored > UInt64(current) {
-                throw StoreError(.newerFormat, "data directory \(environment.directory.path) has format \(stored), written by a newer Muster; this release reads up to format \(current) — upgrade Muster")
+                throw StoreError(
+                    .newerFormat,
+                    "data directory \(environment.directory.path) has format \(stored), written by a newer Muster; this release reads up to format \(current) — upgrade Muster"
+                )
             }
             if stored < UInt64(current) && !configuration.allowOlderFormat {
-                throw StoreError(.olderFormat, "data directory \(environment.directory.path) has format \(stored); this release needs format \(current) — run `muster migrate`")
+                throw StoreError(
+                    .olderFormat,
+                    "data directory \(environment.directory.path) has format \(stored); this release needs format \(current) — run `muster migrate`"
+                )
             }
             return tables
         }

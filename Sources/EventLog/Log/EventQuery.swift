@@ -11,7 +11,9 @@ public struct EventQuery: Sendable, Hashable {
     /// Most events to return.
     public var limit: Int?
 
-    public init(namespace: String? = nil, stream: String? = nil, type: String? = nil, from: UInt64 = 1, limit: Int? = nil) {
+    public init(
+        namespace: String? = nil, stream: String? = nil, type: String? = nil, from: UInt64 = 1, limit: Int? = nil
+    ) {
         self.namespace = namespace
         self.stream = stream
         self.type = type

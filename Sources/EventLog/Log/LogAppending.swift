@@ -23,7 +23,10 @@ struct LogAppending {
         let current = try reading.streamVersion(namespace: request.namespace, stream: request.stream)
         guard request.expectedVersion.isSatisfied(by: current) else {
             let actual = current == 0 ? "does not exist" : "is at version \(current)"
-            throw StoreError(.conflict, "stream \(String(reflecting: request.stream)) \(actual), but the append expected \(request.expectedVersion)", actualVersion: current)
+            throw StoreError(
+                .conflict,
+                "stream \(String(reflecting: request.stream)) \(actual), but the append expected \(request.expectedVersion)",
+                actualVersion: current)
         }
 
         var recorded: [RecordedEvent] = []
@@ -42,7 +45,8 @@ struct LogAppending {
             try write(stored)
             recorded.append(stored)
         }
-        let result = AppendResult(positions: recorded.map(\.position), version: recorded.last!.version, wasDuplicate: false)
+        let result = AppendResult(
+            positions: recorded.map(\.position), version: recorded.last!.version, wasDuplicate: false)
         return (result, recorded)
     }
 
@@ -54,7 +58,10 @@ struct LogAppending {
         }
         if positions.isEmpty { return nil }
         guard positions.count == request.events.count else {
-            throw StoreError(.idempotency, "\(positions.count) of the \(request.events.count) event ids of this append are stored already (first at position \(positions[0])); retry with exactly the original events or with new ids")
+            throw StoreError(
+                .idempotency,
+                "\(positions.count) of the \(request.events.count) event ids of this append are stored already (first at position \(positions[0])); retry with exactly the original events or with new ids"
+            )
         }
         var version: UInt64 = 0
         for (event, position) in zip(request.events, positions) {
@@ -62,7 +69,10 @@ struct LogAppending {
                 throw StoreError(.corrupt, "event id \(event.id) points at missing position \(position)")
             }
             guard stored.namespace == request.namespace, stored.stream == request.stream else {
-                throw StoreError(.idempotency, "event id \(event.id) is already used by stream \(String(reflecting: stored.stream)) at position \(position); use a new id")
+                throw StoreError(
+                    .idempotency,
+                    "event id \(event.id) is already used by stream \(String(reflecting: stored.stream)) at position \(position); use a new id"
+                )
             }
             version = stored.version
         }

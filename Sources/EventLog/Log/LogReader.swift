@@ -63,7 +63,9 @@ public struct LogReader {
     /// All events matching `query`.
     public func events(_ query: EventQuery) throws -> [RecordedEvent] {
         var result: [RecordedEvent] = []
-        try events(query) { result.append($0); return true }
+        try events(query) {
+            result.append($0); return true
+        }
         return result
     }
 
@@ -82,7 +84,9 @@ public struct LogReader {
         let state: ProjectionState
         let table: String
         let prefix: [UInt8]
-        func scan(_ t: String, from: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        func scan(_ t: String, from: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool)
+            throws
+        {
             try state.scan(t, from: from, body)
         }
     }

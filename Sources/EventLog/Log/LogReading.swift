@@ -19,7 +19,8 @@ struct LogReading {
         let cursor = try Cursor(txn, tables.streams)
         defer { cursor.close() }
         let beyond = prefix + [UInt8](repeating: 0xFF, count: 8)
-        let entry = try beyond.withUnsafeBytes { try cursor.seek($0) } != nil ? try cursor.previous() : try cursor.last()
+        let entry =
+            try beyond.withUnsafeBytes { try cursor.seek($0) } != nil ? try cursor.previous() : try cursor.last()
         guard let (key, _) = entry, key.count == prefix.count + 8, key.starts(with: prefix) else { return 0 }
         return Key.readPosition(key, at: prefix.count)
     }

@@ -9,10 +9,14 @@ public enum Names {
         let utf8 = name.utf8
         if utf8.isEmpty { throw StoreError(.invalidArgument, "\(what) must not be empty") }
         if utf8.count > maximumBytes {
-            throw StoreError(.invalidArgument, "\(what) is \(utf8.count) bytes long; at most \(maximumBytes) are allowed")
+            throw StoreError(
+                .invalidArgument, "\(what) is \(utf8.count) bytes long; at most \(maximumBytes) are allowed")
         }
         if let bad = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw StoreError(.invalidArgument, "\(what) \(String(reflecting: name)) contains control character U+\(String(bad.value, radix: 16, uppercase: true)); use printable characters only")
+            throw StoreError(
+                .invalidArgument,
+                "\(what) \(String(reflecting: name)) contains control character U+\(String(bad.value, radix: 16, uppercase: true)); use printable characters only"
+            )
         }
     }
 }

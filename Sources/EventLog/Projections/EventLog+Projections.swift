@@ -25,7 +25,8 @@ extension EventLog {
         _ names: [String] = [], eventsPerStep: Int = 20_000,
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
     ) async throws {
-        let selected = try names.isEmpty ? core.projections.projections : names.map { try core.projections.projection(named: $0) }
+        let selected =
+            try names.isEmpty ? core.projections.projections : names.map { try core.projections.projection(named: $0) }
         for p in selected {
             let core = self.core
             _ = try await perform { scope in try core.projections.beginRebuild(p, scope.txn) }
@@ -34,8 +35,10 @@ extension EventLog {
                 let step = try await perform { scope -> RebuildProgress in
                     let head = scope.head
                     let checkpoint = try core.projections.stepRebuild(
-                        p, limit: eventsPerStep, head: head, scope.txn, log: LogReading(tables: core.tables, txn: scope.txn))
-                    let finished = try core.projections.activeGeneration(p, scope.txn) != nil
+                        p, limit: eventsPerStep, head: head, scope.txn,
+                        log: LogReading(tables: core.tables, txn: scope.txn))
+                    let finished =
+                        try core.projections.activeGeneration(p, scope.txn) != nil
                         && !(try core.projections.needsRebuild(p, scope.txn))
                     return RebuildProgress(projection: p.name, checkpoint: checkpoint, head: head, isFinished: finished)
                 }

@@ -57,7 +57,8 @@ struct ProjectionRuntime: Sendable {
     /// The active tables of `p` for reading or deciding; throws when it was never built.
     func state(_ p: any Projection, _ txn: Transaction, create: Bool = false) throws -> ProjectionState {
         guard let generation = try activeGeneration(p, txn) else {
-            throw StoreError(.projectionNotReady, "projection \(p.name) is not built yet; run `muster rebuild \(p.name)`")
+            throw StoreError(
+                .projectionNotReady, "projection \(p.name) is not built yet; run `muster rebuild \(p.name)`")
         }
         return try tables(p, generation, txn, isReplaying: false, create: create)
     }
@@ -71,7 +72,9 @@ struct ProjectionRuntime: Sendable {
             if let table = try txn.environment.table(physical, in: txn, create: create || txn.isWrite) {
                 map[name] = table
             } else {
-                throw StoreError(.projectionNotReady, "projection \(p.name) has no table \(name) yet; run `muster rebuild \(p.name)`")
+                throw StoreError(
+                    .projectionNotReady, "projection \(p.name) has no table \(name) yet; run `muster rebuild \(p.name)`"
+                )
             }
         }
         return ProjectionState(txn: txn, tables: map, isReplaying: isReplaying, projection: p.name)
@@ -137,7 +140,9 @@ struct ProjectionRuntime: Sendable {
 
     /// Applies up to `limit` events to the rebuild under way; swaps it in once it reaches `head`.
     /// Returns the rebuild's checkpoint, or `head` after the swap.
-    func stepRebuild(_ p: any Projection, limit: Int, head: UInt64, _ txn: Transaction, log: LogReading) throws -> UInt64 {
+    func stepRebuild(_ p: any Projection, limit: Int, head: UInt64, _ txn: Transaction, log: LogReading) throws
+        -> UInt64
+    {
         guard let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) else { return head }
         let state = try tables(p, generation, txn, isReplaying: true, create: false)
         var checkpoint = try meta.integer(key(p, "rebuild.checkpoint"), in: txn) ?? 0

@@ -9,7 +9,9 @@ public struct ProjectionState {
 
     private func table(_ name: String) throws -> Table {
         guard let table = tables[name] else {
-            throw StoreError(.invalidArgument, "projection \(projection) has no table \(String(reflecting: name)); declare it in `tables`")
+            throw StoreError(
+                .invalidArgument,
+                "projection \(projection) has no table \(String(reflecting: name)); declare it in `tables`")
         }
         return table
     }
@@ -20,7 +22,8 @@ public struct ProjectionState {
     }
 
     /// Borrows the value under `key` for the duration of `body`.
-    public func withValue<T>(_ table: String, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> T) throws -> T {
+    public func withValue<T>(_ table: String, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> T) throws -> T
+    {
         let t = try self.table(table)
         return try key.withUnsafeBytes { try body(try txn.get(t, $0)) }
     }

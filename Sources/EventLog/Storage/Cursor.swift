@@ -29,8 +29,10 @@ final class Cursor {
         let rc = mdb_cursor_get(raw, &k, &v, MDB_SET_RANGE)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_cursor_get(\(table.name), set range)")
-        return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        return (
+            UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+            UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        )
     }
 
     private func op(_ operation: MDB_cursor_op) throws -> Entry? {
@@ -39,7 +41,9 @@ final class Cursor {
         let rc = mdb_cursor_get(raw, &k, &v, operation)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_cursor_get(\(table.name))")
-        return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        return (
+            UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+            UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        )
     }
 }

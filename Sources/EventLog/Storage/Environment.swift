@@ -178,7 +178,10 @@ public final class Environment: @unchecked Sendable {
         guard statvfs(directory.path, &fs) == 0 else { return StoreError.lmdb(rc, "mdb_txn_commit") }
         let available = UInt64(fs.f_bavail) * UInt64(fs.f_frsize)
         if rc == ENOSPC || available < 1 << 20 {
-            return StoreError(.diskFull, "the disk holding \(directory.path) is full (\(available) bytes free); nothing from the failed commit was stored — free space and retry", returnCode: ENOSPC)
+            return StoreError(
+                .diskFull,
+                "the disk holding \(directory.path) is full (\(available) bytes free); nothing from the failed commit was stored — free space and retry",
+                returnCode: ENOSPC)
         }
         return StoreError.lmdb(rc, "mdb_txn_commit")
     }
@@ -190,7 +193,10 @@ public final class Environment: @unchecked Sendable {
     func growMap() throws {
         let current = mapSize
         guard current < limits.maximumMapSize else {
-            throw StoreError(.mapLimit, "the data directory reached its size limit of \(limits.maximumMapSize) bytes; raise the limit or move older data out")
+            throw StoreError(
+                .mapLimit,
+                "the data directory reached its size limit of \(limits.maximumMapSize) bytes; raise the limit or move older data out"
+            )
         }
         let next = min(limits.maximumMapSize, current + min(current, 1 << 30))
         pthread_rwlock_wrlock(resizeLock)

@@ -75,7 +75,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Wraps an LMDB return code, naming the call that failed.
     static func lmdb(_ rc: Int32, _ call: String) -> StoreError {
         if rc == ENOSPC {
-            return StoreError(.diskFull, "\(call): the disk holding the data directory is full (\(errorText(rc))); free space and retry — nothing from this commit was stored", returnCode: rc)
+            return StoreError(
+                .diskFull,
+                "\(call): the disk holding the data directory is full (\(errorText(rc))); free space and retry — nothing from this commit was stored",
+                returnCode: rc)
         }
         return StoreError(.lmdb, "\(call) failed: \(errorText(rc)) (\(rc))", returnCode: rc)
     }

@@ -33,7 +33,9 @@ public struct UpcasterRegistry: Sendable {
         var current = event
         while let u = byKey[Key(type: current.type, version: current.schemaVersion)] {
             let next = u.upcast(current)
-            precondition(next.schemaVersion > current.schemaVersion, "upcaster for \(current.type) must raise the schema version")
+            precondition(
+                next.schemaVersion > current.schemaVersion, "upcaster for \(current.type) must raise the schema version"
+            )
             current = next
         }
         return current

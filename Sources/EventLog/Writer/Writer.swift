@@ -41,7 +41,8 @@ final class Writer: @unchecked Sendable {
         condition.lock()
         if stopping {
             condition.unlock()
-            job.finish(committed: .failure(StoreError(.closed, "the event store is closing; retry against the new instance")))
+            job.finish(
+                committed: .failure(StoreError(.closed, "the event store is closing; retry against the new instance")))
             return
         }
         queue.append(job)

@@ -36,7 +36,8 @@ final class ClosureJob<T: Sendable>: WriterJob, @unchecked Sendable {
         case (.failure(let error), _): continuation.resume(throwing: error)
         case (.success, .success(let value)): continuation.resume(returning: value)
         case (.success, .failure(let error)): continuation.resume(throwing: error)
-        case (.success, nil): continuation.resume(throwing: StoreError(.cancelled, "the writer stopped before running this"))
+        case (.success, nil):
+            continuation.resume(throwing: StoreError(.cancelled, "the writer stopped before running this"))
         }
     }
 }

@@ -19,12 +19,14 @@ struct Serve: AsyncParsableCommand {
             let progress = Progress("rebuild")
             try await log.rebuild(pending) { step in progress.update(step.checkpoint, of: step.head) }
         }
-        FileHandle.standardError.write(Data("""
-            muster serve: data directory \(log.directory.path), log head \(log.head)
-            async projections are kept current; other processes may append (muster append …) and are picked up.
-            The HTTP API (\(host):\(port)) is not part of this build yet. Stop with Ctrl-C.
+        FileHandle.standardError.write(
+            Data(
+                """
+                muster serve: data directory \(log.directory.path), log head \(log.head)
+                async projections are kept current; other processes may append (muster append …) and are picked up.
+                The HTTP API (\(host):\(port)) is not part of this build yet. Stop with Ctrl-C.
 
-            """.utf8))
+                """.utf8))
         let projector = Task { try await log.runAsyncProjections() }
         await waitForTerminationSignal()
         projector.cancel()

@@ -27,7 +27,8 @@ struct DataOptions: ParsableArguments {
     func open(mustExist: Bool = true, allowOlderFormat: Bool = false) throws -> EventLog {
         let dataFile = directory.appendingPathComponent("data.mdb")
         if mustExist && !FileManager.default.fileExists(atPath: dataFile.path) {
-            throw CommandFailure.invalid("no Muster data directory at \(directory.path) (no data.mdb); pass --data DIR or set MUSTER_DATA")
+            throw CommandFailure.invalid(
+                "no Muster data directory at \(directory.path) (no data.mdb); pass --data DIR or set MUSTER_DATA")
         }
         return try EventLog(directory: directory, configuration: Self.configuration(allowOlderFormat: allowOlderFormat))
     }

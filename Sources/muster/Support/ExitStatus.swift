@@ -22,7 +22,11 @@ struct CommandFailure: Error {
     var status: Int32
 
     /// Bad usage or invalid input (exit 2).
-    static func invalid(_ message: String) -> CommandFailure { CommandFailure(message: message, status: ExitStatus.invalidInput) }
+    static func invalid(_ message: String) -> CommandFailure {
+        CommandFailure(message: message, status: ExitStatus.invalidInput)
+    }
     /// A runtime failure (exit 1).
-    static func failed(_ message: String) -> CommandFailure { CommandFailure(message: message, status: ExitStatus.failure) }
+    static func failed(_ message: String) -> CommandFailure {
+        CommandFailure(message: message, status: ExitStatus.failure)
+    }
 }

@@ -22,8 +22,10 @@ enum Output {
             for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
         }
         func render(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
+            cells.enumerated().map { i, c in
+                i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }
+            .joined(separator: "  ")
         }
         line(render(header))
         for row in rows { line(render(row)) }

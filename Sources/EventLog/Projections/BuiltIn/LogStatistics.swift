@@ -39,7 +39,8 @@ public struct LogStatistics: Projection {
             guard parts.count >= 2, value.count == 16 else { return true }
             rows.append(
                 Row(
-                    namespace: String(decoding: parts[0], as: UTF8.self), type: String(decoding: parts[1], as: UTF8.self),
+                    namespace: String(decoding: parts[0], as: UTF8.self),
+                    type: String(decoding: parts[1], as: UTF8.self),
                     events: UInt64(littleEndian: value.loadUnaligned(as: UInt64.self)),
                     bodyBytes: UInt64(littleEndian: value.loadUnaligned(fromByteOffset: 8, as: UInt64.self))))
             return true
