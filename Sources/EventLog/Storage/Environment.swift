@@ -232,7 +232,12 @@ public final class Environment: @unchecked Sendable {
             let rc = mdb_dbi_open(transaction.raw, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
             if rc == MDB_NOTFOUND { return nil }
             try check(rc, "mdb_dbi_open(\(name))")
-            if transaction.isWrite { transaction.pendingTables[name] = dbi } else { cache[name] = dbi }
+            if transaction.isWrite {
+                transaction.pendingTables[name] = dbi
+                if create { transaction.noteWrite() }
+            } else {
+                cache[name] = dbi
+            }
             return Table(name: name, dbi: dbi)
         }
     }
@@ -245,6 +250,7 @@ public final class Environment: @unchecked Sendable {
     /// Deletes a table and its handle inside a write transaction.
     func dropTable(_ table: Table, in transaction: Transaction) throws {
         try check(mdb_drop(transaction.raw, table.dbi, 1), "mdb_drop(\(table.name))")
+        transaction.noteWrite()
         transaction.droppedTables.append(table.name)
         transaction.pendingTables[table.name] = nil
     }

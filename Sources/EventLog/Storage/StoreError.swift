@@ -63,7 +63,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// True when the map ran out of room: grow it and run the transaction again.
     var isMapFull: Bool { returnCode == MDB_MAP_FULL }
 
-    /// True when the whole write transaction is unusable, not just one job's nested part.
+    /// True when the whole write transaction is unusable, not just one job's part of it.
     var endsTransaction: Bool {
         guard let rc = returnCode else { return false }
         return rc == MDB_MAP_FULL || rc == MDB_TXN_FULL || rc == MDB_PANIC || rc == MDB_BAD_TXN || rc == ENOSPC

@@ -12,6 +12,8 @@ public final class Transaction {
     public let isWrite: Bool
     var pendingTables: [String: MDB_dbi] = [:]
     var droppedTables: [String] = []
+    /// Counts writes, so the writer can tell whether a job that failed left anything behind.
+    private(set) var writeCount = 0
 
     init(raw: OpaquePointer, environment: Environment, isWrite: Bool) {
         self.raw = raw
@@ -78,6 +80,7 @@ public final class Transaction {
     ) throws {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        writeCount += 1
         try check(mdb_put(raw, table.dbi, &k, &v, append ? UInt32(MDB_APPEND) : 0), "mdb_put(\(table.name))")
     }
 
@@ -94,6 +97,7 @@ public final class Transaction {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: size, mv_data: nil)
         let flags = UInt32(MDB_RESERVE) | (append ? UInt32(MDB_APPEND) : 0)
+        writeCount += 1
         try check(mdb_put(raw, table.dbi, &k, &v, flags), "mdb_put(\(table.name), reserve)")
         try fill(UnsafeMutableRawBufferPointer(start: v.mv_data, count: size))
     }
@@ -102,6 +106,7 @@ public final class Transaction {
     @discardableResult
     public func delete(_ table: Table, _ key: UnsafeRawBufferPointer) throws -> Bool {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        writeCount += 1
         let rc = mdb_del(raw, table.dbi, &k, nil)
         if rc == MDB_NOTFOUND { return false }
         try check(rc, "mdb_del(\(table.name))")
@@ -116,24 +121,10 @@ public final class Transaction {
 
     /// Removes every entry of the table, keeping the table.
     public func clear(_ table: Table) throws {
+        writeCount += 1
         try check(mdb_drop(raw, table.dbi, 0), "mdb_drop(\(table.name), empty)")
     }
 
-    /// Runs `body` in a nested transaction: its writes are kept only if it returns normally.
-    func nested<T>(_ body: (Transaction) throws -> T) throws -> T {
-        var child: OpaquePointer?
-        try check(mdb_txn_begin(environment.raw, raw, 0, &child), "mdb_txn_begin(nested)")
-        let transaction = Transaction(raw: child!, environment: environment, isWrite: true)
-        let result: T
-        do {
-            result = try body(transaction)
-        } catch {
-            mdb_txn_abort(child)
-            throw error
-        }
-        try check(mdb_txn_commit(child), "mdb_txn_commit(nested)")
-        pendingTables.merge(transaction.pendingTables) { _, new in new }
-        droppedTables += transaction.droppedTables
-        return result
-    }
+    /// Notes a write made outside these methods (table creation or removal).
+    func noteWrite() { writeCount += 1 }
 }

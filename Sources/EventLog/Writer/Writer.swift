@@ -3,8 +3,8 @@ import Foundation
 /// The single writer of a process: one OS thread that drains queued jobs into one LMDB write
 /// transaction (group commit) and resumes each caller only after that transaction is durable.
 ///
-/// Jobs run in nested transactions, so a job that throws (a conflict, a rejected command) leaves no
-/// trace while the others in the batch commit. When the map is full the whole batch is aborted, the
+/// A job that throws (a conflict, a rejected command) leaves no trace while the others in the batch
+/// commit (see `commit(_:excluding:)`). When the map is full the whole batch is aborted, the
 /// map grown and the batch run again; jobs are therefore pure functions of the store's state.
 final class Writer: @unchecked Sendable {
     // `queue` and `stopping` are guarded by `condition`; everything else is touched by the thread only.
@@ -77,14 +77,17 @@ final class Writer: @unchecked Sendable {
     }
 
     private func process(_ jobs: [any WriterJob]) {
+        var excluded = Set<ObjectIdentifier>()
         while true {
             do {
-                let head = try commit(jobs)
+                let head = try commit(jobs, excluding: &excluded)
                 for job in jobs { job.finish(committed: .success(())) }
                 onCommit(head)
                 return
+            } catch is RunBatchAgain {
+                continue
             } catch let error as StoreError where error.isMapFull {
-                for job in jobs { job.reset() }
+                for job in jobs where !excluded.contains(ObjectIdentifier(job)) { job.reset() }
                 do {
                     try core.environment.growMap()
                 } catch {
@@ -103,22 +106,35 @@ final class Writer: @unchecked Sendable {
         for job in jobs { job.finish(committed: .failure(failure)) }
     }
 
-    /// Runs every job in one transaction and commits it; returns the head after the commit.
-    private func commit(_ jobs: [any WriterJob]) throws -> UInt64 {
+    /// A job failed after writing: the transaction is abandoned and the batch run again without it.
+    private struct RunBatchAgain: Error {}
+
+    /// Runs the jobs in one transaction and commits it; returns the head after the commit.
+    ///
+    /// A job that throws before writing anything (the usual rejection: a conflict, invalid input) is
+    /// simply not part of the commit. One that throws after writing cannot be undone piecemeal —
+    /// LMDB's nested transactions would allow it, at a cost of a 2 MiB allocation per job — so the
+    /// whole transaction is aborted and the batch runs again without that job.
+    private func commit(_ jobs: [any WriterJob], excluding excluded: inout Set<ObjectIdentifier>) throws -> UInt64 {
         let txn = try core.environment.beginWrite()
         var ended = false
         do {
             let head = try LogReading(tables: core.tables, txn: txn).head()
             lastRecordedAt = max(lastRecordedAt, core.clock())
             let batch = WriterBatch(head: head, recordedAt: lastRecordedAt)
-            for job in jobs {
-                let before = (batch.head, batch.appended)
+            let scope = WriteScope(txn: txn, core: core, batch: batch)
+            for job in jobs where !excluded.contains(ObjectIdentifier(job)) {
+                let before = (batch.head, batch.appended, txn.writeCount)
                 do {
-                    try txn.nested { child in try job.run(WriteScope(txn: child, core: core, batch: batch)) }
+                    try job.run(scope)
                 } catch let error as StoreError where error.endsTransaction {
                     throw error
                 } catch {
-                    (batch.head, batch.appended) = before  // only this job failed; its writes are gone
+                    guard txn.writeCount == before.2 else {
+                        excluded.insert(ObjectIdentifier(job))
+                        throw RunBatchAgain()
+                    }
+                    (batch.head, batch.appended) = (before.0, before.1)
                 }
             }
             ended = true

@@ -1,6 +1,6 @@
 /// One unit of work queued to the writer thread, resumed after the commit that holds it.
 protocol WriterJob: AnyObject, Sendable {
-    /// Runs on the writer thread inside a nested transaction; a throw discards only this job's writes.
+    /// Runs on the writer thread inside the batch's transaction; a throw discards only this job's writes.
     func run(_ scope: WriteScope) throws
     /// Forgets the outcome of `run` (the batch is retried after growing the map).
     func reset()
