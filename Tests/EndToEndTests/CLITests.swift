@@ -131,6 +131,24 @@ import Testing
         #expect(try await head() == 1)
     }
 
+    @Test(arguments: [
+        ("{\"a\": 1,}", "line 1, column 9: trailing comma"),
+        ("{\"a\" 1}", "line 1, column 6: unexpected character '1': expected ':'"),
+        ("[1, 2", "line 1, column 6: unexpected end of input"),
+        ("{\"é\": x}", "line 1, column 7: unexpected character 'x'"),
+        ("\n\n  {\"a\": 01}", "line 3, column 10: invalid number: leading zero"),
+        ("{\"a\": \"tab\there\"}", "line 1, column 11: control character"),
+        ("{} {}", "line 1, column 4: unexpected text after the JSON value"),
+    ])
+    func malformedBodiesAreLocated(body: String, expected: String) async throws {
+        defer { directory.remove() }
+        let outcome = try await muster("append", "--stream", "s", "--type", "T", "-", stdin: body)
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.stderr.contains(expected), "\(outcome.stderr)")
+        let dataFile = directory.url.appendingPathComponent("data/data.mdb")
+        #expect(!FileManager.default.fileExists(atPath: dataFile.path), "invalid input creates no store")
+    }
+
     @Test func badUsageExitsTwo() async throws {
         defer { directory.remove() }
         let unknown = try await muster("append", "--stream", "s", "--type", "T", "--colour", "red", "{}")
@@ -163,7 +181,8 @@ import Testing
         #expect(try await positions("--limit", "0") == [])
     }
 
-    @Test func followSeesAnAppendMadeByAnotherProcess() async throws {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func followSeesAnAppendMadeByAnotherProcess(stoppedBy signal: Int32) async throws {
         defer { directory.remove() }
         _ = try await append("s", "Before", "{}")
         let follower = try MusterProcess.Running(["events", "--follow", "--json"] + data)
@@ -174,7 +193,8 @@ import Testing
         let event = try #require(try JSONSerialization.jsonObject(with: Data(seen.utf8)) as? [String: Any])
         #expect(event["position"] as? Int == 2)
         #expect(event["version"] as? Int == 2)
-        #expect(await follower.terminate() == 0, "SIGTERM stops the follower cleanly")
+        let status = await follower.stop(with: signal)
+        #expect(status == 0, "the signal stops the follower cleanly")
     }
 
     // MARK: import

@@ -156,9 +156,9 @@ enum MusterProcess {
             return nil
         }
 
-        /// Sends SIGTERM and waits for the exit; returns the exit status.
-        func terminate() async -> Int32 {
-            process.terminate()
+        /// Sends `signal` (SIGTERM by default) and waits for the exit; returns the exit status.
+        func stop(with signal: Int32 = SIGTERM) async -> Int32 {
+            kill(process.processIdentifier, signal)
             return await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
                     self.process.waitUntilExit()
