@@ -253,6 +253,20 @@ import Testing
         #expect(try await head() == 0)
     }
 
+    @Test func aGroupMixingStoredAndNewIdsIsRefusedNamingItsLines() async throws {
+        defer { directory.remove() }
+        let stored = UUID().uuidString
+        _ = try await append("s", "T", "{}", "--id", stored)
+        let input = [
+            #"{"stream":"s","type":"T","body":{},"id":"\#(stored)"}"#,
+            #"{"stream":"s","type":"T","body":{},"id":"\#(UUID().uuidString)"}"#,
+        ].joined(separator: "\n")
+        let outcome = try await muster("import", "-", stdin: input)
+        #expect(outcome.status == 3, "\(outcome)")
+        #expect(outcome.stderr.contains("line 1 (first of lines 1–2, appended together):"), "\(outcome.stderr)")
+        #expect(try await head() == 1)
+    }
+
     @Test func theOutputOfEventsImportsAsItIs() async throws {
         defer { directory.remove() }
         let id = UUID().uuidString

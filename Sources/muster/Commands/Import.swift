@@ -91,6 +91,8 @@ struct Import: AsyncParsableCommand {
     /// An append that failed inside a batch, with the line it came from.
     private struct LineFailure: Error {
         var line: Int
+        /// Lines appended together with `line` (same stream, consecutive).
+        var lines: Int
         var error: StoreError
     }
 
@@ -124,14 +126,19 @@ struct Import: AsyncParsableCommand {
                         }
                         summary.lastPosition = max(summary.lastPosition, result.lastPosition)
                     } catch let error as StoreError {
-                        throw LineFailure(line: line, error: error)
+                        throw LineFailure(line: line, lines: request.events.count, error: error)
                     }
                 }
                 return summary
             }
         } catch let failure as LineFailure {
+            // Lines of one stream are appended together, so a failure may belong to any of them.
+            let together =
+                failure.lines > 1
+                ? " (first of lines \(failure.line)–\(failure.line + failure.lines - 1), appended together)" : ""
             throw CommandFailure(
-                message: "line \(failure.line): \(failure.error.message)", status: ExitStatus.of(failure.error))
+                message: "line \(failure.line)\(together): \(failure.error.message)",
+                status: ExitStatus.of(failure.error))
         }
     }
 }
