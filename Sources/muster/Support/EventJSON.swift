@@ -1,0 +1,121 @@
+import EventLog
+import Foundation
+
+/// The JSON-lines shape of an event, shared by `muster events` (writing) and `muster import` (reading).
+enum EventJSON {
+    /// One event as a JSON object on one line, keys in the contract's order. A JSON body is embedded
+    /// as JSON, a binary body as `{"base64": "…"}`.
+    static func line(_ event: RecordedEvent) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + event.body.bytes.count)
+        func key(_ name: String) {
+            out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            appendString(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        key("position")
+        out += Array(String(event.position).utf8)
+        key("id")
+        appendString(event.id.uuidString, to: &out)
+        key("stream")
+        appendString(event.stream, to: &out)
+        key("version")
+        out += Array(String(event.version).utf8)
+        key("type")
+        appendString(event.type, to: &out)
+        key("schemaVersion")
+        out += Array(String(event.schemaVersion).utf8)
+        key("recordedAt")
+        appendString(timestamp(event.recordedAt), to: &out)
+        key("namespace")
+        appendString(event.namespace, to: &out)
+        key("actor")
+        appendString(event.actor, to: &out)
+        key("causationId")
+        appendOptional(event.causationId, to: &out)
+        key("correlationId")
+        appendOptional(event.correlationId, to: &out)
+        key("body")
+        appendBody(event.body, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// The body as it appears in a table cell: its JSON text on one line, or `base64:…`.
+    static func bodyText(_ body: EventBody) -> String {
+        var out: [UInt8] = []
+        if body.format == .json {
+            appendBody(body, to: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+        return "base64:" + Data(body.bytes).base64EncodedString()
+    }
+
+    /// `recordedAt` (microseconds since 1970) as ISO 8601 in UTC with microseconds.
+    static func timestamp(_ micros: Int64) -> String {
+        var seconds = time_t(micros.floorDivided(by: 1_000_000))
+        let fraction = micros - Int64(seconds) * 1_000_000
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let fractionText = String(fraction)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+            + String(repeating: "0", count: 6 - fractionText.count) + fractionText + "Z"
+    }
+
+    /// Appends `text` as a JSON string literal.
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20, 0x7F:
+                let hex = String(byte, radix: 16)
+                out += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A JSON string literal for `text`.
+    static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        appendString(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendOptional(_ id: UUID?, to out: inout [UInt8]) {
+        if let id { appendString(id.uuidString, to: &out) } else { out += Array("null".utf8) }
+    }
+
+    private static func appendBody(_ body: EventBody, to out: inout [UInt8]) {
+        switch body.format {
+        case .json where JSONScanner.isValid(body.bytes):
+            // Raw control characters cannot occur inside JSON strings, so every CR/LF is whitespace
+            // between tokens: turning it into a space keeps the value and the line intact.
+            for byte in body.bytes {
+                out.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte)
+            }
+        case .json:
+            // Stored by code that skipped validation: show the text rather than break the line.
+            appendString(String(decoding: body.bytes, as: UTF8.self), to: &out)
+        case .binary:
+            out += Array("{\"base64\":".utf8)
+            appendString(Data(body.bytes).base64EncodedString(), to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let q = self / divisor
+        return (self % divisor < 0) ? q - 1 : q
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// Runs the built `muster` binary as a user would: arguments, stdin, stdout, stderr and exit status.
+///
+/// The binary is found, in order: `$MUSTER_BINARY` when set; next to the test runner (SwiftPM puts
+/// `muster` and the test bundle in the same `.build…/<triple>/debug` directory; on Linux the runner
+/// is `CommandLine.arguments[0]`, on macOS the `.xctest` bundle among `Bundle.allBundles`); then in
+/// each parent directory's `debug/` (`.build/debug` is a symlink to the triple's directory).
+enum MusterProcess {
+    /// What a finished run left behind.
+    struct Outcome: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// stdout split into its non-empty lines.
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+        /// stdout parsed as one JSON object.
+        func json() throws -> [String: Any] {
+            let value = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+            guard let object = value as? [String: Any] else {
+                throw Unexpected("stdout is not a JSON object: \(stdout)")
+            }
+            return object
+        }
+
+        /// Each stdout line parsed as a JSON object.
+        func jsonLines() throws -> [[String: Any]] {
+            try lines.map { line in
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    throw Unexpected("not a JSON object: \(line)")
+                }
+                return object
+            }
+        }
+
+        var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    }
+
+    struct Unexpected: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The `muster` executable under test.
+    static let binary: URL = {
+        let fm = FileManager.default
+        if let path = ProcessInfo.processInfo.environment["MUSTER_BINARY"] { return URL(fileURLWithPath: path) }
+        var starts = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        ]
+        starts += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }.map {
+            $0.deletingLastPathComponent()
+        }
+        for start in starts {
+            var directory = start
+            for _ in 0..<6 {
+                for candidate in [
+                    directory.appendingPathComponent("muster"), directory.appendingPathComponent("debug/muster"),
+                ]
+                where fm.isExecutableFile(atPath: candidate.path) && !isDirectory(candidate) {
+                    return candidate
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        fatalError("muster binary not found near \(starts.map(\.path)); build it (swift build) or set MUSTER_BINARY")
+    }()
+
+    private static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Runs `muster arguments…` to completion with `stdin` (a string or a file) as its input.
+    static func run(_ arguments: [String], stdin: String = "", stdinFile: URL? = nil) async throws -> Outcome {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("muster-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Files rather than pipes: no pipe buffer to fill and deadlock on, whatever the output size.
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        let inURL = stdinFile ?? scratch.appendingPathComponent("stdin")
+        if stdinFile == nil { try Data(stdin.utf8).write(to: inURL) }
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let status = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return Outcome(
+            status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stderr: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
+    /// A running `muster` whose stdout is read line by line (for `--follow`).
+    final class Running: @unchecked Sendable {
+        // `pending` is touched only by `nextLine`, which callers do not run concurrently.
+        let process = Process()
+        private let stdout = Pipe()
+        private let stderr = Pipe()
+        private var pending: [UInt8] = []
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = MusterProcess.binary
+            process.arguments = arguments
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = stdout
+            process.standardError = stderr
+            try process.run()
+        }
+
+        /// The next line of stdout, or nil once it is closed. Blocks on a dispatch thread, not the caller's.
+        func nextLine() async -> String? {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    while true {
+                        if let newline = self.pending.firstIndex(of: 0x0A) {
+                            let line = String(decoding: self.pending[..<newline], as: UTF8.self)
+                            self.pending.removeSubrange(...newline)
+                            continuation.resume(returning: line)
+                            return
+                        }
+                        let data = self.stdout.fileHandleForReading.availableData
+                        if data.isEmpty {
+                            continuation.resume(returning: nil)
+                            return
+                        }
+                        self.pending += data
+                    }
+                }
+            }
+        }
+
+        /// Reads lines until one satisfies `predicate`; nil when stdout closed first. A line that never
+        /// comes fails the test instead of hanging it: after `timeout` the process is killed, which
+        /// closes stdout.
+        func waitForLine(timeout: Double = 60, where predicate: (String) -> Bool) async -> String? {
+            let watchdog = DispatchWorkItem { [process] in
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+            defer { watchdog.cancel() }
+            while let line = await nextLine() {
+                if predicate(line) { return line }
+            }
+            return nil
+        }
+
+        /// Sends `signal` (SIGTERM by default) and waits for the exit; returns the exit status.
+        func stop(with signal: Int32 = SIGTERM) async -> Int32 {
+            kill(process.processIdentifier, signal)
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    self.process.waitUntilExit()
+                    continuation.resume(returning: self.process.terminationStatus)
+                }
+            }
+        }
+
+        /// Kills the process if a test failed before terminating it.
+        deinit { if process.isRunning { process.interrupt() } }
+    }
+}
