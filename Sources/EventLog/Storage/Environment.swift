@@ -67,6 +67,10 @@ public final class Environment: @unchecked Sendable {
             if rc != 0 {
                 throw StoreError(.lmdb, "cannot open data directory \(directory.path): \(StoreError.errorText(rc))")
             }
+            // Free reader slots left behind by processes that died (a SIGKILLed CLI, a crashed server),
+            // which would otherwise keep old pages from being reused and grow the file.
+            var stale: Int32 = 0
+            mdb_reader_check(raw, &stale)
         } catch {
             mdb_env_close(raw)
             throw error
@@ -87,8 +91,10 @@ public final class Environment: @unchecked Sendable {
         resizeLock.deallocate()
     }
 
-    /// Closes the environment. Every transaction must have ended.
+    /// Closes the environment once the transactions in flight have ended; later ones fail with `.closed`.
     public func close() {
+        pthread_rwlock_wrlock(resizeLock)
+        defer { pthread_rwlock_unlock(resizeLock) }
         if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
         mdb_env_close(raw)
     }
@@ -116,6 +122,10 @@ public final class Environment: @unchecked Sendable {
         try ensureOpen()
         while true {
             pthread_rwlock_rdlock(resizeLock)
+            if closed.load(ordering: .acquiring) {
+                pthread_rwlock_unlock(resizeLock)
+                throw StoreError(.closed, "the event store was closed")
+            }
             var txn: OpaquePointer?
             let rc = mdb_txn_begin(raw, nil, UInt32(MDB_RDONLY), &txn)
             if rc == MDB_MAP_RESIZED {
@@ -138,6 +148,10 @@ public final class Environment: @unchecked Sendable {
         if readOnly { throw StoreError(.invalidArgument, "the data directory was opened read-only") }
         while true {
             pthread_rwlock_rdlock(resizeLock)
+            if closed.load(ordering: .acquiring) {
+                pthread_rwlock_unlock(resizeLock)
+                throw StoreError(.closed, "the event store was closed")
+            }
             var txn: OpaquePointer?
             let rc = mdb_txn_begin(raw, nil, 0, &txn)
             if rc == MDB_MAP_RESIZED {
