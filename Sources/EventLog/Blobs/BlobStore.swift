@@ -131,8 +131,10 @@ public struct BlobStore: Sendable {
             defer { try? handle.close() }
             try write(id, to: handle)
             try handle.synchronize()
-            _ = try? FileManager.default.removeItem(at: url)
-            try FileManager.default.moveItem(at: partial, to: url)
+            // rename(2) replaces an existing file atomically: readers see the old or the new content.
+            guard rename(partial.path, url.path) == 0 else {
+                throw StoreError(.io, "cannot move \(partial.path) to \(url.path): \(String(cString: strerror(errno)))")
+            }
         } catch {
             try? FileManager.default.removeItem(at: partial)
             if let error = error as? StoreError { throw error }

@@ -98,7 +98,8 @@ final class BlobUpload {
         guard flushing, pending.count >= BlobStore.chunksPerTransaction else { return }
         let chunks = pending
         let uploadId = self.uploadId
-        wroteChunks = true  // set before the await: a failed perform may still have committed nothing, which is fine
+        // Set before the await: if the perform fails, `discard` deletes whatever did commit (maybe nothing).
+        wroteChunks = true
         try await log.perform { scope in
             try Self.write(chunks, upload: uploadId, BlobTables.open(in: scope.txn)!, scope.txn)
         }

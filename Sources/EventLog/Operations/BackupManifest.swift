@@ -48,12 +48,20 @@ public struct BackupManifest: Codable, Sendable, Hashable {
     public var blobs: BlobTotals
     public var dataFile: DataFile
 
-    static let encoder: JSONEncoder = {
+    static let encoder = makeEncoder(pretty: true)
+
+    static func makeEncoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return encoder
-    }()
+    }
+
+    /// The manifest as one line of JSON with an ISO 8601 `createdAt`, as `--json` prints it.
+    public func jsonLine() throws -> String {
+        String(decoding: try Self.makeEncoder(pretty: false).encode(self), as: UTF8.self)
+    }
 
     /// Reads and checks the manifest of a backup directory.
     static func read(from directory: URL) throws -> BackupManifest {

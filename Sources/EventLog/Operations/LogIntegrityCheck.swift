@@ -38,8 +38,14 @@ struct LogIntegrityCheck {
             return true
         }
         progress(OperationProgress(phase: "events", done: report.events, total: total, unit: "events"))
-        if try UInt64(txn.count(tables.streams)) != report.events { try findExtraStreamEntries(&report) }
-        if try UInt64(txn.count(tables.eventIds)) != report.events { try findExtraEventIds(&report) }
+        // Equal counts with no entry missing mean no extra entries either; otherwise look for them.
+        let damaged = Set(report.problems.map(\.area))
+        if try damaged.contains("streams") || UInt64(txn.count(tables.streams)) != report.events {
+            try findExtraStreamEntries(&report)
+        }
+        if try damaged.contains("eventIds") || UInt64(txn.count(tables.eventIds)) != report.events {
+            try findExtraEventIds(&report)
+        }
     }
 
     private func check(_ event: RecordedEvent, streamVersions: inout [[UInt8]: UInt64], _ report: inout VerifyReport)

@@ -21,7 +21,7 @@ struct Backup: AsyncParsableCommand {
         defer { log.close() }
         let manifest = try await log.backup(to: target, progress: PhaseProgress("backup").report)
         if json {
-            try Output.json(manifest)
+            Output.line(try manifest.jsonLine())
         } else {
             Output.table(
                 ["backup", "head", "events", "data.mdb bytes", "sha256"],

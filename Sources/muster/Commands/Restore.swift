@@ -22,7 +22,7 @@ struct Restore: AsyncParsableCommand {
         let manifest = try await EventLog.restore(
             from: from, into: data.directory, force: force, progress: PhaseProgress("restore").report)
         if json {
-            try Output.json(manifest)
+            Output.line(try manifest.jsonLine())
         } else {
             Output.table(
                 ["restored", "head", "events", "backup taken"],

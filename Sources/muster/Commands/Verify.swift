@@ -34,11 +34,11 @@ struct Verify: AsyncParsableCommand {
             if report.problemCount > report.problems.count {
                 Output.line("… and \(report.problemCount - report.problems.count) more problems")
             }
-            Output.line(report.isHealthy ? "ok: no problems found" : "\(report.problemCount) problems found")
+            Output.line(report.isHealthy ? "ok: no problems found" : "\(report.problemCount) problem(s) found")
         }
         if !report.isHealthy {
-            throw CommandFailure.failed(
-                "verify found \(report.problemCount) problems in \(log.directory.path); see the report above")
+            let problems = report.problemCount == 1 ? "1 problem" : "\(report.problemCount) problems"
+            throw CommandFailure.failed("verify found \(problems) in \(log.directory.path); see the report above")
         }
     }
 }
