@@ -154,6 +154,34 @@ func damageChunk(_ log: EventLog, of info: BlobInfo, index: UInt32, at offset: I
         #expect(received == 1)
     }
 
+    struct UploadBroke: Error {}
+
+    @Test func aFailedUploadLeavesNoChunksBehind() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open()
+        // Nine chunks arrive (eight are committed on the way), then the sender goes away.
+        let stream = AsyncThrowingStream<[UInt8], any Error> { continuation in
+            for _ in 0..<9 { continuation.yield(randomBytes(Self.mebibyte)) }
+            continuation.finish(throwing: UploadBroke())
+        }
+        await #expect(throws: UploadBroke.self) { try await log.blobs.put(stream) }
+        let chunks = try log.environment.read { txn in try txn.count(BlobTables.open(in: txn)!.chunks) }
+        #expect(chunks == 0)
+        #expect(try log.blobs.totals() == BlobTotals())
+    }
+
+    @Test func aPutThatOutgrowsTheMapIsRetriedAfterGrowth() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open { $0.limits.initialMapSize = 1 << 20 }
+        let mapBefore = log.environment.mapSize
+        let content = randomBytes(7 * Self.mebibyte / 2)
+        let info = try await log.blobs.put(content).info
+        #expect(log.environment.mapSize > mapBefore)
+        #expect(try log.blobs.bytes(info.id) == content)
+    }
+
     @Test func unknownIdIsNotFound() async throws {
         let t = try TestLog()
         defer { t.directory.remove() }
