@@ -12,7 +12,10 @@ struct MusterCommand: AsyncParsableCommand {
             Every command takes --data DIR (or MUSTER_DATA; default ./muster-data).
             Exit status: 0 ok, 1 runtime failure, 2 bad usage or invalid input, 3 conflict.
             """,
-        subcommands: [Serve.self, Append.self, Events.self, Import.self, Status.self, Rebuild.self, Migrate.self]
+        subcommands: [
+            Append.self, Events.self, Import.self, Status.self, Rebuild.self, Migrate.self,
+            Verify.self, Backup.self, Restore.self, Serve.self,
+        ]
     )
 
     /// Parses, runs, and maps every failure to one stderr line and the contract's exit status.

@@ -1,0 +1,83 @@
+import Foundation
+
+extension EventLog {
+    /// Writes a hot, compacted, consistent copy of the data directory into `destination` (new or
+    /// empty), with a `manifest.json` describing it. Appends continue while the copy runs: LMDB
+    /// copies from one read snapshot.
+    ///
+    /// - Parameter progress: called from the backup's own thread as phases advance.
+    @discardableResult
+    public func backup(
+        to destination: URL, progress: @escaping @Sendable (OperationProgress) -> Void = { _ in }
+    ) async throws -> BackupManifest {
+        let environment = core.environment
+        let projections = configuration.projections
+        return try await BlockingWork.run("backup") {
+            try Self.backup(environment, projections: projections, to: destination, progress: progress)
+        }
+    }
+
+    private static func backup(
+        _ environment: Environment, projections: [any Projection], to destination: URL,
+        progress: @Sendable (OperationProgress) -> Void
+    ) throws -> BackupManifest {
+        try prepareEmptyDirectory(destination, purpose: "backup destination")
+        do {
+            progress(OperationProgress(phase: "copy", done: 0, total: 1, unit: "files"))
+            try environment.copyCompacted(to: destination)
+            progress(OperationProgress(phase: "copy", done: 1, total: 1, unit: "files"))
+            // Every number comes from the copy, not the live log, which has moved on meanwhile.
+            let copy = try Environment(directory: destination, readOnly: true)
+            let summary: SnapshotSummary
+            do {
+                summary = try SnapshotSummary.read(copy, projections: projections, checkEvents: false)
+                copy.close()
+            } catch {
+                copy.close()
+                throw error
+            }
+            // The reader lock file is recreated on open; a backup is the data file and its manifest.
+            try? FileManager.default.removeItem(at: destination.appendingPathComponent("lock.mdb"))
+            let dataURL = destination.appendingPathComponent(BackupManifest.dataFileName)
+            let digest = try FileDigest.sha256(of: dataURL, progress: progress)
+            let manifest = BackupManifest(
+                format: BackupManifest.currentFormat, musterRelease: MusterRelease.version, createdAt: Date(),
+                storeFormat: summary.storeFormat, head: summary.head, eventCount: summary.eventCount,
+                projections: summary.projections, blobs: summary.blobs,
+                dataFile: .init(name: BackupManifest.dataFileName, size: digest.size, sha256: digest.sha256))
+            try manifest.write(to: destination)
+            return manifest
+        } catch {
+            // Leave no half-written backup that could later be mistaken for a good one.
+            for name in [BackupManifest.fileName, BackupManifest.dataFileName, "lock.mdb"] {
+                try? FileManager.default.removeItem(at: destination.appendingPathComponent(name))
+            }
+            throw error
+        }
+    }
+
+    /// Creates `directory` when missing; throws `.invalidArgument` when it exists and is not empty.
+    static func prepareEmptyDirectory(_ directory: URL, purpose: String) throws {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError(
+                    .invalidArgument, "\(purpose) \(directory.path) is a file; give a new or empty directory")
+            }
+            let entries = (try? fm.contentsOfDirectory(atPath: directory.path)) ?? []
+            guard entries.isEmpty else {
+                throw StoreError(
+                    .invalidArgument,
+                    "\(purpose) \(directory.path) is not empty (\(entries.count) entries); give a new or empty directory"
+                )
+            }
+            return
+        }
+        do {
+            try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.io, "cannot create \(purpose) \(directory.path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension EventLog {
+    /// Restores a backup written by `backup(to:)` into the data directory `target`.
+    ///
+    /// The backup is checked completely before anything is replaced: the manifest, the data file's
+    /// size and SHA-256, the head and event count, and every event's checksum. The copy is staged in
+    /// a directory beside `target` and renamed into place, so `target` is either untouched or
+    /// complete. A non-empty `target` is replaced only with `force`; the old directory is moved aside
+    /// and deleted only after the swap. No process may have `target` open.
+    @discardableResult
+    public static func restore(
+        from source: URL, into target: URL, force: Bool = false,
+        progress: @escaping @Sendable (OperationProgress) -> Void = { _ in }
+    ) async throws -> BackupManifest {
+        try await BlockingWork.run("restore") {
+            try restoreNow(from: source, into: target, force: force, progress: progress)
+        }
+    }
+
+    private static func restoreNow(
+        from source: URL, into target: URL, force: Bool, progress: @Sendable (OperationProgress) -> Void
+    ) throws -> BackupManifest {
+        let manifest = try BackupManifest.read(from: source)
+        let sourceData = source.appendingPathComponent(BackupManifest.dataFileName)
+        try refuseNonEmpty(target, force: force)
+
+        let fm = FileManager.default
+        let parent = target.deletingLastPathComponent()
+        do {
+            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.io, "cannot create \(parent.path): \(error.localizedDescription)")
+        }
+        // Beside the target, so the final rename stays on one file system and is atomic.
+        let staging = parent.appendingPathComponent(
+            ".\(target.lastPathComponent).restore-\(UUID().uuidString.prefix(8))")
+        do {
+            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw StoreError(.io, "cannot create staging directory \(staging.path): \(error.localizedDescription)")
+        }
+        do {
+            let copied = try FileDigest.copy(
+                sourceData, to: staging.appendingPathComponent(BackupManifest.dataFileName), progress: progress)
+            guard copied.size == manifest.dataFile.size, copied.sha256 == manifest.dataFile.sha256 else {
+                throw StoreError(
+                    .corrupt,
+                    "backup \(source.path) is damaged: \(BackupManifest.dataFileName) has \(copied.size) bytes with SHA-256 \(copied.sha256), the manifest says \(manifest.dataFile.size) bytes with \(manifest.dataFile.sha256); nothing was restored — use another backup"
+                )
+            }
+            try validate(staging, against: manifest, source: source, progress: progress)
+            try refuseNonEmpty(target, force: force)  // again: it may have changed while we copied
+            try swap(staging, into: target)
+            return manifest
+        } catch {
+            try? fm.removeItem(at: staging)
+            throw error
+        }
+    }
+
+    /// Opens the staged copy read-only and checks it holds what the manifest says, event by event.
+    private static func validate(
+        _ staging: URL, against manifest: BackupManifest, source: URL, progress: @Sendable (OperationProgress) -> Void
+    ) throws {
+        let copy = try Environment(directory: staging, readOnly: true)
+        defer {
+            copy.close()
+            try? FileManager.default.removeItem(at: staging.appendingPathComponent("lock.mdb"))
+        }
+        let summary: SnapshotSummary
+        do {
+            summary = try SnapshotSummary.read(copy, projections: [], checkEvents: true, progress: progress)
+        } catch let error as StoreError {
+            throw StoreError(
+                .corrupt,
+                "backup \(source.path) is damaged: \(error.message); nothing was restored — use another backup")
+        }
+        guard summary.head == manifest.head, summary.eventCount == manifest.eventCount else {
+            throw StoreError(
+                .corrupt,
+                "backup \(source.path) holds head \(summary.head) and \(summary.eventCount) events, the manifest says head \(manifest.head) and \(manifest.eventCount) events; nothing was restored — use another backup"
+            )
+        }
+    }
+
+    private static func refuseNonEmpty(_ target: URL, force: Bool) throws {
+        guard !force, let entries = try? FileManager.default.contentsOfDirectory(atPath: target.path), !entries.isEmpty
+        else { return }
+        throw StoreError(
+            .invalidArgument,
+            "data directory \(target.path) is not empty; pass --force to replace it (its current content is deleted)")
+    }
+
+    /// Puts the staged directory in place of `target`; the old content is removed only after the swap.
+    private static func swap(_ staging: URL, into target: URL) throws {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: target.path, isDirectory: &isDirectory) else {
+            try move(staging, target)
+            return
+        }
+        guard isDirectory.boolValue else {
+            throw StoreError(
+                .invalidArgument, "restore target \(target.path) is a file, not a data directory; give a directory")
+        }
+        let aside = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).replaced-\(UUID().uuidString.prefix(8))")
+        try move(target, aside)
+        do {
+            try move(staging, target)
+        } catch {
+            try? move(aside, target)
+            throw error
+        }
+        try? fm.removeItem(at: aside)
+    }
+
+    private static func move(_ from: URL, _ to: URL) throws {
+        guard rename(from.path, to.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw StoreError(.io, "cannot rename \(from.path) to \(to.path): \(reason)")
+        }
+    }
+}

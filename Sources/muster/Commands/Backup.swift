@@ -1,0 +1,36 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+/// `muster backup DEST_DIR`: a hot, compacted, consistent copy of the data directory plus a manifest.
+struct Backup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy the data directory into a new backup directory while the server keeps writing.",
+        discussion: """
+            Writes DEST_DIR/data.mdb (a compacted copy of one consistent snapshot) and DEST_DIR/manifest.json \
+            (head, event count, projections, blob totals, size and SHA-256 of data.mdb). DEST_DIR must be new or empty.
+            """)
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "Directory to write the backup into (new or empty).") var destination: String
+    @Flag(help: "Print the manifest as JSON.") var json = false
+
+    func run() async throws {
+        let target = URL(fileURLWithPath: destination, isDirectory: true).standardizedFileURL
+        let log = try data.open()
+        defer { log.close() }
+        let manifest = try await log.backup(to: target, progress: PhaseProgress("backup").report)
+        if json {
+            Output.line(try manifest.jsonLine())
+        } else {
+            Output.table(
+                ["backup", "head", "events", "data.mdb bytes", "sha256"],
+                [
+                    [
+                        target.path, "\(manifest.head)", "\(manifest.eventCount)", "\(manifest.dataFile.size)",
+                        manifest.dataFile.sha256,
+                    ]
+                ])
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+/// `muster restore SRC_DIR [--force]`: checks a backup completely, then puts it in place of `--data`.
+struct Restore: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore a backup into the data directory, after checking it.",
+        discussion: """
+            Checks SRC_DIR/manifest.json, the size and SHA-256 of data.mdb, the head, the event count and every \
+            event's checksum before anything is replaced; then swaps the copy in atomically. A non-empty data \
+            directory is replaced only with --force. Stop every process using the data directory first.
+            """)
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "Backup directory written by `muster backup`.") var source: String
+    @Flag(help: "Replace a non-empty data directory (its content is deleted).") var force = false
+    @Flag(help: "Print the restored backup's manifest as JSON.") var json = false
+
+    func run() async throws {
+        let from = URL(fileURLWithPath: source, isDirectory: true).standardizedFileURL
+        let manifest = try await EventLog.restore(
+            from: from, into: data.directory, force: force, progress: PhaseProgress("restore").report)
+        if json {
+            Output.line(try manifest.jsonLine())
+        } else {
+            Output.table(
+                ["restored", "head", "events", "backup taken"],
+                [
+                    [
+                        data.directory.path, "\(manifest.head)", "\(manifest.eventCount)",
+                        manifest.createdAt.formatted(.iso8601),
+                    ]
+                ])
+        }
+    }
+}
