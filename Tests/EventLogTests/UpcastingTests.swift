@@ -66,3 +66,41 @@ struct RenameN: Upcaster {
         #expect(seen?.position == 1)
     }
 }
+
+/// Remembers the newest schema version of `Renamed` it was given.
+struct SchemaSeen: Projection {
+    var name: String { "schemaSeen" }
+    var version: UInt32 { 1 }
+    var mode: ProjectionMode
+    var tables: [String] { ["seen"] }
+    func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        guard event.type == "Renamed" else { return }
+        try state.put("seen", [0], [UInt8(event.schemaVersion)] + event.body.bytes)
+    }
+    static func seen(_ state: ProjectionState) throws -> [UInt8]? { try state.get("seen", [0]) }
+}
+
+@Suite struct UpcastingInProjectionsTests {
+    @Test(arguments: [ProjectionMode.inline, .async])
+    func rebuildsAndTailsFeedProjectionsUpcastEvents(mode: ProjectionMode) async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        do {
+            let log = try t.open()
+            try await log.append(AppendRequest(stream: "s", events: [.sample("Renamed", n: 4)]))
+            log.close()
+        }
+        let log = try t.open {
+            $0.upcasters = UpcasterRegistry([RenameN()])
+            $0.projections.append(SchemaSeen(mode: mode))
+        }
+        try await log.rebuild(["schemaSeen"])
+        let rebuilt = try log.read { try SchemaSeen.seen($0.projection("schemaSeen")) }
+        #expect(rebuilt == [2] + Array("{\"count\":4}".utf8))
+        // Appended now with the old schema version: the projection still sees version 2.
+        try await log.append(AppendRequest(stream: "s", events: [.sample("Renamed", n: 5)]))
+        try await log.catchUpAsyncProjections()
+        let applied = try log.read { try SchemaSeen.seen($0.projection("schemaSeen")) }
+        #expect(applied == [2] + Array("{\"count\":5}".utf8))
+    }
+}

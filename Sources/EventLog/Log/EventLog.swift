@@ -51,7 +51,8 @@ public final class EventLog: Sendable {
             let tables = try Self.prepare(environment, configuration)
             core = LogCore(
                 environment: environment, tables: tables,
-                projections: ProjectionRuntime(projections: configuration.projections, meta: tables.meta),
+                projections: ProjectionRuntime(
+                    projections: configuration.projections, meta: tables.meta, upcasters: configuration.upcasters),
                 upcasters: configuration.upcasters, clock: configuration.clock)
         } catch {
             environment.close()

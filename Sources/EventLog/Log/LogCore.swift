@@ -7,4 +7,7 @@ struct LogCore: Sendable {
     let projections: ProjectionRuntime
     let upcasters: UpcasterRegistry
     let clock: @Sendable () -> Int64
+
+    /// Reads of the log in `txn`, upcasting every event.
+    func reading(_ txn: Transaction) -> LogReading { LogReading(tables: tables, txn: txn, upcasters: upcasters) }
 }

@@ -4,14 +4,14 @@ import Foundation
 public struct LogReader {
     let core: LogCore
     let txn: Transaction
-    var reading: LogReading { LogReading(tables: core.tables, txn: txn) }
+    var reading: LogReading { core.reading(txn) }
 
     /// Position of the last event; 0 when empty.
     public var head: UInt64 { (try? reading.head()) ?? 0 }
 
     /// The event at `position`, upcast to its current schema.
     public func event(at position: UInt64) throws -> RecordedEvent? {
-        try reading.event(at: position).map(core.upcasters.upcast)
+        try reading.event(at: position)
     }
 
     /// The position a stored event id has.
@@ -34,7 +34,7 @@ public struct LogReader {
             last = event.position
             guard query.matches(event) else { return true }
             remaining -= 1
-            let more = try body(core.upcasters.upcast(event)) && remaining > 0
+            let more = try body(event) && remaining > 0
             stoppedEarly = !more
             return more
         }

@@ -4,6 +4,8 @@ import Foundation
 struct LogReading {
     let tables: LogTables
     let txn: Transaction
+    /// Applied by `event(at:)` and `scan`, so projections and queries see current schemas.
+    var upcasters = UpcasterRegistry([])
 
     /// Position of the last event; 0 when the log is empty.
     func head() throws -> UInt64 {
@@ -33,7 +35,7 @@ struct LogReading {
     /// The event at `position`, or nil past the head.
     func event(at position: UInt64, verify: Bool = true) throws -> RecordedEvent? {
         guard let bytes = try envelope(at: position) else { return nil }
-        return try EnvelopeCodec.decode(position: position, bytes, verify: verify)
+        return upcasters.upcast(try EnvelopeCodec.decode(position: position, bytes, verify: verify))
     }
 
     /// Position of a stored event id.
@@ -47,7 +49,7 @@ struct LogReading {
     func scan(from position: UInt64, verify: Bool = true, _ body: (RecordedEvent) throws -> Bool) throws {
         try withUnsafeBytes(of: max(position, 1).bigEndian) { start in
             try txn.scan(tables.events, from: start) { key, value in
-                try body(EnvelopeCodec.decode(position: Key.readPosition(key), value, verify: verify))
+                try body(upcasters.upcast(EnvelopeCodec.decode(position: Key.readPosition(key), value, verify: verify)))
             }
         }
     }

@@ -16,7 +16,7 @@ struct ProjectionRebuildCheck {
     static let eventsPerTransaction = 20_000
 
     func run(_ report: inout VerifyReport) throws {
-        let head = try LogReading(tables: core.tables, txn: txn).head()
+        let head = try core.reading(txn).head()
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("muster-verify-\(UUID().uuidString.prefix(8))", isDirectory: true)
         var limits = Environment.Limits()
@@ -85,7 +85,7 @@ struct ProjectionRebuildCheck {
 
     /// Applies events 1…`upTo` of the snapshot to fresh tables in `scratch`, a batch per transaction.
     private func rebuild(_ p: any Projection, upTo: UInt64, into scratch: Environment) throws {
-        let log = LogReading(tables: core.tables, txn: txn)
+        let log = core.reading(txn)
         var applied: UInt64 = 0
         repeat {
             let write = try scratch.beginWrite()

@@ -36,7 +36,7 @@ extension EventLog {
                     let head = scope.head
                     let checkpoint = try core.projections.stepRebuild(
                         p, limit: eventsPerStep, head: head, scope.txn,
-                        log: LogReading(tables: core.tables, txn: scope.txn))
+                        log: core.reading(scope.txn))
                     let finished =
                         try core.projections.activeGeneration(p, scope.txn) != nil
                         && !(try core.projections.needsRebuild(p, scope.txn))
@@ -64,7 +64,7 @@ extension EventLog {
             while true {
                 let (checkpoint, head) = try await perform { scope -> (UInt64, UInt64) in
                     let checkpoint = try core.projections.advanceAsync(
-                        p, limit: eventsPerStep, scope.txn, log: LogReading(tables: core.tables, txn: scope.txn))
+                        p, limit: eventsPerStep, scope.txn, log: core.reading(scope.txn))
                     return (checkpoint, scope.head)
                 }
                 reached = head

@@ -7,10 +7,13 @@
 struct ProjectionRuntime: Sendable {
     let projections: [any Projection]
     let meta: Meta
+    /// Lifts freshly appended events written with an old schema version, as reads do.
+    let upcasters: UpcasterRegistry
 
-    init(projections: [any Projection], meta: Table) {
+    init(projections: [any Projection], meta: Table, upcasters: UpcasterRegistry = UpcasterRegistry([])) {
         self.projections = projections
         self.meta = Meta(table: meta)
+        self.upcasters = upcasters
     }
 
     var inline: [any Projection] { projections.filter { $0.mode == .inline } }
@@ -97,7 +100,7 @@ struct ProjectionRuntime: Sendable {
         for p in projections where p.mode == .inline {
             guard let generation = try activeGeneration(p, txn) else { continue }
             let state = try tables(p, generation, txn, isReplaying: false, create: false)
-            for event in events { try p.apply(event, to: state) }
+            for event in events { try p.apply(upcasters.upcast(event), to: state) }
         }
     }
 

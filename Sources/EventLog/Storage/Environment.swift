@@ -17,8 +17,10 @@ import Synchronization
 public final class Environment: @unchecked Sendable {
     /// Sizes and limits of the memory map.
     public struct Limits: Sendable {
-        /// Map size the environment starts with when the data directory is new.
-        public var initialMapSize: Int = 64 << 20
+        /// Map size the environment starts with. It is address space, not disk: the file grows only
+        /// as pages are written. Large, because growing the map must wait until no transaction of the
+        /// process is open (a long backup or verify would hold every other reader behind it).
+        public var initialMapSize: Int = 16 << 30
         /// Upper bound for automatic growth; reaching it fails the append with `.mapLimit`.
         public var maximumMapSize: Int = 1 << 40
         /// How many named tables the environment may hold (log tables plus projection generations).
@@ -202,7 +204,7 @@ public final class Environment: @unchecked Sendable {
 
     // MARK: Map growth
 
-    /// Doubles the map (by at most 1 GiB at a time) up to the limit. Call with no transaction open
+    /// Doubles the map (by at most 8 GiB at a time) up to the limit. Call with no transaction open
     /// on this thread.
     func growMap() throws {
         let current = mapSize
@@ -212,7 +214,7 @@ public final class Environment: @unchecked Sendable {
                 "the data directory reached its size limit of \(limits.maximumMapSize) bytes; raise the limit or move older data out"
             )
         }
-        let next = min(limits.maximumMapSize, current + min(current, 1 << 30))
+        let next = min(limits.maximumMapSize, current + min(current, 8 << 30))
         pthread_rwlock_wrlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
         try check(mdb_env_set_mapsize(raw, next), "mdb_env_set_mapsize(\(next))")

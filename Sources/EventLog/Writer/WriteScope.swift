@@ -31,7 +31,7 @@ public final class WriteScope {
 
     /// Version of a stream's last event; 0 when the stream does not exist.
     public func streamVersion(namespace: String = Names.defaultNamespace, stream: String) throws -> UInt64 {
-        try LogReading(tables: core.tables, txn: txn).streamVersion(namespace: namespace, stream: stream)
+        try core.reading(txn).streamVersion(namespace: namespace, stream: stream)
     }
 
     /// The log's last position.
@@ -44,7 +44,7 @@ public final class WriteScope {
 
     /// Reads an event by position (upcast to its current schema).
     public func event(at position: UInt64) throws -> RecordedEvent? {
-        try LogReading(tables: core.tables, txn: txn).event(at: position).map(core.upcasters.upcast)
+        try core.reading(txn).event(at: position)
     }
 
     /// The store's clock reading for this batch, in microseconds since 1970.

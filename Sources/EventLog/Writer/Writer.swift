@@ -119,7 +119,7 @@ final class Writer: @unchecked Sendable {
         let txn = try core.environment.beginWrite()
         var ended = false
         do {
-            let head = try LogReading(tables: core.tables, txn: txn).head()
+            let head = try core.reading(txn).head()
             lastRecordedAt = max(lastRecordedAt, core.clock())
             let batch = WriterBatch(head: head, recordedAt: lastRecordedAt)
             let scope = WriteScope(txn: txn, core: core, batch: batch)
