@@ -46,6 +46,8 @@ struct Status: AsyncParsableCommand {
         var releaseFormatVersion: UInt32
         var mapSize: Int
         var mapUsed: Int
+        /// Media blobs: how many, their raw bytes and the bytes stored after zstd.
+        var blobs: BlobTotals
         var projections: [Projection]
         /// Nil when the statistics projection has no tables yet.
         var statistics: Statistics?
@@ -65,6 +67,7 @@ struct Status: AsyncParsableCommand {
 
     static func report(_ log: EventLog) throws -> Report {
         let format = try log.storedFormatVersion()
+        let blobs = try log.blobs.totals()
         return try log.read { reader in
             let head = reader.head
             let projections = try reader.projectionStatuses().map { s in
@@ -85,7 +88,7 @@ struct Status: AsyncParsableCommand {
             return Report(
                 directory: log.directory.path, head: head, events: head, formatVersion: format,
                 releaseFormatVersion: log.configuration.formatVersion, mapSize: log.environment.mapSize,
-                mapUsed: log.environment.usedSize, projections: projections, statistics: statistics)
+                mapUsed: log.environment.usedSize, blobs: blobs, projections: projections, statistics: statistics)
         }
     }
 
@@ -98,6 +101,9 @@ struct Status: AsyncParsableCommand {
         }
         Output.line(format)
         Output.line("map             \(Self.bytes(r.mapUsed)) used of \(Self.bytes(r.mapSize))")
+        Output.line(
+            "blobs           \(r.blobs.count): \(Self.bytes(Int(r.blobs.rawBytes))) raw, "
+                + "\(Self.bytes(Int(r.blobs.storedBytes))) stored")
         Output.line("")
         Output.table(
             ["PROJECTION", "MODE", "VERSION", "STORED", "GENERATION", "CHECKPOINT", "LAG", "STATE"],
@@ -125,7 +131,15 @@ struct Status: AsyncParsableCommand {
             statistics.rows.map { [$0.namespace, $0.type, String($0.events), String($0.bodyBytes)] })
     }
 
+    /// `0 B`, `512 B`, `44.0 KiB`, `16.0 GiB`.
     private static func bytes(_ n: Int) -> String {
-        ByteCountFormatter.string(fromByteCount: Int64(n), countStyle: .binary)
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(n)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(n) B" : String(format: "%.1f %@", value, units[unit])
     }
 }
