@@ -39,9 +39,11 @@ import Testing
         defer { log.close() }
         #expect(try log.storedFormatVersion() == log.configuration.formatVersion)
 
-        let lines = try String(contentsOf: Self.fixtures.appendingPathComponent("format-1-events.jsonl"), encoding: .utf8)
-            .split(separator: "\n")
-            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let lines = try String(
+            contentsOf: Self.fixtures.appendingPathComponent("format-1-events.jsonl"), encoding: .utf8
+        )
+        .split(separator: "\n")
+        .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         let events = try log.events(EventQuery())
         #expect(events.map(\.position) == [1, 2, 3, 4, 5])
         for (event, line) in zip(events, lines) {
@@ -59,7 +61,8 @@ import Testing
 
         let report = try await log.verify()
         #expect(report.problems.isEmpty, "\(report.problems)")
-        let next = try await log.append(AppendRequest(stream: "orders-1", expectedVersion: .exact(2), events: [.sample()]))
+        let next = try await log.append(
+            AppendRequest(stream: "orders-1", expectedVersion: .exact(2), events: [.sample()]))
         #expect(next.positions == [6])
     }
 }
