@@ -1,12 +1,10 @@
+import EventLogTesting
 import Foundation
 import Testing
 
 /// Runs the built `muster` binary as a user would: arguments, stdin, stdout, stderr and exit status.
 ///
-/// The binary is found, in order: `$MUSTER_BINARY` when set; next to the test runner (SwiftPM puts
-/// `muster` and the test bundle in the same `.build…/<triple>/debug` directory; on Linux the runner
-/// is `CommandLine.arguments[0]`, on macOS the `.xctest` bundle among `Bundle.allBundles`); then in
-/// each parent directory's `debug/` (`.build/debug` is a symlink to the triple's directory).
+/// The binary is found by `BuiltProduct` (next to the test runner, or in `$MUSTER_BIN_DIR`).
 enum MusterProcess {
     /// What a finished run left behind.
     struct Outcome: CustomStringConvertible {
@@ -45,34 +43,7 @@ enum MusterProcess {
     }
 
     /// The `muster` executable under test.
-    static let binary: URL = {
-        let fm = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["MUSTER_BINARY"] { return URL(fileURLWithPath: path) }
-        var starts = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        ]
-        starts += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }.map {
-            $0.deletingLastPathComponent()
-        }
-        for start in starts {
-            var directory = start
-            for _ in 0..<6 {
-                for candidate in [
-                    directory.appendingPathComponent("muster"), directory.appendingPathComponent("debug/muster"),
-                ]
-                where fm.isExecutableFile(atPath: candidate.path) && !isDirectory(candidate) {
-                    return candidate
-                }
-                directory.deleteLastPathComponent()
-            }
-        }
-        fatalError("muster binary not found near \(starts.map(\.path)); build it (swift build) or set MUSTER_BINARY")
-    }()
-
-    private static func isDirectory(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
+    static func binary() throws -> URL { try BuiltProduct.url("muster") }
 
     /// Runs `muster arguments…` to completion with `stdin` (a string or a file) as its input.
     static func run(_ arguments: [String], stdin: String = "", stdinFile: URL? = nil) async throws -> Outcome {
@@ -87,7 +58,7 @@ enum MusterProcess {
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = try binary()
         process.arguments = arguments
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
@@ -111,7 +82,7 @@ enum MusterProcess {
         private var pending: [UInt8] = []
 
         init(_ arguments: [String]) throws {
-            process.executableURL = MusterProcess.binary
+            process.executableURL = try MusterProcess.binary()
             process.arguments = arguments
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = stdout

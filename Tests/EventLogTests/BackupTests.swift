@@ -66,7 +66,7 @@ final class StopFlag: Sendable {
         #expect(manifest.musterRelease == MusterRelease.version)
         #expect(manifest.blobs == BlobTotals(count: 1, rawBytes: blob.rawSize, storedBytes: blob.storedSize))
         #expect(manifest.projections.map(\.name) == EventLog.builtInProjections.map(\.name))
-        #expect(manifest.projections.first { $0.name == TypeIndex.name }?.checkpoint == manifest.head)
+        #expect(manifest.projections.first { $0.name == PositionIndex.byType.name }?.checkpoint == manifest.head)
         let size =
             try FileManager.default.attributesOfItem(atPath: backup.appendingPathComponent("data.mdb").path)[.size]
             as? Int

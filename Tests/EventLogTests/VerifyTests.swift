@@ -32,7 +32,7 @@ import Testing
         #expect(report.unreferencedChunks == 0)
         let statistics = try #require(report.projections.first { $0.name == LogStatistics.name })
         #expect(statistics.compared && statistics.comparedUpTo == 40)
-        let byType = try #require(report.projections.first { $0.name == TypeIndex.name })
+        let byType = try #require(report.projections.first { $0.name == PositionIndex.byType.name })
         #expect(byType.compared && byType.comparedUpTo == 45 && byType.differences == 0)
     }
 
@@ -59,18 +59,19 @@ import Testing
         defer { t.directory.remove() }
         let log = try await Self.populated(t)
         try await log.perform { scope in
-            try scope.projection(TypeIndex.name).put("positions", Array("Bogus".utf8) + [0], [1, 2])
-            _ = try scope.projection(NamespaceIndex.name).delete("positions", Key.joined("default") + Key.position(3))
+            try scope.projection(PositionIndex.byType.name).put("positions", Array("Bogus".utf8) + [0], [1, 2])
+            _ = try scope.projection(PositionIndex.byNamespace.name).delete(
+                "positions", Key.joined("default") + Key.position(3))
         }
         let report = try await log.verify()
         #expect(report.problemCount == 2, "\(report.problems)")
-        let byType = try #require(report.problems.first { $0.message.hasPrefix(TypeIndex.name) })
+        let byType = try #require(report.problems.first { $0.message.hasPrefix(PositionIndex.byType.name) })
         #expect(byType.area == "projection")
         #expect(
             byType.message.contains("\"Bogus\\x00\" is stored but not produced by the rebuild"), "\(byType.message)")
-        let byNamespace = try #require(report.problems.first { $0.message.hasPrefix(NamespaceIndex.name) })
+        let byNamespace = try #require(report.problems.first { $0.message.hasPrefix(PositionIndex.byNamespace.name) })
         #expect(byNamespace.message.contains("produced by the rebuild but missing"))
-        #expect(report.projections.first { $0.name == TypeIndex.name }?.differences == 1)
+        #expect(report.projections.first { $0.name == PositionIndex.byType.name }?.differences == 1)
     }
 
     @Test func anAsyncProjectionIsComparedAtItsCheckpoint() async throws {

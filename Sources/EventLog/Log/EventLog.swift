@@ -30,7 +30,9 @@ public final class EventLog: Sendable {
     }
 
     /// The projections every log has: the type and namespace indexes and the statistics.
-    public static let builtInProjections: [any Projection] = [TypeIndex(), NamespaceIndex(), LogStatistics()]
+    public static let builtInProjections: [any Projection] = [
+        PositionIndex.byType, PositionIndex.byNamespace, LogStatistics(),
+    ]
 
     let core: LogCore
     let writer: Writer

@@ -100,11 +100,11 @@ public struct LogReader {
             else { return nil }
             return try core.projections.state(p, txn)
         }
-        if let type = query.type, let state = try current(TypeIndex.name) {
-            return Index(state: state, table: TypeIndex.table, prefix: Key.joined(type))
+        if let type = query.type, let state = try current(PositionIndex.byType.name) {
+            return Index(state: state, table: PositionIndex.table, prefix: PositionIndex.prefix(type))
         }
-        if let namespace = query.namespace, let state = try current(NamespaceIndex.name) {
-            return Index(state: state, table: NamespaceIndex.table, prefix: Key.joined(namespace))
+        if let namespace = query.namespace, let state = try current(PositionIndex.byNamespace.name) {
+            return Index(state: state, table: PositionIndex.table, prefix: PositionIndex.prefix(namespace))
         }
         return nil
     }

@@ -121,33 +121,24 @@ public final class Environment: @unchecked Sendable {
 
     /// Runs `body` inside a read-only snapshot of the environment.
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try ensureOpen()
-        while true {
-            pthread_rwlock_rdlock(resizeLock)
-            if closed.load(ordering: .acquiring) {
-                pthread_rwlock_unlock(resizeLock)
-                throw StoreError(.closed, "the event store was closed")
-            }
-            var txn: OpaquePointer?
-            let rc = mdb_txn_begin(raw, nil, UInt32(MDB_RDONLY), &txn)
-            if rc == MDB_MAP_RESIZED {
-                pthread_rwlock_unlock(resizeLock)
-                try adoptMapSizeOfOtherProcess()
-                continue
-            }
-            defer { pthread_rwlock_unlock(resizeLock) }
-            try check(rc, "mdb_txn_begin(read)")
-            let transaction = Transaction(raw: txn!, environment: self, isWrite: false)
+        let txn = try begin(flags: UInt32(MDB_RDONLY), "mdb_txn_begin(read)")
+        defer {
             // Committing a read transaction (instead of aborting) keeps table handles opened in it.
-            defer { mdb_txn_commit(txn) }
-            return try body(transaction)
+            mdb_txn_commit(txn)
+            pthread_rwlock_unlock(resizeLock)
         }
+        return try body(Transaction(raw: txn, environment: self, isWrite: false))
     }
 
     /// Begins a write transaction. Only the writer thread of this process calls this.
     func beginWrite() throws -> Transaction {
-        try ensureOpen()
         if readOnly { throw StoreError(.invalidArgument, "the data directory was opened read-only") }
+        return Transaction(raw: try begin(flags: 0, "mdb_txn_begin(write)"), environment: self, isWrite: true)
+    }
+
+    /// Begins a transaction holding `resizeLock` shared; the caller unlocks it when the transaction ends.
+    /// Adopts a map grown by another process (`MDB_MAP_RESIZED`) and tries again.
+    private func begin(flags: UInt32, _ call: String) throws -> OpaquePointer {
         while true {
             pthread_rwlock_rdlock(resizeLock)
             if closed.load(ordering: .acquiring) {
@@ -155,17 +146,11 @@ public final class Environment: @unchecked Sendable {
                 throw StoreError(.closed, "the event store was closed")
             }
             var txn: OpaquePointer?
-            let rc = mdb_txn_begin(raw, nil, 0, &txn)
-            if rc == MDB_MAP_RESIZED {
-                pthread_rwlock_unlock(resizeLock)
-                try adoptMapSizeOfOtherProcess()
-                continue
-            }
-            if rc != 0 {
-                pthread_rwlock_unlock(resizeLock)
-                throw StoreError.lmdb(rc, "mdb_txn_begin(write)")
-            }
-            return Transaction(raw: txn!, environment: self, isWrite: true)
+            let rc = mdb_txn_begin(raw, nil, flags, &txn)
+            if rc == 0 { return txn! }
+            pthread_rwlock_unlock(resizeLock)
+            guard rc == MDB_MAP_RESIZED else { throw StoreError.lmdb(rc, call) }
+            try adoptMapSizeOfOtherProcess()
         }
     }
 

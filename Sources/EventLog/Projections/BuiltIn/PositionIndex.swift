@@ -1,0 +1,28 @@
+/// An index of positions by one field of the envelope: `field 0 position` → empty.
+///
+/// `byType` answers `muster events --type`, `byNamespace` answers `--namespace`.
+public struct PositionIndex: Projection {
+    /// Index of positions by event type.
+    public static let byType = PositionIndex(name: "byType") { $0.type }
+    /// Index of positions by namespace.
+    public static let byNamespace = PositionIndex(name: "byNamespace") { $0.namespace }
+
+    static let table = "positions"
+    public let name: String
+    private let field: @Sendable (RecordedEvent) -> String
+    public var version: UInt32 { 1 }
+    public var mode: ProjectionMode { .inline }
+    public var tables: [String] { [Self.table] }
+
+    init(name: String, field: @escaping @Sendable (RecordedEvent) -> String) {
+        self.name = name
+        self.field = field
+    }
+
+    public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        try state.put(Self.table, Key.joined(field(event)) + Key.position(event.position), [])
+    }
+
+    /// The key prefix under which the positions of `value` are stored.
+    static func prefix(_ value: String) -> [UInt8] { Key.joined(value) }
+}
