@@ -87,6 +87,7 @@ struct ProjectionRuntime: Sendable {
 
     /// On a new log, gives every projection an empty first generation so it is current from the start.
     func initializeEmpty(_ txn: Transaction) throws {
+        txn.inlineProjectionStates = nil
         for p in projections where try activeGeneration(p, txn) == nil {
             _ = try tables(p, 1, txn, isReplaying: false, create: true)
             try meta.setInteger(key(p, "generation"), 1, in: txn)
@@ -97,10 +98,18 @@ struct ProjectionRuntime: Sendable {
 
     /// Applies freshly appended events to every inline projection that has active tables.
     func applyInline(_ events: [RecordedEvent], _ txn: Transaction) throws {
-        for p in projections where p.mode == .inline {
-            guard let generation = try activeGeneration(p, txn) else { continue }
-            let state = try tables(p, generation, txn, isReplaying: false, create: false)
-            for event in events { try p.apply(upcasters.upcast(event), to: state) }
+        let states = try txn.inlineProjectionStates ?? inlineStates(txn)
+        txn.inlineProjectionStates = states
+        for event in events {
+            let current = upcasters.upcast(event)
+            for (p, state) in states { try p.apply(current, to: state) }
+        }
+    }
+
+    private func inlineStates(_ txn: Transaction) throws -> [(any Projection, ProjectionState)] {
+        try projections.filter { $0.mode == .inline }.compactMap { p in
+            guard let generation = try activeGeneration(p, txn) else { return nil }
+            return (p, try tables(p, generation, txn, isReplaying: false, create: false))
         }
     }
 
@@ -163,6 +172,7 @@ struct ProjectionRuntime: Sendable {
             return checkpoint
         }
         // Caught up inside this transaction: swap atomically.
+        txn.inlineProjectionStates = nil
         if let old = try activeGeneration(p, txn) { try dropTables(p, old, txn) }
         try meta.setInteger(key(p, "generation"), generation, in: txn)
         try meta.setInteger(key(p, "version"), UInt64(p.version), in: txn)
@@ -175,6 +185,7 @@ struct ProjectionRuntime: Sendable {
     /// Abandons a rebuild under way; the active generation keeps serving.
     func cancelRebuild(_ p: any Projection, _ txn: Transaction) throws {
         guard let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) else { return }
+        txn.inlineProjectionStates = nil
         try dropTables(p, generation, txn)
         try meta.remove(key(p, "rebuild.generation"), in: txn)
         try meta.remove(key(p, "rebuild.checkpoint"), in: txn)
