@@ -93,3 +93,21 @@ import Testing
         }
     }
 }
+
+@Suite struct EventIDTests {
+    @Test func idsAreVersion7AndSortInTheOrderTheyWereMade() {
+        let ids = (0..<10_000).map { _ in EventID.make() }
+        let keys = ids.map { withUnsafeBytes(of: $0.uuid) { Array($0) } }
+        #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 7 && $0.uuid.8 >> 6 == 0b10 })
+    }
+
+    @Test func theTimestampIsTheCreationMillisecond() {
+        let at = Date(timeIntervalSince1970: 1_767_225_600.123)
+        let id = EventID.make(now: at)
+        let bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+        let millis = bytes[0..<6].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(millis >= 1_767_225_600_123)
+    }
+}

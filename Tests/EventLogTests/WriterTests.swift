@@ -52,4 +52,27 @@ struct Refused: Error {}
         #expect(results.filter { $0 }.count == 50)
         #expect(try log.read { try $0.streamVersion(stream: "taken") } == 51)
     }
+
+    @Test func racingRetriesOfOneAppendStoreItOnceAndAllGetItsPositions() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open()
+        let events = [NewEvent.sample(n: 1), .sample(n: 2)]
+        let results = try await withThrowingTaskGroup(of: AppendResult.self) { group in
+            for i in 0..<100 {
+                group.addTask {
+                    if i.isMultiple(of: 3) {  // unrelated traffic in the same batches
+                        try await log.append(AppendRequest(stream: "other-\(i)", events: [.sample(n: i)]))
+                    }
+                    return try await log.append(AppendRequest(stream: "once", events: events))
+                }
+            }
+            return try await group.reduce(into: [AppendResult]()) { $0.append($1) }
+        }
+        let positions = Set(results.map(\.positions))
+        #expect(positions.count == 1)
+        #expect(results.filter { !$0.wasDuplicate }.count == 1)
+        #expect(try log.events(EventQuery(stream: "once")).map(\.id) == events.map(\.id))
+        #expect(log.head == 34 + 2)
+    }
 }

@@ -22,7 +22,7 @@ enum LoadGenerator {
                 group.addTask {
                     var i = 0
                     while i < each {
-                        let event = NewEvent(type: "Load", body: body)
+                        let event = NewEvent(type: "Load", body: body)  // time-ordered id (EventID)
                         let result = try await log.append(AppendRequest(stream: "load-\(a)", events: [event]))
                         let line = "\(result.positions[0]) \(event.id.uuidString)\n"
                         // One write(2) per line: shorter than PIPE_BUF, so lines never interleave.

@@ -17,7 +17,7 @@ public struct NewEvent: Sendable, Hashable {
     public var correlationId: UUID?
 
     public init(
-        id: UUID = UUID(), type: String, schemaVersion: UInt16 = 1, body: EventBody, actor: String = "system",
+        id: UUID = EventID.make(), type: String, schemaVersion: UInt16 = 1, body: EventBody, actor: String = "system",
         causationId: UUID? = nil, correlationId: UUID? = nil
     ) {
         self.id = id

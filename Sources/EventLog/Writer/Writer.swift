@@ -61,6 +61,7 @@ final class Writer: @unchecked Sendable {
     }
 
     private func run() {
+        var acknowledged = 0
         while true {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }
@@ -68,13 +69,30 @@ final class Writer: @unchecked Sendable {
                 condition.unlock()
                 return
             }
+            gatherReturningCallers(expected: acknowledged)
             let count = min(queue.count, maximumBatch)
             let batch = Array(queue.prefix(count))
             queue.removeFirst(count)
             condition.unlock()
             process(batch)
+            acknowledged = count
         }
     }
+
+    /// Callers resumed by the last commit usually come straight back with their next job; committing
+    /// as soon as the first arrives would spend a whole durable commit on a handful of them. So wait —
+    /// at most `gatherWindow`, and only while fewer than the last batch's callers are back. Under light
+    /// load (a batch of one) this never waits. Called with `condition` locked.
+    private func gatherReturningCallers(expected: Int) {
+        guard expected > 1, queue.count < expected, !stopping else { return }
+        let deadline = Date(timeIntervalSinceNow: Self.gatherWindow)
+        while queue.count < expected && !stopping {
+            if !condition.wait(until: deadline) { return }
+        }
+    }
+
+    /// Longest wait for returning callers: a fraction of one durable commit (~0.5–2 ms here).
+    static let gatherWindow: TimeInterval = 0.000_2
 
     private func process(_ jobs: [any WriterJob]) {
         var excluded = Set<ObjectIdentifier>()

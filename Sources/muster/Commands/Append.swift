@@ -40,7 +40,7 @@ struct Append: AsyncParsableCommand {
 
     func run() async throws {
         let expected = ExpectedVersion(argument: expectedVersion)!
-        let eventId = id.flatMap(UUID.init(uuidString:)) ?? UUID()
+        let eventId = id.flatMap(UUID.init(uuidString:)) ?? EventID.make()
         let text = body == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : Array(body.utf8)
         do {
             _ = try JSONScanner.scan(text)

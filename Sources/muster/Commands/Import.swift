@@ -230,7 +230,7 @@ struct ImportLine: Sendable {
         self.stream = stream
         self.expectedVersion = expected
         self.event = NewEvent(
-            id: try uuid("id") ?? UUID(), type: type, schemaVersion: schemaVersion,
+            id: try uuid("id") ?? EventID.make(), type: type, schemaVersion: schemaVersion,
             body: EventBody(format: .json, bytes: Array(body)), actor: actor, causationId: try uuid("causationId"),
             correlationId: try uuid("correlationId"))
     }
