@@ -46,7 +46,8 @@ struct MusterCommand: AsyncParsableCommand {
             print(fullMessage(for: error))  // --help, --version
             Foundation.exit(0)
         }
-        let message = fullMessage(for: error)
+        var message = fullMessage(for: error)
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
         FileHandle.standardError.write(Data("muster: \(message)\n".utf8))
         // Usage errors exit 2 as the contract says (the parser's own default is 64).
         Foundation.exit(code == .validationFailure || code.rawValue == 64 ? 2 : code.rawValue == 0 ? 0 : 1)
