@@ -26,11 +26,14 @@ let package = Package(
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
         ),
 
+        // CRC-32C with the CPU's instruction where there is one.
+        .target(name: "CChecksum"),
+
         // The generic, append-only event store. Knows nothing of notifications.
         .target(
             name: "EventLog",
             dependencies: [
-                "CLMDB", "CZstd",
+                "CLMDB", "CZstd", "CChecksum",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

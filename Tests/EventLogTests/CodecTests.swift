@@ -111,3 +111,13 @@ import Testing
         #expect(millis >= 1_767_225_600_123)
     }
 }
+
+@Suite struct ChecksumImplementationsTests {
+    @Test func theHardwareAndTableChecksumsAgree() async {
+        await propertyCheck(input: Gen.uint8().array(of: 0...2000), Gen.uint32()) { bytes, seed in
+            bytes.withUnsafeBytes { buffer in
+                #expect(CRC32C.checksum(buffer, continuing: seed) == CRC32C.software(buffer, continuing: seed))
+            }
+        }
+    }
+}

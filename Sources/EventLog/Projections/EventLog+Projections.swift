@@ -18,33 +18,34 @@ extension EventLog {
     }
 
     /// Rebuilds projections (all when `names` is empty) into fresh tables and swaps each in
-    /// atomically once it has caught up with the log. Resumes a rebuild a crash interrupted.
-    /// Side effects are muted (`ProjectionState.isReplaying`). Cancelling the task leaves the rebuild
-    /// resumable; `cancelRebuild` abandons it.
+    /// atomically once it has caught up with the log. The log is read once for all of them, in steps
+    /// of `eventsPerStep` events per transaction. Resumes a rebuild a crash interrupted. Side effects
+    /// are muted (`ProjectionState.isReplaying`). Cancelling the task leaves the rebuild resumable;
+    /// `cancelRebuild` abandons it. `progress` is called for every projection after every step.
     public func rebuild(
-        _ names: [String] = [], eventsPerStep: Int = 20_000,
+        _ names: [String] = [], eventsPerStep: Int = 50_000,
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
     ) async throws {
+        let core = self.core
         let selected =
             try names.isEmpty ? core.projections.projections : names.map { try core.projections.projection(named: $0) }
-        for p in selected {
-            let core = self.core
-            _ = try await perform { scope in try core.projections.beginRebuild(p, scope.txn) }
-            while true {
-                try Task.checkCancellation()
-                let step = try await perform { scope -> RebuildProgress in
-                    let head = scope.head
-                    let checkpoint = try core.projections.stepRebuild(
-                        p, limit: eventsPerStep, head: head, scope.txn,
-                        log: core.reading(scope.txn))
-                    let finished =
-                        try core.projections.activeGeneration(p, scope.txn) != nil
-                        && !(try core.projections.needsRebuild(p, scope.txn))
-                    return RebuildProgress(projection: p.name, checkpoint: checkpoint, head: head, isFinished: finished)
+        guard !selected.isEmpty else { return }
+        try await perform { scope in
+            for p in selected { _ = try core.projections.beginRebuild(p, scope.txn) }
+        }
+        while true {
+            try Task.checkCancellation()
+            let steps = try await perform { scope -> [RebuildProgress] in
+                let head = scope.head
+                let checkpoints = try core.projections.stepRebuild(
+                    selected, limit: eventsPerStep, head: head, scope.txn, log: core.reading(scope.txn))
+                return zip(selected, checkpoints).map { p, checkpoint in
+                    RebuildProgress(
+                        projection: p.name, checkpoint: checkpoint, head: head, isFinished: checkpoint >= head)
                 }
-                progress(step)
-                if step.isFinished { break }
             }
+            for step in steps { progress(step) }
+            if steps.allSatisfy(\.isFinished) { return }
         }
     }
 

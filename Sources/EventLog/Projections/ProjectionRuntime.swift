@@ -150,28 +150,50 @@ struct ProjectionRuntime: Sendable {
         return 0
     }
 
-    /// Applies up to `limit` events to the rebuild under way; swaps it in once it reaches `head`.
-    /// Returns the rebuild's checkpoint, or `head` after the swap.
-    func stepRebuild(_ p: any Projection, limit: Int, head: UInt64, _ txn: Transaction, log: LogReading) throws
-        -> UInt64
-    {
-        guard let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) else { return head }
-        let state = try tables(p, generation, txn, isReplaying: true, create: false)
-        var checkpoint = try meta.integer(key(p, "rebuild.checkpoint"), in: txn) ?? 0
-        var applied = 0
-        if checkpoint < head {
-            try log.scan(from: checkpoint + 1) { event in
-                try p.apply(event, to: state)
-                checkpoint = event.position
-                applied += 1
-                return applied < limit && checkpoint < head
+    /// Applies up to `limit` events to the rebuilds under way of `projections`, reading the log once
+    /// for all of them, and swaps each in once it reaches `head`. Returns each one's checkpoint
+    /// (`head` after its swap).
+    func stepRebuild(
+        _ projections: [any Projection], limit: Int, head: UInt64, _ txn: Transaction, log: LogReading
+    ) throws -> [UInt64] {
+        var states: [ProjectionState?] = []
+        var checkpoints: [UInt64] = []
+        for p in projections {
+            if let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) {
+                states.append(try tables(p, generation, txn, isReplaying: true, create: false))
+                checkpoints.append(try meta.integer(key(p, "rebuild.checkpoint"), in: txn) ?? 0)
+            } else {
+                states.append(nil)  // not rebuilding (finished already)
+                checkpoints.append(head)
             }
         }
-        if checkpoint < head {
-            try meta.setInteger(key(p, "rebuild.checkpoint"), checkpoint, in: txn)
-            return checkpoint
+        let start = (checkpoints.min() ?? head) + 1
+        if start <= head {
+            var applied = 0
+            var reached = start - 1
+            try log.scan(from: start) { event in
+                for (i, p) in projections.enumerated() where event.position > checkpoints[i] {
+                    if let state = states[i] { try p.apply(event, to: state) }
+                }
+                reached = event.position
+                applied += 1
+                return applied < limit && reached < head
+            }
+            for i in checkpoints.indices where states[i] != nil { checkpoints[i] = max(checkpoints[i], reached) }
         }
-        // Caught up inside this transaction: swap atomically.
+        for (i, p) in projections.enumerated() where states[i] != nil {
+            if checkpoints[i] < head {
+                try meta.setInteger(key(p, "rebuild.checkpoint"), checkpoints[i], in: txn)
+            } else {
+                try swapIn(p, checkpoint: checkpoints[i], txn)
+            }
+        }
+        return checkpoints
+    }
+
+    /// Makes a caught-up rebuild the active generation, atomically with the transaction.
+    private func swapIn(_ p: any Projection, checkpoint: UInt64, _ txn: Transaction) throws {
+        guard let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) else { return }
         txn.inlineProjectionStates = nil
         if let old = try activeGeneration(p, txn) { try dropTables(p, old, txn) }
         try meta.setInteger(key(p, "generation"), generation, in: txn)
@@ -179,7 +201,6 @@ struct ProjectionRuntime: Sendable {
         try meta.setInteger(key(p, "checkpoint"), checkpoint, in: txn)
         try meta.remove(key(p, "rebuild.generation"), in: txn)
         try meta.remove(key(p, "rebuild.checkpoint"), in: txn)
-        return head
     }
 
     /// Abandons a rebuild under way; the active generation keeps serving.

@@ -1,14 +1,25 @@
 /// A projection's tables inside one transaction.
 public struct ProjectionState {
     let txn: Transaction
-    let tables: [String: Table]
+    /// A projection has a handful of tables: a linear search beats hashing the name on every write.
+    private let named: [(name: String, table: Table)]
     /// True while the projection is being rebuilt from the log: skip side effects (pushes, webhooks).
     public let isReplaying: Bool
     /// The projection's name, for error messages.
     public let projection: String
 
+    init(txn: Transaction, tables: [String: Table], isReplaying: Bool, projection: String) {
+        self.txn = txn
+        self.named = tables.map { ($0.key, $0.value) }
+        self.isReplaying = isReplaying
+        self.projection = projection
+    }
+
+    /// The tables by name (for verification and backup).
+    var tables: [String: Table] { Dictionary(uniqueKeysWithValues: named.map { ($0.name, $0.table) }) }
+
     private func table(_ name: String) throws -> Table {
-        guard let table = tables[name] else {
+        guard let table = named.first(where: { $0.name == name })?.table else {
             throw StoreError(
                 .invalidArgument,
                 "projection \(projection) has no table \(String(reflecting: name)); declare it in `tables`")
@@ -24,11 +35,22 @@ public struct ProjectionState {
     /// Borrows the value under `key` for the duration of `body`.
     public func withValue<T>(_ table: String, _ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> T) throws -> T
     {
-        let t = try self.table(table)
-        return try key.withUnsafeBytes { try body(try txn.get(t, $0)) }
+        try key.withUnsafeBytes { try withValue(table, $0, body) }
+    }
+
+    /// Borrows the value under a borrowed `key` for the duration of `body`.
+    public func withValue<T>(
+        _ table: String, _ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer?) throws -> T
+    ) throws -> T {
+        try body(try txn.get(self.table(table), key))
     }
 
     public func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws {
+        try txn.put(self.table(table), key, value)
+    }
+
+    /// Stores `value` under `key` from borrowed bytes (no copies on hot paths).
+    public func put(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
         try txn.put(self.table(table), key, value)
     }
 

@@ -19,16 +19,18 @@ public struct LogStatistics: Projection {
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         let key = Key.joined(event.namespace, event.type)
-        var (count, bytes): (UInt64, UInt64) = (0, 0)
-        try state.withValue(Self.table, key) { value in
-            guard let value, value.count == 16 else { return }
-            count = UInt64(littleEndian: value.loadUnaligned(as: UInt64.self))
-            bytes = UInt64(littleEndian: value.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        try key.withUnsafeBytes { key in
+            var counts: (events: UInt64, bytes: UInt64) = (0, 0)
+            try state.withValue(Self.table, key) { value in
+                guard let value, value.count == 16 else { return }
+                counts.events = UInt64(littleEndian: value.loadUnaligned(as: UInt64.self))
+                counts.bytes = UInt64(littleEndian: value.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            var updated = (
+                (counts.events + 1).littleEndian, (counts.bytes + UInt64(event.body.bytes.count)).littleEndian
+            )
+            try withUnsafeBytes(of: &updated) { try state.put(Self.table, key, $0) }
         }
-        var w = ByteWriter(capacity: 16)
-        w.write(fixed: count + 1)
-        w.write(fixed: bytes + UInt64(event.body.bytes.count))
-        try state.put(Self.table, key, w.bytes)
     }
 
     /// Reads every row from the projection's state.

@@ -20,7 +20,15 @@ public struct PositionIndex: Projection {
     }
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
-        try state.put(Self.table, Key.joined(field(event)) + Key.position(event.position), [])
+        var value = field(event)
+        try value.withUTF8 { utf8 in
+            try withUnsafeTemporaryAllocation(byteCount: utf8.count + 9, alignment: 1) { key in
+                key.copyMemory(from: UnsafeRawBufferPointer(utf8))
+                key[utf8.count] = 0
+                key.storeBytes(of: event.position.bigEndian, toByteOffset: utf8.count + 1, as: UInt64.self)
+                try state.put(Self.table, UnsafeRawBufferPointer(key), UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+        }
     }
 
     /// The key prefix under which the positions of `value` are stored.
