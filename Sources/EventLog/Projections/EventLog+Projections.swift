@@ -33,16 +33,24 @@ extension EventLog {
         try await perform { scope in
             for p in selected { _ = try core.projections.beginRebuild(p, scope.txn) }
         }
+        var eventsPerStep = eventsPerStep
         while true {
             try Task.checkCancellation()
-            let steps = try await perform { scope -> [RebuildProgress] in
-                let head = scope.head
-                let checkpoints = try core.projections.stepRebuild(
-                    selected, limit: eventsPerStep, head: head, scope.txn, log: core.reading(scope.txn))
-                return zip(selected, checkpoints).map { p, checkpoint in
-                    RebuildProgress(
-                        projection: p.name, checkpoint: checkpoint, head: head, isFinished: checkpoint >= head)
+            let limit = eventsPerStep
+            let steps: [RebuildProgress]
+            do {
+                steps = try await perform { scope -> [RebuildProgress] in
+                    let head = scope.head
+                    let checkpoints = try core.projections.stepRebuild(
+                        selected, limit: limit, head: head, scope.txn, log: core.reading(scope.txn))
+                    return zip(selected, checkpoints).map { p, checkpoint in
+                        RebuildProgress(
+                            projection: p.name, checkpoint: checkpoint, head: head, isFinished: checkpoint >= head)
+                    }
                 }
+            } catch let error as StoreError where error.isTransactionFull && limit > 1 {
+                eventsPerStep = max(1, limit / 4)  // heavy projections: smaller steps
+                continue
             }
             for step in steps { progress(step) }
             if steps.allSatisfy(\.isFinished) { return }

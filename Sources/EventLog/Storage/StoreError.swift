@@ -63,6 +63,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// True when the map ran out of room: grow it and run the transaction again.
     var isMapFull: Bool { returnCode == MDB_MAP_FULL }
 
+    /// True when one transaction dirtied more pages than LMDB can track: split the work.
+    var isTransactionFull: Bool { returnCode == MDB_TXN_FULL }
+
     /// True when the whole write transaction is unusable, not just one job's part of it.
     var endsTransaction: Bool {
         guard let rc = returnCode else { return false }
