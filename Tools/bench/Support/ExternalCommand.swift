@@ -21,42 +21,65 @@ struct ExternalCommand {
     }
 
     /// Runs the command and waits for it. Output goes through a file, never a pipe, so a daemon the
-    /// command leaves behind cannot hold the reader open.
+    /// command leaves behind cannot hold the reader open. Spawned with posix_spawn and reaped with
+    /// waitpid: Foundation's `Process.waitUntilExit` can miss the exit of a child that leaves a
+    /// daemon behind (seen with `runuser … pg_ctl start`).
     @discardableResult
     func run(check: Bool = true) throws -> Outcome {
         let log = FileManager.default.temporaryDirectory
             .appendingPathComponent("bench-cmd-\(UUID().uuidString.prefix(8)).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", user, "--", executable] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
+        let fd = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BenchError.command("cannot create \(log.path): errno \(errno)") }
+        defer { close(fd) }
+        let argv = user.map { ["/usr/sbin/runuser", "-u", $0, "--", executable] } ?? [executable]
         let start = ContinuousClock.now
-        do {
-            try process.run()
-        } catch {
-            try? handle.close()
-            throw BenchError.command("cannot start \(executable): \(error)")
-        }
-        process.waitUntilExit()
+        let status = try Self.spawnAndWait(argv + arguments, output: fd)
         let elapsed = seconds(since: start)
-        try? handle.close()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        let outcome = Outcome(status: process.terminationStatus, output: output, seconds: elapsed)
+        let outcome = Outcome(status: status, output: output, seconds: elapsed)
         if check && outcome.status != 0 {
             let shown = ([executable] + arguments).joined(separator: " ")
             throw BenchError.command("`\(shown)` exited with \(outcome.status): \(output.suffix(600))")
         }
         return outcome
+    }
+
+    /// Starts `arguments[0]` with stdout and stderr on `output`, stdin on /dev/null and no other
+    /// descriptor of ours, and waits for it. Returns the exit status, or 128 + signal.
+    private static func spawnAndWait(_ arguments: [String], output: Int32) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 2)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + environment).forEach { free($0) } }
+        // The spawning thread may block signals (pool threads do); pgbench -T ends on SIGALRM, so
+        // the child starts with an empty mask and default handlers.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid = pid_t()
+        let rc = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environment)
+        guard rc == 0 else {
+            throw BenchError.command("cannot start \(arguments[0]): \(String(cString: strerror(rc)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw BenchError.command("waitpid(\(arguments[0])) failed: errno \(errno)") }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
     /// The first executable named `name` on PATH or in `directories`, searched in that order.
