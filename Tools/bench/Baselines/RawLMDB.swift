@@ -28,14 +28,17 @@ final class RawLMDB: @unchecked Sendable {
     deinit { mdb_env_close(env) }
 
     /// Appends `eventsPerCommit` values of `valueSize` bytes per durable commit into one table with
-    /// `MDB_APPEND`, for `duration` seconds. Returns commits and events per second.
-    func appendRate(eventsPerCommit: Int, valueSize: Int, duration: Double) throws -> (commits: Double, events: Double)
-    {
+    /// `MDB_APPEND`, for `duration` seconds. Returns commits and events per second, and the bytes
+    /// written to storage per commit where the kernel reports them.
+    func appendRate(
+        eventsPerCommit: Int, valueSize: Int, duration: Double
+    ) throws -> (commits: Double, events: Double, bytesPerCommit: Double?) {
         let value = [UInt8](SampleBody.text(0, size: valueSize).utf8)
         // A table of its own per run, so every run appends from key 1 into an empty B-tree.
         let dbi = try createTable("events-\(eventsPerCommit)-per-commit")
         var key: UInt64 = 0
         var commits = 0
+        let written = storageBytesWritten()
         let start = ContinuousClock.now
         var elapsed = 0.0
         repeat {
@@ -60,7 +63,9 @@ final class RawLMDB: @unchecked Sendable {
             commits += 1
             elapsed = seconds(since: start)
         } while elapsed < duration
-        return (Double(commits) / elapsed, Double(commits * eventsPerCommit) / elapsed)
+        var bytes: Double?
+        if let written, let now = storageBytesWritten() { bytes = Double(now - written) / Double(commits) }
+        return (Double(commits) / elapsed, Double(commits * eventsPerCommit) / elapsed, bytes)
     }
 
     private func createTable(_ name: String) throws -> MDB_dbi {
@@ -74,6 +79,13 @@ final class RawLMDB: @unchecked Sendable {
         }
         try check(mdb_txn_commit(txn), "mdb_txn_commit")
         return dbi
+    }
+
+    /// The id of the last committed write transaction: how many commits the environment has seen.
+    var lastTransactionId: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        return info.me_last_txnid
     }
 
     /// Visits every entry of `table` with a cursor, touching each value. Returns entries and bytes seen,

@@ -14,64 +14,93 @@ struct DurableAppend: Scenario {
         report.context.append(Figure(label: "muster p50 ack", value: latencies.percentile(0.50), unit: "ms"))
         report.context.append(Figure(label: "muster p99 ack", value: latencies.percentile(0.99), unit: "ms"))
         report.context.append(Figure(label: "muster max ack", value: latencies.maximum, unit: "ms"))
+        report.context.append(Figure(label: "muster commits", value: muster.commitsPerSecond, unit: "commits/s"))
+        report.context.append(
+            Figure(label: "muster events per commit", value: muster.eventsPerSecond / muster.commitsPerSecond, unit: "")
+        )
+        if let bytes = muster.bytesPerCommit {
+            report.context.append(Figure(label: "muster bytes written per commit", value: bytes, unit: "B"))
+        }
         report.notes.append(
             "\(settings.appenders) appenders, \(latencies.count) appends of \(settings.bodySize) B bodies in \(String(format: "%.1f", muster.seconds)) s"
         )
 
         let directory = try TemporaryDirectory("bench-raw")
         defer { directory.remove() }
-        let (one, hundred) = try await onThread("raw-lmdb") { () -> (Double, Double) in
+        let (one, hundred) = try await onThread("raw-lmdb") {
             let raw = try RawLMDB(directory: directory.url)
             let one = try raw.appendRate(eventsPerCommit: 1, valueSize: settings.bodySize, duration: settings.seconds)
             let hundred = try raw.appendRate(
                 eventsPerCommit: 100, valueSize: settings.bodySize, duration: settings.seconds)
-            return (one.commits, hundred.events)
+            return (one, hundred)
         }
         report.comparisons.append(
             Comparison(
                 "append 64 / raw 1-per-commit", figure: figure,
-                baseline: Figure(label: "raw LMDB 1/commit", value: one, unit: "commits/s")))
-        report.context.append(Figure(label: "raw LMDB 100/commit", value: hundred, unit: "events/s"))
-        report.context.append(
-            Figure(
-                label: "muster events per fsync (events/s ÷ raw commits/s)", value: muster.eventsPerSecond / one,
-                unit: ""))
+                baseline: Figure(label: "raw LMDB 1/commit", value: one.commits, unit: "commits/s")))
+        if let bytes = one.bytesPerCommit {
+            report.context.append(Figure(label: "raw LMDB 1/commit bytes written per commit", value: bytes, unit: "B"))
+        }
+        report.context.append(Figure(label: "raw LMDB 100/commit", value: hundred.events, unit: "events/s"))
+        report.context.append(Figure(label: "raw LMDB 100/commit", value: hundred.commits, unit: "commits/s"))
+        if let bytes = hundred.bytesPerCommit {
+            report.context.append(
+                Figure(label: "raw LMDB 100/commit bytes written per commit", value: bytes, unit: "B"))
+        }
 
         try await postgres(settings, figure: figure, into: &report)
     }
 
-    private func measureMuster(_ settings: Settings) async throws -> (
-        eventsPerSecond: Double, seconds: Double, latencies: Latencies
-    ) {
+    private struct MusterRun {
+        var eventsPerSecond: Double
+        var commitsPerSecond: Double
+        var bytesPerCommit: Double?
+        var seconds: Double
+        var latencies: Latencies
+    }
+
+    private func measureMuster(_ settings: Settings) async throws -> MusterRun {
         let directory = try TemporaryDirectory("bench-append")
         defer { directory.remove() }
         let log = try EventLog(directory: directory.url)
-        defer { log.close() }
         let deadline = ContinuousClock.now + .seconds(settings.seconds)
+        let written = storageBytesWritten()
         let start = ContinuousClock.now
         let size = settings.bodySize
-        let latencies = try await withThrowingTaskGroup(of: Latencies.self) { group in
-            for appender in 0..<settings.appenders {
-                group.addTask {
-                    var mine = Latencies()
-                    var n = appender
-                    while ContinuousClock.now < deadline {
-                        let request = AppendRequest(
-                            stream: "appender-\(appender)", events: [SampleBody.event(n, size: size)])
-                        let sent = ContinuousClock.now
-                        try await log.append(request)
-                        mine.record(ContinuousClock.now - sent)
-                        n += settings.appenders
+        let latencies: Latencies
+        do {
+            latencies = try await withThrowingTaskGroup(of: Latencies.self) { group in
+                for appender in 0..<settings.appenders {
+                    group.addTask {
+                        var mine = Latencies()
+                        var n = appender
+                        while ContinuousClock.now < deadline {
+                            let event = SampleBody.event(n, size: size)
+                            let request = AppendRequest(stream: "appender-\(appender)", events: [event])
+                            let sent = ContinuousClock.now
+                            try await log.append(request)
+                            mine.record(ContinuousClock.now - sent)
+                            n += settings.appenders
+                        }
+                        return mine
                     }
-                    return mine
                 }
+                var all = Latencies()
+                for try await mine in group { all.merge(mine) }
+                return all
             }
-            var all = Latencies()
-            for try await mine in group { all.merge(mine) }
-            return all
+        } catch {
+            log.close()
+            throw error
         }
         let elapsed = seconds(since: start)
-        return (Double(latencies.count) / elapsed, elapsed, latencies)
+        let bytes = storageBytesWritten().flatMap { now in written.map { now - $0 } }
+        log.close()
+        // The log's own commit count, read back once it is closed: LMDB's last transaction id.
+        let commits = try RawLMDB(directory: directory.url, readOnly: true).lastTransactionId
+        return MusterRun(
+            eventsPerSecond: Double(latencies.count) / elapsed, commitsPerSecond: Double(commits) / elapsed,
+            bytesPerCommit: bytes.map { Double($0) / Double(max(1, commits)) }, seconds: elapsed, latencies: latencies)
     }
 
     private func postgres(_ settings: Settings, figure: Figure, into report: inout ScenarioReport) async throws {
