@@ -37,6 +37,9 @@ struct Bench: AsyncParsableCommand {
     @Option(name: .customLong("body-size"), help: "Bytes of each event body.")
     var bodySize = 400
 
+    @Flag(name: .customLong("keep-data"), help: "Keep the temporary data directories for inspection.")
+    var keepData = false
+
     @Option(help: "Also write every result as JSON to this file.")
     var json: String?
 
@@ -52,7 +55,7 @@ struct Bench: AsyncParsableCommand {
         let settings = Settings(
             seconds: seconds ?? (smoke ? 1 : 10), events: events ?? (smoke ? 20_000 : 1_000_000),
             backupMegabytes: backupMegabytes ?? (smoke ? 8 : 1024), blobMegabytes: blobMegabytes ?? (smoke ? 4 : 256),
-            appenders: appenders, bodySize: bodySize, smoke: smoke)
+            appenders: appenders, bodySize: bodySize, smoke: smoke, keepData: keepData)
         #if DEBUG
             let build = "debug"
             say("warning: debug build; figures are for smoke testing only (swift build -c release)")

@@ -28,17 +28,17 @@ final class RawLMDB: @unchecked Sendable {
     deinit { mdb_env_close(env) }
 
     /// Appends `eventsPerCommit` values of `valueSize` bytes per durable commit into one table with
-    /// `MDB_APPEND`, for `duration` seconds. Returns commits and events per second, and the bytes
-    /// written to storage per commit where the kernel reports them.
+    /// `MDB_APPEND`, for `duration` seconds. Returns commits and events per second, and the bytes and
+    /// write calls per commit where the kernel reports them.
     func appendRate(
         eventsPerCommit: Int, valueSize: Int, duration: Double
-    ) throws -> (commits: Double, events: Double, bytesPerCommit: Double?) {
+    ) throws -> (commits: Double, events: Double, written: (bytes: Double, calls: Double)?) {
         let value = [UInt8](SampleBody.text(0, size: valueSize).utf8)
         // A table of its own per run, so every run appends from key 1 into an empty B-tree.
         let dbi = try createTable("events-\(eventsPerCommit)-per-commit")
         var key: UInt64 = 0
         var commits = 0
-        let written = storageBytesWritten()
+        let io = ProcessIO.now()
         let start = ContinuousClock.now
         var elapsed = 0.0
         repeat {
@@ -63,9 +63,8 @@ final class RawLMDB: @unchecked Sendable {
             commits += 1
             elapsed = seconds(since: start)
         } while elapsed < duration
-        var bytes: Double?
-        if let written, let now = storageBytesWritten() { bytes = Double(now - written) / Double(commits) }
-        return (Double(commits) / elapsed, Double(commits * eventsPerCommit) / elapsed, bytes)
+        let written = ProcessIO.perCommit(since: io, commits: commits)
+        return (Double(commits) / elapsed, Double(commits * eventsPerCommit) / elapsed, written)
     }
 
     private func createTable(_ name: String) throws -> MDB_dbi {

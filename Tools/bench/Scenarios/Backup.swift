@@ -15,7 +15,7 @@ struct Backup: Scenario {
 
     func run(_ settings: Settings, into report: inout ScenarioReport) async throws {
         let directory = try TemporaryDirectory("bench-backup")
-        defer { directory.remove() }
+        defer { settings.discard(directory) }
         let source = directory.url.appendingPathComponent("data")
         let log = try EventLog(directory: source)
         defer { log.close() }

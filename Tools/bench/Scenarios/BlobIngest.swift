@@ -13,7 +13,7 @@ struct BlobIngest: Scenario {
 
     func run(_ settings: Settings, into report: inout ScenarioReport) async throws {
         let directory = try TemporaryDirectory("bench-blob")
-        defer { directory.remove() }
+        defer { settings.discard(directory) }
         let size = settings.blobMegabytes << 20
         let zstd = ExternalCommand.find("zstd")
         if zstd == nil { report.notes.append("skipped: zstd CLI not installed (apt-get install zstd)") }

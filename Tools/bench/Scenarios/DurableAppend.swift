@@ -18,15 +18,16 @@ struct DurableAppend: Scenario {
         report.context.append(
             Figure(label: "muster events per commit", value: muster.eventsPerSecond / muster.commitsPerSecond, unit: "")
         )
-        if let bytes = muster.bytesPerCommit {
-            report.context.append(Figure(label: "muster bytes written per commit", value: bytes, unit: "B"))
+        if let written = muster.written {
+            report.context.append(Figure(label: "muster written per commit", value: written.bytes, unit: "B"))
+            report.context.append(Figure(label: "muster pwrite calls per commit", value: written.calls, unit: ""))
         }
         report.notes.append(
             "\(settings.appenders) appenders, \(latencies.count) appends of \(settings.bodySize) B bodies in \(String(format: "%.1f", muster.seconds)) s"
         )
 
         let directory = try TemporaryDirectory("bench-raw")
-        defer { directory.remove() }
+        defer { settings.discard(directory) }
         let (one, hundred) = try await onThread("raw-lmdb") {
             let raw = try RawLMDB(directory: directory.url)
             let one = try raw.appendRate(eventsPerCommit: 1, valueSize: settings.bodySize, duration: settings.seconds)
@@ -38,14 +39,19 @@ struct DurableAppend: Scenario {
             Comparison(
                 "append 64 / raw 1-per-commit", figure: figure,
                 baseline: Figure(label: "raw LMDB 1/commit", value: one.commits, unit: "commits/s")))
-        if let bytes = one.bytesPerCommit {
-            report.context.append(Figure(label: "raw LMDB 1/commit bytes written per commit", value: bytes, unit: "B"))
+        if let written = one.written {
+            report.context.append(
+                Figure(label: "raw LMDB 1/commit written per commit", value: written.bytes, unit: "B"))
+            report.context.append(
+                Figure(label: "raw LMDB 1/commit pwrite calls per commit", value: written.calls, unit: ""))
         }
         report.context.append(Figure(label: "raw LMDB 100/commit", value: hundred.events, unit: "events/s"))
         report.context.append(Figure(label: "raw LMDB 100/commit", value: hundred.commits, unit: "commits/s"))
-        if let bytes = hundred.bytesPerCommit {
+        if let written = hundred.written {
             report.context.append(
-                Figure(label: "raw LMDB 100/commit bytes written per commit", value: bytes, unit: "B"))
+                Figure(label: "raw LMDB 100/commit written per commit", value: written.bytes, unit: "B"))
+            report.context.append(
+                Figure(label: "raw LMDB 100/commit pwrite calls per commit", value: written.calls, unit: ""))
         }
 
         try await postgres(settings, figure: figure, into: &report)
@@ -54,17 +60,17 @@ struct DurableAppend: Scenario {
     private struct MusterRun {
         var eventsPerSecond: Double
         var commitsPerSecond: Double
-        var bytesPerCommit: Double?
+        var written: (bytes: Double, calls: Double)?
         var seconds: Double
         var latencies: Latencies
     }
 
     private func measureMuster(_ settings: Settings) async throws -> MusterRun {
         let directory = try TemporaryDirectory("bench-append")
-        defer { directory.remove() }
+        defer { settings.discard(directory) }
         let log = try EventLog(directory: directory.url)
         let deadline = ContinuousClock.now + .seconds(settings.seconds)
-        let written = storageBytesWritten()
+        let io = ProcessIO.now()
         let start = ContinuousClock.now
         let size = settings.bodySize
         let latencies: Latencies
@@ -94,13 +100,13 @@ struct DurableAppend: Scenario {
             throw error
         }
         let elapsed = seconds(since: start)
-        let bytes = storageBytesWritten().flatMap { now in written.map { now - $0 } }
         log.close()
         // The log's own commit count, read back once it is closed: LMDB's last transaction id.
         let commits = try RawLMDB(directory: directory.url, readOnly: true).lastTransactionId
+        let written = ProcessIO.perCommit(since: io, commits: commits)
         return MusterRun(
             eventsPerSecond: Double(latencies.count) / elapsed, commitsPerSecond: Double(commits) / elapsed,
-            bytesPerCommit: bytes.map { Double($0) / Double(max(1, commits)) }, seconds: elapsed, latencies: latencies)
+            written: written, seconds: elapsed, latencies: latencies)
     }
 
     private func postgres(_ settings: Settings, figure: Figure, into report: inout ScenarioReport) async throws {

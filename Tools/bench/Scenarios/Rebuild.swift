@@ -9,7 +9,7 @@ struct Rebuild: Scenario {
 
     func run(_ settings: Settings, into report: inout ScenarioReport) async throws {
         let directory = try TemporaryDirectory("bench-rebuild")
-        defer { directory.remove() }
+        defer { settings.discard(directory) }
         let built = try await LogFiller.fill(directory.url, events: settings.events, bodySize: settings.bodySize)
         report.context.append(Figure(label: "building the log, 10,000 per perform", value: built, unit: "events/s"))
 

@@ -1,3 +1,6 @@
+import EventLogTesting
+import Foundation
+
 /// Sizes and durations every scenario reads; `--smoke` shrinks them all.
 struct Settings: Sendable {
     /// How long each timed loop runs.
@@ -13,4 +16,15 @@ struct Settings: Sendable {
     /// Bytes of each event body.
     var bodySize: Int
     var smoke: Bool
+    /// Keep the temporary data directories for inspection (`mdb_stat -ae DIR`) instead of removing them.
+    var keepData = false
+
+    /// Removes a scenario's temporary directory, or names it when `keepData` is set.
+    func discard(_ directory: TemporaryDirectory) {
+        if keepData {
+            FileHandle.standardError.write(Data("bench: kept \(directory.url.path)\n".utf8))
+        } else {
+            directory.remove()
+        }
+    }
 }
