@@ -1,0 +1,29 @@
+import Foundation
+
+/// The write counters of /proc/self/io: what this process handed to write(2)/pwrite(2), which for
+/// LMDB is every dirty page of a commit plus its meta page.
+struct ProcessIO {
+    /// Bytes passed to write calls (`wchar`).
+    var bytes: Int
+    /// Number of write calls (`syscw`); LMDB writes each non-adjacent dirty page with its own pwrite.
+    var calls: Int
+
+    /// The counters now; nil where the kernel does not report them.
+    static func now() -> ProcessIO? {
+        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return nil }
+        var fields: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":")
+            if parts.count == 2 { fields[parts[0]] = Int(parts[1].trimmingCharacters(in: .whitespaces)) }
+        }
+        guard let bytes = fields["wchar"], let calls = fields["syscw"] else { return nil }
+        return ProcessIO(bytes: bytes, calls: calls)
+    }
+
+    /// Writes per commit since `earlier`, as (bytes, calls); nil when either snapshot is missing.
+    static func perCommit(since earlier: ProcessIO?, commits: Int) -> (bytes: Double, calls: Double)? {
+        guard let earlier, let later = now(), commits > 0 else { return nil }
+        let n = Double(commits)
+        return (Double(later.bytes - earlier.bytes) / n, Double(later.calls - earlier.calls) / n)
+    }
+}
