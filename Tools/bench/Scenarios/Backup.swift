@@ -7,9 +7,10 @@ import Foundation
 struct Backup: Scenario {
     let name = "backup"
 
-    /// Muster's backup, once `Sources/EventLog/Operations/Backup.swift` is on this branch. Adding it is
-    /// this one line: `{ log, destination in try await log.backup(to: destination) }`.
-    static let musterBackup: (@Sendable (EventLog, URL) async throws -> Void)? = nil
+    /// Muster's backup: a hot, compacted copy plus its manifest, while the writers keep appending.
+    static let musterBackup: (@Sendable (EventLog, URL) async throws -> Void)? = { log, destination in
+        _ = try await log.backup(to: destination)
+    }
 
     static let writers = 4
 

@@ -7,9 +7,13 @@ import Foundation
 struct BlobIngest: Scenario {
     let name = "blob-ingest"
 
-    /// Muster's blob ingest, once the blob store is on this branch: one line that stores `file` in the
-    /// log opened on `dataDirectory`.
-    static let musterIngest: (@Sendable (_ dataDirectory: URL, _ file: URL) async throws -> Void)? = nil
+    /// Muster's blob ingest: streams `file` into the blob store of a log opened on `dataDirectory`.
+    static let musterIngest: (@Sendable (_ dataDirectory: URL, _ file: URL) async throws -> Void)? = {
+        dataDirectory, file in
+        let log = try EventLog(directory: dataDirectory)
+        defer { log.close() }
+        _ = try await log.blobs.put(contentsOf: file)
+    }
 
     func run(_ settings: Settings, into report: inout ScenarioReport) async throws {
         let directory = try TemporaryDirectory("bench-blob")
