@@ -66,7 +66,7 @@ import Testing
                 actor: "actor " + stream, causationId: body.count.isMultiple(of: 2) ? UUID() : nil,
                 correlationId: body.count.isMultiple(of: 3) ? nil : UUID(),
                 body: EventBody(format: body.count.isMultiple(of: 5) ? .json : .binary, bytes: body))
-            let encoded = EnvelopeCodec.encode(event)
+            let encoded = EnvelopeCodec.encode(event, previousInStream: position / 3)
             let decoded = encoded.withUnsafeBytes { try? EnvelopeCodec.decode(position: position, $0) }
             #expect(decoded == event)
         }
@@ -77,7 +77,7 @@ import Testing
             let event = RecordedEvent(
                 position: 7, id: UUID(), namespace: "default", stream: "s", version: 1, type: "T", schemaVersion: 1,
                 recordedAt: 0, actor: "system", causationId: nil, correlationId: nil, body: .binary(body))
-            var encoded = EnvelopeCodec.encode(event)
+            var encoded = EnvelopeCodec.encode(event, previousInStream: 3)
             let index = flip % encoded.count
             encoded[index] ^= 0x5A
             let error = encoded.withUnsafeBytes { buffer -> StoreError? in
@@ -87,7 +87,7 @@ import Testing
                 } catch { return error as? StoreError }
             }
             #expect(error?.code == .corrupt)
-            let intact = EnvelopeCodec.encode(event)
+            let intact = EnvelopeCodec.encode(event, previousInStream: 3)
             let misplaced = intact.withUnsafeBytes { buffer in (try? EnvelopeCodec.decode(position: 8, buffer)) == nil }
             #expect(misplaced)
         }

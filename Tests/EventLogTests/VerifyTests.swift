@@ -94,15 +94,15 @@ import Testing
         let tables = log.core.tables
         let strayId = UUID()
         try await log.perform { scope in
-            // Stream s1's version 2 (position 5) loses its index entry; a stray id points at position 6.
-            try scope.txn.delete(tables.streams, Key.joined("default", "s1") + Key.position(2))
+            // Stream s1 loses its head row; a stray id points at position 6.
+            try scope.txn.delete(tables.streamHeads, Key.joined("default", "s1"))
             try scope.txn.put(tables.eventIds, withUnsafeBytes(of: strayId.uuid) { Array($0) }, Key.position(6))
         }
         let report = try await log.verify()
         #expect(
             report.problems.contains {
                 $0.area == "streams"
-                    && $0.message.contains("default/s1 version 2 should map to position 5 but maps to nothing")
+                    && $0.message.contains("stream default/s1 ends with version") && $0.message.contains("says nothing")
             }, "\(report.problems)")
         #expect(report.problems.contains { $0.area == "eventIds" && $0.message.contains(strayId.uuidString) })
     }

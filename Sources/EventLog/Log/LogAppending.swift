@@ -7,7 +7,7 @@ struct LogAppending {
     let txn: Transaction
 
     /// Appends `request` after `head`, stamping `recordedAt`; returns what was stored.
-    func append(_ request: AppendRequest, head: UInt64, recordedAt: Int64) throws -> (AppendResult, [RecordedEvent]) {
+    func append(_ request: AppendRequest, head logHead: UInt64, recordedAt: Int64) throws -> (AppendResult, [RecordedEvent]) {
         try Names.validate(request.namespace, as: "namespace")
         try Names.validate(request.stream, as: "stream name")
         guard !request.events.isEmpty else {
@@ -20,7 +20,8 @@ struct LogAppending {
         let reading = LogReading(tables: tables, txn: txn)
         if let duplicate = try previouslyStored(request, reading) { return (duplicate, []) }
 
-        let current = try reading.streamVersion(namespace: request.namespace, stream: request.stream)
+        let head = try reading.streamHead(namespace: request.namespace, stream: request.stream)
+        let current = head?.version ?? 0
         guard request.expectedVersion.isSatisfied(by: current) else {
             let actual = current == 0 ? "does not exist" : "is at version \(current)"
             throw StoreError(
@@ -29,6 +30,7 @@ struct LogAppending {
                 actualVersion: current)
         }
 
+        var previous = head?.position ?? 0
         var recorded: [RecordedEvent] = []
         recorded.reserveCapacity(request.events.count)
         var seen = Set<UUID>()
@@ -36,15 +38,20 @@ struct LogAppending {
             guard seen.insert(event.id).inserted else {
                 throw StoreError(.invalidArgument, "event id \(event.id) appears twice in one append")
             }
-            let position = head + UInt64(offset) + 1
+            let position = logHead + UInt64(offset) + 1
             let stored = RecordedEvent(
                 position: position, id: event.id, namespace: request.namespace, stream: request.stream,
                 version: current + UInt64(offset) + 1, type: event.type, schemaVersion: event.schemaVersion,
                 recordedAt: recordedAt, actor: event.actor, causationId: event.causationId,
                 correlationId: event.correlationId, body: event.body)
-            try write(stored)
+            try write(stored, previousInStream: previous)
+            previous = position
             recorded.append(stored)
         }
+        let last = recorded.last!
+        try txn.put(
+            tables.streamHeads, Key.joined(request.namespace, request.stream),
+            StreamHead.encode(version: last.version, position: last.position))
         let result = AppendResult(
             positions: recorded.map(\.position), version: recorded.last!.version, wasDuplicate: false)
         return (result, recorded)
@@ -79,14 +86,12 @@ struct LogAppending {
         return AppendResult(positions: positions, version: version, wasDuplicate: true)
     }
 
-    private func write(_ event: RecordedEvent) throws {
-        let envelope = EnvelopeCodec.encode(event)
+    private func write(_ event: RecordedEvent, previousInStream: UInt64) throws {
+        let envelope = EnvelopeCodec.encode(event, previousInStream: previousInStream)
         let positionKey = Key.position(event.position)
         try positionKey.withUnsafeBytes { k in
             try envelope.withUnsafeBytes { v in try txn.put(tables.events, k, v, append: true) }
         }
-        let streamKey = Key.joined(event.namespace, event.stream) + Key.position(event.version)
-        try txn.put(tables.streams, streamKey, positionKey)
         try withUnsafeBytes(of: event.id.uuid) { k in
             try positionKey.withUnsafeBytes { v in try txn.put(tables.eventIds, k, v) }
         }

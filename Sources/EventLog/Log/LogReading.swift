@@ -15,16 +15,16 @@ struct LogReading {
         return Key.readPosition(key)
     }
 
+    /// The stream's last version and the position of its last event; nil when it does not exist.
+    func streamHead(namespace: String, stream: String) throws -> (version: UInt64, position: UInt64)? {
+        try Key.joined(namespace, stream).withUnsafeBytes { key in
+            try txn.get(tables.streamHeads, key).flatMap(StreamHead.decode)
+        }
+    }
+
     /// Version of the stream's last event; 0 when the stream does not exist.
     func streamVersion(namespace: String, stream: String) throws -> UInt64 {
-        let prefix = Key.joined(namespace, stream)
-        let cursor = try Cursor(txn, tables.streams)
-        defer { cursor.close() }
-        let beyond = prefix + [UInt8](repeating: 0xFF, count: 8)
-        let entry =
-            try beyond.withUnsafeBytes { try cursor.seek($0) } != nil ? try cursor.previous() : try cursor.last()
-        guard let (key, _) = entry, key.count == prefix.count + 8, key.starts(with: prefix) else { return 0 }
-        return Key.readPosition(key, at: prefix.count)
+        try streamHead(namespace: namespace, stream: stream)?.version ?? 0
     }
 
     /// The raw envelope at `position`.
@@ -54,17 +54,48 @@ struct LogReading {
         }
     }
 
-    /// Visits the positions of a stream's events from `version` on, until `body` returns false.
+    /// Visits the (version, position) of a stream's events from `version` on, in order, until `body`
+    /// returns false. Walks back from the stream's head through the envelopes' previous-in-stream
+    /// positions, then forward: cost grows with the events after `version`, not with the log.
     func streamPositions(
         namespace: String, stream: String, from version: UInt64 = 1, _ body: (UInt64, UInt64) throws -> Bool
     ) throws {
-        let prefix = Key.joined(namespace, stream)
-        let start = prefix + Key.position(max(version, 1))
-        try start.withUnsafeBytes { s in
-            try txn.scan(tables.streams, from: s) { key, value in
-                guard key.count == prefix.count + 8, key.starts(with: prefix) else { return false }
-                return try body(Key.readPosition(key, at: prefix.count), Key.readPosition(value))
+        guard let head = try streamHead(namespace: namespace, stream: stream) else { return }
+        var chain: [(UInt64, UInt64)] = []
+        var position = head.position
+        var expected = head.version
+        while position != 0 && expected >= max(version, 1) {
+            guard let bytes = try envelope(at: position) else {
+                throw StoreError(.corrupt, "stream \(stream) points at missing position \(position); run `muster verify`")
             }
+            let link = try EnvelopeCodec.chainLink(position: position, bytes)
+            guard link.version == expected, link.previous < position else {
+                throw StoreError(.corrupt, "stream \(stream) is broken at position \(position) (version \(link.version), expected \(expected)); run `muster verify`")
+            }
+            chain.append((link.version, position))
+            position = link.previous
+            expected -= 1
         }
+        for (v, p) in chain.reversed() {
+            guard try body(v, p) else { return }
+        }
+    }
+}
+
+/// The value of a `streamHeads` row: last version and last position, little-endian.
+enum StreamHead {
+    static func encode(version: UInt64, position: UInt64) -> [UInt8] {
+        var w = ByteWriter(capacity: 16)
+        w.write(fixed: version)
+        w.write(fixed: position)
+        return w.bytes
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> (version: UInt64, position: UInt64)? {
+        guard bytes.count == 16 else { return nil }
+        return (
+            UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)),
+            UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        )
     }
 }

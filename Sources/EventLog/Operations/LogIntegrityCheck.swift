@@ -1,7 +1,7 @@
 import Foundation
 
-/// The log half of `verify`: events, positions, stream versions and the two indexes, in one pass
-/// over `events` plus a look at the indexes for entries no event accounts for.
+/// The log half of `verify`: events, positions, stream versions and chains, the stream heads and the
+/// id index, in one pass over `events` plus a look at the indexes for entries no event accounts for.
 struct LogIntegrityCheck {
     let tables: LogTables
     let txn: Transaction
@@ -10,7 +10,7 @@ struct LogIntegrityCheck {
     func run(_ report: inout VerifyReport) throws {
         let total = UInt64(try txn.count(tables.events))
         var expected: UInt64 = 1
-        var streamVersions: [[UInt8]: UInt64] = [:]
+        var streams: [[UInt8]: (version: UInt64, position: UInt64)] = [:]
         try txn.scan(tables.events) { key, value in
             guard key.count == 8 else {
                 report.add(
@@ -34,43 +34,38 @@ struct LogIntegrityCheck {
                 report.add("events", error.message)
                 return true
             }
-            try check(event, streamVersions: &streamVersions, &report)
+            let previous = try EnvelopeCodec.chainLink(position: position, value).previous
+            try check(event, previousInStream: previous, streams: &streams, &report)
             return true
         }
         progress(OperationProgress(phase: "events", done: report.events, total: total, unit: "events"))
         // Equal counts with no entry missing mean no extra entries either; otherwise look for them.
         let damaged = Set(report.problems.map(\.area))
-        if try damaged.contains("streams") || UInt64(txn.count(tables.streams)) != report.events {
-            try findExtraStreamEntries(&report)
-        }
+        try checkStreamHeads(streams, &report)
         if try damaged.contains("eventIds") || UInt64(txn.count(tables.eventIds)) != report.events {
             try findExtraEventIds(&report)
         }
     }
 
-    private func check(_ event: RecordedEvent, streamVersions: inout [[UInt8]: UInt64], _ report: inout VerifyReport)
-        throws
-    {
+    private func check(
+        _ event: RecordedEvent, previousInStream: UInt64,
+        streams: inout [[UInt8]: (version: UInt64, position: UInt64)], _ report: inout VerifyReport
+    ) throws {
         let stream = Key.joined(event.namespace, event.stream)
-        let previous = streamVersions[stream] ?? 0
-        if event.version != previous + 1 {
+        let last = streams[stream] ?? (0, 0)
+        if event.version != last.version + 1 {
             report.add(
                 "streams",
-                "stream \(event.namespace)/\(event.stream) has version \(event.version) at position \(event.position) after version \(previous); versions must run 1, 2, 3 …"
+                "stream \(event.namespace)/\(event.stream) has version \(event.version) at position \(event.position) after version \(last.version); versions must run 1, 2, 3 …"
             )
         }
-        streamVersions[stream] = max(previous, event.version)
-        let indexed = try txn.get(tables.streams, stream + Key.position(event.version))
-        if indexed != Key.position(event.position) {
-            let found =
-                indexed.map {
-                    $0.count == 8 ? "position \($0.withUnsafeBytes { Key.readPosition($0) })" : "\($0.count) bytes"
-                } ?? "nothing"
+        if previousInStream != last.position {
             report.add(
                 "streams",
-                "stream \(event.namespace)/\(event.stream) version \(event.version) should map to position \(event.position) but maps to \(found); the stream index is damaged — restore from a backup"
+                "stream \(event.namespace)/\(event.stream) version \(event.version) at position \(event.position) links back to position \(previousInStream), not \(last.position); the stream chain is damaged — restore from a backup"
             )
         }
+        streams[stream] = (max(last.version, event.version), event.position)
         let byId = try withUnsafeBytes(of: event.id.uuid) { try txn.get(tables.eventIds, $0).map { Array($0) } }
         if byId != Key.position(event.position) {
             let found =
@@ -81,20 +76,31 @@ struct LogIntegrityCheck {
         }
     }
 
-    /// Entries of `streams` whose position holds no event of that stream and version.
-    private func findExtraStreamEntries(_ report: inout VerifyReport) throws {
-        try txn.scan(tables.streams) { key, value in
-            let parts = key.count > 8 ? Array(key[..<(key.count - 8)]) : []
-            let version = key.count > 8 ? Key.readPosition(key, at: key.count - 8) : 0
-            let position = value.count == 8 ? Key.readPosition(value) : 0
-            if let header = try header(at: position), Key.joined(header.namespace, header.stream) == parts,
-                header.version == version
-            {
+    /// Every stream's head row names its last version and position, and no row names a stream
+    /// that has no events.
+    private func checkStreamHeads(
+        _ streams: [[UInt8]: (version: UInt64, position: UInt64)], _ report: inout VerifyReport
+    ) throws {
+        func name(_ key: [UInt8]) -> String {
+            String(decoding: key.map { $0 == 0 ? UInt8(ascii: "/") : $0 }.dropLast(), as: UTF8.self)
+        }
+        for (key, last) in streams {
+            let stored = try key.withUnsafeBytes { try txn.get(tables.streamHeads, $0).flatMap(StreamHead.decode) }
+            if stored?.version != last.version || stored?.position != last.position {
+                let found = stored.map { "version \($0.version) at position \($0.position)" } ?? "nothing"
+                report.add(
+                    "streams",
+                    "stream \(name(key)) ends with version \(last.version) at position \(last.position), but its head row says \(found); the stream heads are damaged — restore from a backup"
+                )
+            }
+        }
+        if try UInt64(txn.count(tables.streamHeads)) != UInt64(streams.count) {
+            try txn.scan(tables.streamHeads) { key, _ in
+                if streams[Array(key)] == nil {
+                    report.add("streams", "head row for stream \(name(Array(key))) matches no event")
+                }
                 return true
             }
-            let name = String(decoding: parts.map { $0 == 0 ? UInt8(ascii: "/") : $0 }.dropLast(), as: UTF8.self)
-            report.add("streams", "entry \(name) version \(version) → position \(position) matches no event")
-            return true
         }
     }
 

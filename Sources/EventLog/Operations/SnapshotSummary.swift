@@ -26,7 +26,7 @@ struct SnapshotSummary {
                 return table
             }
             let tables = LogTables(
-                events: try open(LogTables.names.events), streams: try open(LogTables.names.streams),
+                events: try open(LogTables.names.events), streamHeads: try open(LogTables.names.streamHeads),
                 eventIds: try open(LogTables.names.eventIds), meta: try open(LogTables.names.meta))
             let meta = Meta(table: tables.meta)
             let head = try LogReading(tables: tables, txn: txn).head()
