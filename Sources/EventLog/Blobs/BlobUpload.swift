@@ -1,17 +1,21 @@
 import Crypto
 import Foundation
 
-/// One put in progress: cuts the content into chunks, compresses and hashes them on the caller's
-/// thread and hands finished chunks to the writer a few at a time under a random upload id.
+/// One put in progress: cuts the content into chunks, hashes them in order, compresses each group of
+/// chunks on all cores at once (chunks are independent) and hands the group to the writer under a
+/// random upload id — while the writer commits one group, the next is being compressed.
 ///
 /// Used by the one task running the put; not shared.
 final class BlobUpload {
     private let log: EventLog
-    private let compressor: ChunkCompressor
+    private let compressors: [CompressorSlot]
     private var hasher = SHA256()
     private let uploadId: [UInt8] = withUnsafeBytes(of: UUID().uuid) { Array($0) }
     private var buffer: [UInt8] = []
-    private var pending: [(index: UInt32, chunk: StoredChunk)] = []
+    /// Raw chunks hashed but not yet compressed, at most one transaction's worth.
+    private var raw: [(index: UInt32, bytes: [UInt8])] = []
+    /// The commit of the previous group, still running while the next group is compressed.
+    private var inFlight: Task<Void, any Error>?
     private var nextIndex: UInt32 = 0
     private var rawSize: UInt64 = 0
     private var storedSize: UInt64 = 0
@@ -20,7 +24,9 @@ final class BlobUpload {
 
     init(log: EventLog) throws {
         self.log = log
-        compressor = try ChunkCompressor()
+        compressors = try (0..<min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))).map { _ in
+            CompressorSlot(try ChunkCompressor())
+        }
         buffer.reserveCapacity(BlobStore.chunkSize)
     }
 
@@ -45,10 +51,13 @@ final class BlobUpload {
     func finish() async throws -> BlobStore.Receipt {
         do {
             if !buffer.isEmpty { try await seal(flushing: false) }
+            let chunks = try await compress(raw)
+            raw.removeAll()
+            try await inFlight?.value
+            inFlight = nil
             let info = BlobInfo(
                 id: BlobID(digest: hasher.finalize()), rawSize: rawSize, storedSize: storedSize,
                 chunkCount: nextIndex, uploadId: uploadId)
-            let chunks = pending
             let uploadId = self.uploadId
             let metaTable = log.core.tables.meta
             // Small blobs (the usual photo or voice note) take exactly one transaction.
@@ -74,6 +83,8 @@ final class BlobUpload {
     /// Deletes the chunks committed so far, after a failed or abandoned put. Best effort: a chunk
     /// left behind belongs to no blob and is reported by `muster verify`, never read.
     func discard() async {
+        _ = await inFlight?.result
+        inFlight = nil
         guard wroteChunks else { return }
         wroteChunks = false
         let uploadId = self.uploadId
@@ -86,24 +97,52 @@ final class BlobUpload {
         }
     }
 
-    /// Compresses and hashes the buffered chunk; writes the pending chunks when enough are ready.
+    /// Hashes the buffered chunk; compresses and writes the group when a transaction's worth is ready.
     private func seal(flushing: Bool = true) async throws {
         buffer.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        let chunk = try compressor.encode(buffer)
-        pending.append((nextIndex, chunk))
+        raw.append((nextIndex, buffer))
         nextIndex += 1
         rawSize += UInt64(buffer.count)
-        storedSize += UInt64(chunk.payload.count)
-        buffer.removeAll(keepingCapacity: true)
-        guard flushing, pending.count >= BlobStore.chunksPerTransaction else { return }
-        let chunks = pending
-        let uploadId = self.uploadId
-        // Set before the await: if the perform fails, `discard` deletes whatever did commit (maybe nothing).
+        buffer = []
+        buffer.reserveCapacity(BlobStore.chunkSize)
+        guard flushing, raw.count >= BlobStore.chunksPerTransaction else { return }
+        let chunks = try await compress(raw)
+        raw.removeAll(keepingCapacity: true)
+        // One commit at a time: wait for the previous group before handing over this one.
+        try await inFlight?.value
+        // Set before the commit: if it fails, `discard` deletes whatever did commit (maybe nothing).
         wroteChunks = true
-        try await log.perform { scope in
-            try Self.write(chunks, upload: uploadId, BlobTables.open(in: scope.txn)!, scope.txn)
+        inFlight = Self.commit(chunks, upload: uploadId, log: log)
+    }
+
+    /// Starts the commit of a group of chunks; the caller awaits it before starting the next.
+    private static func commit(
+        _ chunks: [(index: UInt32, chunk: StoredChunk)], upload: [UInt8], log: EventLog
+    ) -> Task<Void, any Error> {
+        Task {
+            try await log.perform { scope in
+                try write(chunks, upload: upload, BlobTables.open(in: scope.txn)!, scope.txn)
+            }
         }
-        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Compresses chunks on up to `compressors.count` threads; each compressor serves one task.
+    private func compress(_ chunks: [(index: UInt32, bytes: [UInt8])]) async throws -> [(
+        index: UInt32, chunk: StoredChunk
+    )] {
+        guard !chunks.isEmpty else { return [] }
+        let slots = compressors
+        let encoded = try await withThrowingTaskGroup(of: [(Int, StoredChunk)].self) { group in
+            for (w, slot) in slots.enumerated() where w < chunks.count {
+                let mine = stride(from: w, to: chunks.count, by: slots.count).map { ($0, chunks[$0].bytes) }
+                group.addTask { try mine.map { ($0.0, try slot.compressor.encode($0.1)) } }
+            }
+            var all: [(Int, StoredChunk)] = []
+            for try await part in group { all += part }
+            return all.sorted { $0.0 < $1.0 }
+        }
+        for (_, chunk) in encoded { storedSize += UInt64(chunk.payload.count) }
+        return encoded.map { (chunks[$0.0].index, $0.1) }
     }
 
     private static func write(
@@ -115,4 +154,11 @@ final class BlobUpload {
             }
         }
     }
+}
+
+/// A compressor handed to one compression task at a time.
+private final class CompressorSlot: @unchecked Sendable {
+    // Used by exactly one task of `compress` at a time, which awaits them all before returning.
+    let compressor: ChunkCompressor
+    init(_ compressor: ChunkCompressor) { self.compressor = compressor }
 }
