@@ -104,7 +104,9 @@ enum EnvelopeCodec {
     }
 
     /// The previous-in-stream position and the stream version, read at fixed places without decoding.
-    static func chainLink(position: UInt64, _ bytes: UnsafeRawBufferPointer) throws -> (previous: UInt64, version: UInt64) {
+    static func chainLink(position: UInt64, _ bytes: UnsafeRawBufferPointer) throws -> (
+        previous: UInt64, version: UInt64
+    ) {
         var r = ByteReader(bytes, offset: previousOffset)
         return (try r.read(fixed: UInt64.self, "previous position in stream"), try r.readVarint("stream version"))
     }

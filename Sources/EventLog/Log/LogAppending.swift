@@ -7,7 +7,9 @@ struct LogAppending {
     let txn: Transaction
 
     /// Appends `request` after `head`, stamping `recordedAt`; returns what was stored.
-    func append(_ request: AppendRequest, head logHead: UInt64, recordedAt: Int64) throws -> (AppendResult, [RecordedEvent]) {
+    func append(_ request: AppendRequest, head logHead: UInt64, recordedAt: Int64) throws -> (
+        AppendResult, [RecordedEvent]
+    ) {
         try Names.validate(request.namespace, as: "namespace")
         try Names.validate(request.stream, as: "stream name")
         guard !request.events.isEmpty else {

@@ -66,11 +66,15 @@ struct LogReading {
         var expected = head.version
         while position != 0 && expected >= max(version, 1) {
             guard let bytes = try envelope(at: position) else {
-                throw StoreError(.corrupt, "stream \(stream) points at missing position \(position); run `muster verify`")
+                throw StoreError(
+                    .corrupt, "stream \(stream) points at missing position \(position); run `muster verify`")
             }
             let link = try EnvelopeCodec.chainLink(position: position, bytes)
             guard link.version == expected, link.previous < position else {
-                throw StoreError(.corrupt, "stream \(stream) is broken at position \(position) (version \(link.version), expected \(expected)); run `muster verify`")
+                throw StoreError(
+                    .corrupt,
+                    "stream \(stream) is broken at position \(position) (version \(link.version), expected \(expected)); run `muster verify`"
+                )
             }
             chain.append((link.version, position))
             position = link.previous
