@@ -45,6 +45,16 @@ let package = Package(
             path: "Migrations"
         ),
 
+        // The domain: users, groups and push targets (notifications, responses, areas follow).
+        .target(
+            name: "Muster",
+            dependencies: [
+                "EventLog",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+
         // Temp data directories, fixed clocks and fixtures for tests and benchmarks.
         .target(
             name: "EventLogTesting",
@@ -55,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "muster",
             dependencies: [
-                "EventLog", "Migrations",
+                "EventLog", "Migrations", "Muster",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,6 +94,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "MusterTests",
+            dependencies: ["Muster", "EventLog", "EventLogTesting"]
         ),
         .testTarget(
             name: "EndToEndTests",

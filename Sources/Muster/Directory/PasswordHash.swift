@@ -1,0 +1,66 @@
+import Crypto
+import EventLog
+import Foundation
+import _CryptoExtras
+
+/// A salted scrypt hash of a password, with its parameters, so the cost can rise later without
+/// invalidating stored hashes.
+public struct PasswordHash: Sendable, Hashable {
+    public var salt: [UInt8]
+    public var hash: [UInt8]
+    /// scrypt N (a power of two), r and p.
+    public var rounds: UInt32
+    public var blockSize: UInt32
+    public var parallelism: UInt32
+
+    /// Hashes `password` with a fresh random salt (N = 2^14, r = 8, p = 1: about 16 MiB and tens of ms).
+    public static func make(_ password: String, rounds: UInt32 = 1 << 14) throws -> PasswordHash {
+        var generator = SystemRandomNumberGenerator()
+        let salt = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let hash = try derive(password, salt: salt, rounds: rounds, blockSize: 8, parallelism: 1)
+        return PasswordHash(salt: salt, hash: hash, rounds: rounds, blockSize: 8, parallelism: 1)
+    }
+
+    /// Whether `password` is the one hashed, compared in constant time.
+    public func matches(_ password: String) -> Bool {
+        guard
+            let candidate = try? Self.derive(
+                password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+        else { return false }
+        guard candidate.count == hash.count else { return false }
+        return zip(candidate, hash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    private static func derive(
+        _ password: String, salt: [UInt8], rounds: UInt32, blockSize: UInt32, parallelism: UInt32
+    ) throws -> [UInt8] {
+        let key = try KDF.Scrypt.deriveKey(
+            from: Array(password.utf8), salt: salt, outputByteCount: 32, rounds: Int(rounds),
+            blockSize: Int(blockSize), parallelism: Int(parallelism))
+        return key.withUnsafeBytes { Array($0) }
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(bytes: salt)
+        w.write(bytes: hash)
+        w.write(varint: UInt64(rounds))
+        w.write(varint: UInt64(blockSize))
+        w.write(varint: UInt64(parallelism))
+    }
+
+    init(from r: inout ByteReader) throws {
+        salt = try r.readBytes("password salt")
+        hash = try r.readBytes("password hash")
+        rounds = UInt32(truncatingIfNeeded: try r.readVarint("scrypt rounds"))
+        blockSize = UInt32(truncatingIfNeeded: try r.readVarint("scrypt block size"))
+        parallelism = UInt32(truncatingIfNeeded: try r.readVarint("scrypt parallelism"))
+    }
+
+    init(salt: [UInt8], hash: [UInt8], rounds: UInt32, blockSize: UInt32, parallelism: UInt32) {
+        self.salt = salt
+        self.hash = hash
+        self.rounds = rounds
+        self.blockSize = blockSize
+        self.parallelism = parallelism
+    }
+}
