@@ -51,6 +51,9 @@ let package = Package(
             dependencies: ["EventLog"]
         ),
 
+        // The form payload, field and response-object model of seed 000; pure, no I/O.
+        .target(name: "Forms"),
+
         // The operator's command line.
         .executableTarget(
             name: "muster",
@@ -84,6 +87,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "FormsTests",
+            dependencies: ["Forms", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "EndToEndTests",
