@@ -19,7 +19,7 @@ import Testing
         let payload = SeedExamples.all
         #expect(payload.validate() == ValidationReport())
         #expect(Set(payload.fields.compactMap(\.type)) == Set(FieldType.allCases))
-        // The seed's type table (lines 95–118) lists 24 types; the "25" is a miscount.
+        // The seed's type table (lines 97–121) lists 24 types; the "25" is a miscount.
         #expect(FieldType.allCases.count == 24)
         #expect(payload.state == .object(["myStateData": .number(123)]))
     }
