@@ -2,6 +2,7 @@
 public struct DocumentField: Sendable, Hashable {
     /// What kind of document `url` points to.
     public enum Flavor: String, Sendable, Hashable, CaseIterable {
+        /// A PDF, a web page, or captured audio, image or video.
         case pdf, html, vaudio, vimage, vvideo
 
         /// The captured-media kind a `v…` flavor plays back, if any.

@@ -1,28 +1,52 @@
 /// A field's type-specific properties.
 public enum FieldKind: Sendable, Hashable {
+    /// An `audio` field.
     case audio(CaptureField)
+    /// A `barcode` field.
     case barcode(TextInputField)
+    /// A `buttonCluster` field.
     case buttonCluster(ButtonClusterField)
+    /// A `camera` field.
     case camera(CaptureField)
+    /// A `checkbox` field.
     case checkbox(CheckboxField)
+    /// A `currentDateTime` field.
     case currentDateTime
+    /// A `currentLocation` field.
     case currentLocation
+    /// A `date` field.
     case date(DateField)
+    /// A `datetime` field.
     case datetime(DateField)
+    /// A `dashboard` field.
     case dashboard(DashboardField)
+    /// A `document` field.
     case document(DocumentField)
+    /// A `droplist` field.
     case droplist(ChoiceField)
+    /// A `footerButton` field.
     case footerButton(ButtonField)
+    /// An `image` field.
     case image(ImageField)
+    /// An `inlineButton` field.
     case inlineButton(ButtonField)
+    /// An `inputInteger` field.
     case inputInteger(NumberField)
+    /// An `inputReal` field.
     case inputReal(NumberField)
+    /// An `inputString` field.
     case inputString(TextInputField)
+    /// A `map` field.
     case map(MapField)
+    /// A `markupImage` field.
     case markupImage(MarkupImageField)
+    /// A `radioButtons` field.
     case radioButtons(ChoiceField)
+    /// A `sectionLabel` field.
     case sectionLabel
+    /// A `text` field.
     case text
+    /// A `video` field.
     case video(CaptureField)
     /// A missing or unknown `type`; the app ignores the field.
     case ignored(type: String?)

@@ -1,5 +1,6 @@
 /// The 24 field types of seed 000 (its type table); any other `type` is ignored by the app.
 public enum FieldType: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The `type` names, spelled as in the seed.
     case audio, barcode, buttonCluster, camera, checkbox, currentDateTime, currentLocation, date, datetime
     case dashboard, document, droplist, footerButton, image, inlineButton, inputInteger, inputReal, inputString
     case map, markupImage, radioButtons, sectionLabel, text, video

@@ -1,10 +1,15 @@
 /// A field's `label` and its four styling properties, with the seed's defaults.
 public struct LabelStyle: Sendable, Hashable {
     /// Horizontal alignment of a label.
-    public enum Alignment: String, Sendable, Hashable, CaseIterable { case left, right, center }
+    public enum Alignment: String, Sendable, Hashable, CaseIterable {
+        /// The seed's three alignments.
+        case left, right, center
+    }
     /// Font style of a label or button label.
     public enum TextStyle: String, Sendable, Hashable, CaseIterable {
+        /// The seed's four styles.
         case plain, bold, italic
+        /// Written "bold-italic".
         case boldItalic = "bold-italic"
     }
 

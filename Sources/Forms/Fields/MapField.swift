@@ -11,7 +11,10 @@ public struct MapField: Sendable, Hashable {
     }
 
     /// The kind of map shown.
-    public enum MapType: String, Sendable, Hashable, CaseIterable { case standard, satellite, hybrid }
+    public enum MapType: String, Sendable, Hashable, CaseIterable {
+        /// The seed's three map types.
+        case standard, satellite, hybrid
+    }
 
     /// The initial centre (an extra invisible marker when there are markers).
     public var location: GeoPoint?

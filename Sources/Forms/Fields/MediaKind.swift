@@ -1,5 +1,6 @@
 /// The folder a captured document is stored under: `rcs/audio/`, `rcs/image/` or `rcs/video/`.
 public enum MediaKind: String, Sendable, Hashable, CaseIterable {
+    /// Audio clips, JPEG images (camera and markupImage) and video clips.
     case audio, image, video
 
     /// The document-name prefix, e.g. `rcs/audio/`.

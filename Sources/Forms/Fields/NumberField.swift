@@ -1,7 +1,10 @@
 /// An `inputInteger` or `inputReal` field: the value is a number in `minValue...maxValue`.
 public struct NumberField: Sendable, Hashable {
     /// The widget: a text input or a slider.
-    public enum Flavor: String, Sendable, Hashable, CaseIterable { case text, slider }
+    public enum Flavor: String, Sendable, Hashable, CaseIterable {
+        /// A text input or a slider.
+        case text, slider
+    }
 
     /// Whether only integers are accepted (`inputInteger`).
     public var isInteger: Bool
