@@ -22,6 +22,32 @@ import Testing
         #expect(payload.validate(response: response).isEmpty)
     }
 
+    @Test func theSeedsOpeningExampleAnsweredGreenGivesTheSeedsResponseObject() throws {
+        // Lines 23–34 and 976–987: the payload of the simple example and the response it produces.
+        let payload = Payload.parse(
+            Data(
+                #"""
+                {
+                    "responseTopic": "/a/b/c",
+                    "fields": [
+                        {
+                             "id": "simpleDropList",
+                             "type": "droplist",
+                             "label": "Pick your favorite color",
+                             "values": ["Red","Green","Blue"],
+                             "default": "Blue"
+                        }
+                    ],
+                    "state": {"myStateData":123}
+                }
+                """#.utf8))
+        #expect(payload.validate() == ValidationReport())
+        let response = ResponseObject(
+            submitting: payload, answers: ["simpleDropList": .string("Green")], submitValue: 0, responder: Self.joe,
+            submittedAt: Self.clock, location: Self.here)
+        #expect(try JSONValue.parse(response.encoded()) == JSONValue.parse(Data(SeedExamples.response.utf8)))
+    }
+
     @Test(arguments: [
         (0, "audio1", "rcs/audio/f9ceddab-add2-4b10-a602-65f82cc0a9da.m4a"),
         (4, "mySelfie", "rcs/image/a20ab0c1-337d-4ace-af30-3c7b9136d0be.jpg"),
