@@ -61,6 +61,9 @@ let package = Package(
             dependencies: ["EventLog"]
         ),
 
+        // The form payload, field and response-object model of seed 000; pure, no I/O.
+        .target(name: "Forms"),
+
         // The operator's command line.
         .executableTarget(
             name: "muster",
@@ -98,6 +101,10 @@ let package = Package(
         .testTarget(
             name: "MusterTests",
             dependencies: ["Muster", "EventLog", "EventLogTesting"]
+        ),
+        .testTarget(
+            name: "FormsTests",
+            dependencies: ["Forms", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -1,0 +1,28 @@
+/// The 24 field types of seed 000 (its type table); any other `type` is ignored by the app.
+public enum FieldType: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The `type` names, spelled as in the seed.
+    case audio, barcode, buttonCluster, camera, checkbox, currentDateTime, currentLocation, date, datetime
+    case dashboard, document, droplist, footerButton, image, inlineButton, inputInteger, inputReal, inputString
+    case map, markupImage, radioButtons, sectionLabel, text, video
+
+    /// Whether the field always produces a response value and so needs an `id` (a map does only when it has one).
+    public var requiresID: Bool {
+        switch self {
+        case .audio, .barcode, .camera, .checkbox, .currentDateTime, .currentLocation, .date, .datetime, .droplist,
+            .inputInteger, .inputReal, .inputString, .markupImage, .radioButtons, .video:
+            true
+        case .buttonCluster, .dashboard, .document, .footerButton, .image, .inlineButton, .map, .sectionLabel, .text:
+            false
+        }
+    }
+
+    /// Whether the field takes a `default` property.
+    public var takesDefault: Bool {
+        switch self {
+        case .barcode, .checkbox, .date, .datetime, .droplist, .inputInteger, .inputReal, .inputString, .map,
+            .radioButtons:
+            true
+        default: false
+        }
+    }
+}

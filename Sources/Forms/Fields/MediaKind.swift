@@ -1,0 +1,15 @@
+/// The folder a captured document is stored under: `rcs/audio/`, `rcs/image/` or `rcs/video/`.
+public enum MediaKind: String, Sendable, Hashable, CaseIterable {
+    /// Audio clips, JPEG images (camera and markupImage) and video clips.
+    case audio, image, video
+
+    /// The document-name prefix, e.g. `rcs/audio/`.
+    public var prefix: String { "rcs/\(rawValue)/" }
+
+    /// Whether `name` is `rcs/<kind>/<file>` with a non-empty file name and no further folders or spaces.
+    public func isDocumentName(_ name: String) -> Bool {
+        guard name.hasPrefix(prefix) else { return false }
+        let file = name.dropFirst(prefix.count)
+        return !file.isEmpty && !file.contains("/") && !file.contains(where: \.isWhitespace)
+    }
+}

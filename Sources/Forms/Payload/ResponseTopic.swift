@@ -1,0 +1,9 @@
+/// The `/a/b/c` topic form of `responseTopic`.
+public enum ResponseTopic {
+    /// Whether `topic` starts with `/` and has only non-empty, space-free segments.
+    public static func isValid(_ topic: String) -> Bool {
+        guard topic.hasPrefix("/") else { return false }
+        let segments = topic.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        return segments.allSatisfy { !$0.isEmpty && !$0.contains(where: \.isWhitespace) }
+    }
+}

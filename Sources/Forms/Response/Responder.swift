@@ -1,0 +1,16 @@
+/// Who answered, as recorded in their push target: the response object's `username`, `deviceId` and `deviceName`.
+public struct Responder: Sendable, Hashable {
+    /// The name the person logged in with.
+    public var username: String
+    /// A token that uniquely identifies the device.
+    public var deviceId: String
+    /// A human-readable name of the device.
+    public var deviceName: String
+
+    /// Creates a responder.
+    public init(username: String, deviceId: String, deviceName: String) {
+        self.username = username
+        self.deviceId = deviceId
+        self.deviceName = deviceName
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// What a submitted form publishes on `responseTopic`, in the seed's JSON shape.
+public struct ResponseObject: Sendable, Hashable, Codable {
+    /// The payload's topic.
+    public var responseTopic: String
+    /// The value of the button clicked; 0 for the app's own Submit button.
+    public var submitValue: Int
+    /// The responder's username.
+    public var username: String
+    /// The responder's device token.
+    public var deviceId: String
+    /// The responder's device name.
+    public var deviceName: String
+    /// One property per field that produced input and has an `id`; null means no data entered.
+    public var values: [String: JSONValue]
+    /// The payload's `state`, unaltered; absent when the payload had none.
+    public var state: JSONValue?
+
+    /// Creates a response object from its parts.
+    public init(
+        responseTopic: String, submitValue: Int, responder: Responder, values: [String: JSONValue],
+        state: JSONValue? = nil
+    ) {
+        self.responseTopic = responseTopic
+        self.submitValue = submitValue
+        self.username = responder.username
+        self.deviceId = responder.deviceId
+        self.deviceName = responder.deviceName
+        self.values = values
+        self.state = state
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case responseTopic, submitValue, username, deviceId, deviceName, values, state
+    }
+
+    /// Decodes the seed's JSON shape; an explicit `"state": null` is kept as `.null`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        responseTopic = try container.decode(String.self, forKey: .responseTopic)
+        submitValue = try container.decode(Int.self, forKey: .submitValue)
+        username = try container.decode(String.self, forKey: .username)
+        deviceId = try container.decode(String.self, forKey: .deviceId)
+        deviceName = try container.decode(String.self, forKey: .deviceName)
+        values = try container.decode([String: JSONValue].self, forKey: .values)
+        state = container.contains(.state) ? try container.decode(JSONValue.self, forKey: .state) : nil
+    }
+
+    /// Encodes the seed's JSON shape; `state` only when the payload had one.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(responseTopic, forKey: .responseTopic)
+        try container.encode(submitValue, forKey: .submitValue)
+        try container.encode(username, forKey: .username)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(deviceName, forKey: .deviceName)
+        try container.encode(values, forKey: .values)
+        if let state { try container.encode(state, forKey: .state) }
+    }
+
+    /// The JSON text, keys sorted.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Every property is a string, an integer or a JSONValue, all of which encode.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// Decodes a response object from JSON text.
+    public static func decode(_ data: Data) throws -> ResponseObject {
+        try JSONDecoder().decode(ResponseObject.self, from: data)
+    }
+}
