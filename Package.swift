@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["EventLog", "EventLogTesting"]
+            dependencies: ["EventLog", "EventLogTesting", "Muster"]
         ),
     ]
 )

@@ -1,9 +1,17 @@
 import EventLog
 import EventLogTesting
 import Foundation
+import Muster
 import Testing
 
 @Suite struct BackupCLITests {
+    /// What the `muster` binary opens data directories with: the built-in and the domain projections.
+    static var release: EventLog.Configuration {
+        var configuration = EventLog.Configuration()
+        configuration.projections += MusterDomain.projections
+        return configuration
+    }
+
     @Test func backupRestoreVerifyThroughTheBinary() async throws {
         let work = try TemporaryDirectory("backup-cli")
         defer { work.remove() }
@@ -12,7 +20,7 @@ import Testing
         let restored = work.url.appendingPathComponent("restored")
 
         // The `append` command is someone else's; the data is written through the library.
-        let log = try EventLog(directory: data)
+        let log = try EventLog(directory: data, configuration: Self.release)
         for i in 1...25 {
             try await log.append(
                 AppendRequest(stream: "cli-\(i % 3)", events: [NewEvent(type: "Noted", body: .json("{\"i\":\(i)}"))]))
@@ -45,7 +53,7 @@ import Testing
         #expect(report?["events"] as? Int == 25)
         #expect(report?["blobs"] as? Int == 1)
 
-        let reopened = try EventLog(directory: restored)
+        let reopened = try EventLog(directory: restored, configuration: Self.release)
         defer { reopened.close() }
         #expect(reopened.head == 25)
         #expect(try reopened.blobs.bytes(blob.info.id) == Array(repeating: 7, count: 300_000))
@@ -55,7 +63,7 @@ import Testing
         let work = try TemporaryDirectory("verify-cli")
         defer { work.remove() }
         let data = work.url.appendingPathComponent("data")
-        let log = try EventLog(directory: data)
+        let log = try EventLog(directory: data, configuration: Self.release)
         for i in 1...5 { try await log.append(AppendRequest(stream: "s", events: [.sample(n: i)])) }
         try await log.perform { scope in
             try scope.projection(PositionIndex.byType.name).put("positions", Array("Phantom".utf8), [])

@@ -305,7 +305,10 @@ import Testing
         #expect((status["mapSize"] as? Int ?? 0) > 0)
         #expect((status["mapUsed"] as? Int ?? 0) > 0)
         let projections = try #require(status["projections"] as? [[String: Any]])
-        #expect(Set(projections.compactMap { $0["name"] as? String }) == ["byType", "byNamespace", "statistics"])
+        #expect(
+            Set(projections.compactMap { $0["name"] as? String }) == [
+                "byType", "byNamespace", "statistics", "directory",
+            ])
         for p in projections {
             for key in ["name", "mode", "version", "storedVersion", "generation", "checkpoint", "isCurrent", "lag"] {
                 #expect(p[key] != nil, "projection \(p["name"] ?? "?") lacks \(key)")

@@ -99,7 +99,7 @@ struct Events: AsyncParsableCommand {
     private static let header = ["POSITION", "RECORDED AT", "NAMESPACE", "STREAM", "VERSION", "TYPE", "BODY"]
 
     private static func row(_ event: RecordedEvent) -> [String] {
-        var body = EventJSON.bodyText(event.body)
+        var body = EventJSON.bodyText(event)
         if body.count > 60 { body = String(body.prefix(59)) + "…" }
         return [
             String(event.position), EventJSON.timestamp(event.recordedAt), event.namespace, event.stream,

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Migrations
+import Muster
 
 /// `--data DIR`, shared by every command that touches a data directory.
 struct DataOptions: ParsableArguments {
@@ -14,9 +15,10 @@ struct DataOptions: ParsableArguments {
         return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     }
 
-    /// The configuration of this release: built-in projections, upcasters and migrations.
+    /// The configuration of this release: built-in and domain projections, upcasters and migrations.
     static func configuration(allowOlderFormat: Bool = false) -> EventLog.Configuration {
         var configuration = EventLog.Configuration()
+        configuration.projections += MusterDomain.projections
         configuration.upcasters = Migrations.upcasters
         configuration.migrations = Migrations.storeMigrations
         configuration.allowOlderFormat = allowOlderFormat

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Muster
 
 /// The JSON-lines shape of an event, shared by `muster events` (writing) and `muster import` (reading).
 enum EventJSON {
@@ -36,19 +37,20 @@ enum EventJSON {
         key("correlationId")
         appendOptional(event.correlationId, to: &out)
         key("body")
-        appendBody(event.body, to: &out)
+        appendBody(event, to: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }
 
-    /// The body as it appears in a table cell: its JSON text on one line, or `base64:…`.
-    static func bodyText(_ body: EventBody) -> String {
-        var out: [UInt8] = []
-        if body.format == .json {
-            appendBody(body, to: &out)
-            return String(decoding: out, as: UTF8.self)
+    /// The body as it appears in a table cell: its JSON text on one line (domain events rendered by
+    /// the event catalogue), or `base64:…` for a binary body of an unknown type.
+    static func bodyText(_ event: RecordedEvent) -> String {
+        if event.body.format == .binary && EventCatalogue.json(event) == nil {
+            return "base64:" + Data(event.body.bytes).base64EncodedString()
         }
-        return "base64:" + Data(body.bytes).base64EncodedString()
+        var out: [UInt8] = []
+        appendBody(event, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `recordedAt` (microseconds since 1970) as ISO 8601 in UTC with microseconds.
@@ -94,7 +96,8 @@ enum EventJSON {
         if let id { appendString(id.uuidString, to: &out) } else { out += Array("null".utf8) }
     }
 
-    private static func appendBody(_ body: EventBody, to out: inout [UInt8]) {
+    private static func appendBody(_ event: RecordedEvent, to out: inout [UInt8]) {
+        let body = event.body
         switch body.format {
         case .json where JSONScanner.isValid(body.bytes):
             // Raw control characters cannot occur inside JSON strings, so every CR/LF is whitespace
@@ -106,6 +109,10 @@ enum EventJSON {
             // Stored by code that skipped validation: show the text rather than break the line.
             appendString(String(decoding: body.bytes, as: UTF8.self), to: &out)
         case .binary:
+            if let json = EventCatalogue.json(event) {
+                out += Array(json)
+                return
+            }
             out += Array("{\"base64\":".utf8)
             appendString(Data(body.bytes).base64EncodedString(), to: &out)
             out.append(UInt8(ascii: "}"))
