@@ -186,6 +186,30 @@ let colourPayload = Data(
         #expect(try f.notifications.inbox(user: "joe").count == 1)
     }
 
+    @Test func theResponseTakesTheRegisteredDeviceNameAndTheStoreClock() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        try await f.directory.register(
+            PushTargetRegistered(user: "joe", deviceId: "d1", deviceName: "Pixel", platform: .fcm, token: nil))
+        let payload = Data(
+            #"{"responseTopic":"/a/b","fields":[{"id":"now","type":"currentDateTime"},{"id":"at","type":"currentLocation"}]}"#
+                .utf8)
+        let sent = try await f.notifications.send(to: ["joe", "ann"], title: "T", body: "B", payload: payload)
+        let answer = try await f.notifications.respond(
+            messageId: sent.messageIds[0], user: "joe", deviceId: "d1", values: Data("{}".utf8),
+            at: Notifications.Location(latitude: 48.85, longitude: 2.35))
+        #expect(answer.response.deviceName == "Pixel")
+        let expected = Date(timeIntervalSince1970: Double(f.t.clock.now) / 1_000_000).formatted(.iso8601)
+        #expect(answer.response.values["now"] == .string(expected))
+        #expect(answer.response.values["at"] == .object(["longitude": .number(2.35), "latitude": .number(48.85)]))
+        // Without a location a currentLocation field has no value: refused, naming it.
+        let rejection = await #expect(throws: FormRejection.self) {
+            try await f.notifications.respond(
+                messageId: sent.messageIds[1], user: "ann", deviceId: "d9", values: Data("{}".utf8))
+        }
+        #expect(rejection?.problems.map(\.field) == ["at"])
+    }
+
     @Test func inboxesSurviveReopeningAndRebuildingAndVerifyIsClean() async throws {
         let f = try await fixture()
         defer { f.t.directory.remove() }
