@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "Muster",
             dependencies: [
-                "EventLog",
+                "EventLog", "Forms",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -100,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MusterTests",
-            dependencies: ["Muster", "EventLog", "EventLogTesting"]
+            dependencies: ["Muster", "EventLog", "EventLogTesting", "Forms"]
         ),
         .testTarget(
             name: "FormsTests",
@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["EventLog", "EventLogTesting", "Muster"]
+            dependencies: ["EventLog", "EventLogTesting", "Muster", "Forms"]
         ),
     ]
 )

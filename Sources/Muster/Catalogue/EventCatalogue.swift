@@ -4,7 +4,8 @@ import Foundation
 /// Every domain event type this release knows, for rendering stored bodies as JSON.
 public enum EventCatalogue {
     static let all: [any DomainEvent.Type] = [
-        UserCreated.self, GroupDefined.self, PushTargetRegistered.self, PushTargetUnregistered.self,
+        UserCreated.self, GroupDefined.self, PushTargetRegistered.self, PushTargetUnregistered.self, PayloadSent.self,
+        ResponseReceived.self,
     ]
 
     /// The body of a domain event as JSON (sorted keys), or nil when the type is not Muster's.

@@ -1,0 +1,71 @@
+import EventLog
+import Foundation
+
+/// Every person's pending messages, kept inline so `respond` checks and answers in one transaction.
+///
+/// Tables:
+/// - `pending`: `namespace 0 user 0` + position (8 bytes, big-endian) + message id (16 bytes) →
+///   `PayloadMessage`; the position orders a user's inbox oldest first.
+/// - `addressed`: `namespace 0 messageId 0 user 0` → position (8 bytes, big-endian) + state (0 pending,
+///   1 answered); it outlives the answer so a second response is told apart from an unknown message.
+public struct InboxProjection: Projection {
+    public static let name = "inbox"
+    public var name: String { Self.name }
+    public var version: UInt32 { 1 }
+    public var mode: ProjectionMode { .inline }
+    public var tables: [String] { ["pending", "addressed"] }
+
+    public init() {}
+
+    public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        let ns = event.namespace
+        if let sent = try PayloadSent.decode(event) {
+            for recipient in sent.recipients {
+                let message = PayloadMessage(
+                    messageId: recipient.messageId, title: sent.title, body: sent.body, sentAt: event.recordedAt,
+                    responseTopic: sent.responseTopic, position: event.position)
+                var w = ByteWriter(capacity: 96)
+                message.encode(into: &w)
+                try state.put(
+                    "pending", Self.pendingKey(ns, recipient.user, event.position, recipient.messageId), w.bytes)
+                try state.put(
+                    "addressed", Self.addressedKey(ns, recipient.messageId, recipient.user),
+                    Self.addressedValue(event.position, answered: false))
+            }
+        } else if let response = try ResponseReceived.decode(event) {
+            let key = Self.addressedKey(ns, response.messageId, response.user)
+            guard let value = try state.get("addressed", key), value.count == 9 else { return }
+            let position = Self.position(value)
+            try state.delete("pending", Self.pendingKey(ns, response.user, position, response.messageId))
+            try state.put("addressed", key, Self.addressedValue(position, answered: true))
+        }
+    }
+
+    static func pendingKey(_ ns: String, _ user: String, _ position: UInt64, _ id: UUID) -> [UInt8] {
+        var key = DirectoryProjection.key(ns, user)
+        key += bigEndian(position)
+        key += uuidBytes(id)
+        return key
+    }
+
+    static func addressedKey(_ ns: String, _ id: UUID, _ user: String) -> [UInt8] {
+        DirectoryProjection.key(ns, id.uuidString, user)
+    }
+
+    static func addressedValue(_ position: UInt64, answered: Bool) -> [UInt8] {
+        bigEndian(position) + [answered ? 1 : 0]
+    }
+
+    /// The position in an `addressed` value.
+    static func position(_ value: [UInt8]) -> UInt64 {
+        value.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
+    private static func bigEndian(_ value: UInt64) -> [UInt8] {
+        (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (UInt64($0) * 8)) }
+    }
+
+    private static func uuidBytes(_ id: UUID) -> [UInt8] {
+        withUnsafeBytes(of: id.uuid) { Array($0) }
+    }
+}

@@ -1,0 +1,106 @@
+import EventLog
+import Forms
+import Foundation
+
+extension Notifications {
+    /// Where the responding device was when it submitted.
+    public struct Location: Sendable, Hashable {
+        public var latitude: Double
+        public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    /// A recorded response.
+    public struct Answer: Sendable, Hashable {
+        public var messageId: UUID
+        /// The response object, as published on its topic.
+        public var response: ResponseObject
+        /// Its JSON text, as stored.
+        public var json: Data
+        /// Position of the `ResponseReceived` event.
+        public var position: UInt64
+    }
+
+    /// Answers a message in `user`'s inbox with `values` (a JSON object of field id → value).
+    ///
+    /// The response object is built as the app builds it (defaults for fields left alone, the
+    /// store's clock for `currentDateTime`, `location` for `currentLocation`) and validated against
+    /// the payload. Throws `.notFound` for a message not sent to `user`, `.conflict` when it was
+    /// answered already, `FormRejection` for invalid values; nothing is written then.
+    public func respond(
+        messageId: UUID, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
+        values: Data, at location: Location? = nil, namespace: String = Names.defaultNamespace,
+        actor: String? = nil
+    ) async throws -> Answer {
+        try Names.validate(deviceId, as: "device id")
+        let answers: [String: JSONValue]
+        do {
+            guard let object = try JSONValue.parse(values).objectValue else { throw FormRejection.notObject }
+            answers = object
+        } catch {
+            throw FormRejection.notObject
+        }
+        return try await log.perform { scope in
+            let inbox = try scope.projection(InboxProjection.name)
+            let key = InboxProjection.addressedKey(namespace, messageId, user)
+            guard let entry = try inbox.get("addressed", key) else {
+                throw StoreError(.notFound, "user \(user) has no message \(messageId) in namespace \(namespace)")
+            }
+            guard entry.last == 0 else {
+                throw StoreError(.conflict, "message \(messageId) was answered already by \(user)")
+            }
+            guard let event = try scope.event(at: InboxProjection.position(entry)),
+                let sent = try PayloadSent.decode(event)
+            else {
+                throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(messageId)")
+            }
+            let payload = Payload.parse(Data(sent.payload))
+            let name = try deviceName ?? Self.registeredName(user, deviceId, namespace, scope) ?? deviceId
+            var response = ResponseObject(
+                submitting: payload, answers: answers, submitValue: submitValue,
+                responder: Responder(username: user, deviceId: deviceId, deviceName: name),
+                submittedAt: Date(timeIntervalSince1970: Double(scope.now) / 1_000_000),
+                location: GeoPoint(longitude: location?.longitude ?? 0, latitude: location?.latitude ?? 0))
+            if location == nil {
+                for field in payload.valueFields {
+                    if case .currentLocation = field.kind, let id = field.id { response.values[id] = .null }
+                }
+            }
+            // Values for no field are dropped by the builder: put them back so validation names them.
+            for (id, value) in answers where response.values[id] == nil { response.values[id] = value }
+            let errors = payload.validate(response: response)
+            guard errors.isEmpty else { throw FormRejection(subject: "response", errors: errors) }
+            let json = response.encoded()
+            let received = ResponseReceived(
+                messageId: messageId, user: user, deviceId: deviceId, deviceName: name, submitValue: submitValue,
+                response: Array(json), responseTopic: sent.responseTopic)
+            let result = try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: "message/\(messageId.uuidString)", expectedVersion: .noStream,
+                    events: [received.newEvent(actor: actor ?? user)]))
+            return Answer(messageId: messageId, response: response, json: json, position: result.lastPosition)
+        }
+    }
+
+    /// The name the device was registered with, as the seed's ArsPushTarget would give it.
+    private static func registeredName(_ user: String, _ deviceId: String, _ namespace: String, _ scope: WriteScope)
+        throws -> String?
+    {
+        let key = DirectoryProjection.key(namespace, user, deviceId)
+        guard let value = try scope.projection(DirectoryProjection.name).get("pushTargets", key) else { return nil }
+        return try value.withUnsafeBytes { buffer in
+            var reader = ByteReader(buffer)
+            return try PushTargetRegistered(from: &reader).deviceName
+        }
+    }
+}
+
+extension FormRejection {
+    static let notObject = FormRejection(
+        subject: "response",
+        errors: [FormError(path: "values", rule: .notJSON, message: "must be a JSON object of field id → value")])
+}

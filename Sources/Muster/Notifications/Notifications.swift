@@ -1,0 +1,151 @@
+import EventLog
+import Forms
+import Foundation
+
+/// Sending form payloads to people, their inboxes, and their responses.
+///
+/// Recipient and inbox checks read the projections inside the writer's transaction, so a check and
+/// the event it allows cannot be separated by another command.
+public struct Notifications: Sendable {
+    let log: EventLog
+    /// Most bytes a payload may take inline in a push (the compact JSON encoding).
+    public let pushSizeLimit: Int
+
+    public init(log: EventLog, pushSizeLimit: Int = 4096) {
+        self.log = log
+        self.pushSizeLimit = pushSizeLimit
+    }
+
+    /// What a send did.
+    public struct SendResult: Sendable, Hashable, Encodable {
+        /// One per recipient, in the same order.
+        public var messageIds: [UUID]
+        public var recipients: [String]
+        /// Payload problems the app ignores (unknown field types), one line each.
+        public var warnings: [String]
+
+        private enum CodingKeys: String, CodingKey { case messageIds, recipients }
+    }
+
+    // MARK: Sending
+
+    /// Sends a payload to users, to the members of groups and/or to every user of the namespace
+    /// (sender included); each recipient, once, gets a message in their inbox.
+    ///
+    /// Throws `FormRejection` for an invalid payload, `.invalidArgument` for an unknown user or group,
+    /// no recipient, or a payload above `pushSizeLimit`.
+    public func send(
+        to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
+        source: String? = nil, payload: Data, namespace: String = Names.defaultNamespace, actor: String = "system"
+    ) async throws -> SendResult {
+        try Names.validate(namespace, as: "namespace")
+        try Names.validate(title, as: "title", maximumBytes: 1024)
+        guard !users.isEmpty || !groups.isEmpty || all else {
+            throw StoreError(.invalidArgument, "no recipients: name users, groups or all")
+        }
+        let parsed = Payload.parse(payload)
+        let report = parsed.validate()
+        guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
+        let size = try JSONValue.parse(payload).encoded().count
+        guard size <= pushSizeLimit else {
+            throw StoreError(
+                .invalidArgument,
+                "payload is \(size) bytes encoded, above the push size limit of \(pushSizeLimit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
+            )
+        }
+        let topic = parsed.responseTopic ?? ""
+        let bytes = Array(payload)
+        let recipients = try await log.perform { scope in
+            let directory = try scope.projection(DirectoryProjection.name)
+            let names = try Self.recipients(users, groups, all, namespace, directory)
+            let sent = PayloadSent(
+                sender: actor, title: title, body: body, source: source, payload: bytes, responseTopic: topic,
+                recipients: names.map { PayloadSent.Recipient(user: $0, messageId: UUID()) })
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: "send/\(sent.recipients[0].messageId.uuidString)",
+                    expectedVersion: .noStream, events: [sent.newEvent(actor: actor)]))
+            return sent.recipients
+        }
+        return SendResult(
+            messageIds: recipients.map(\.messageId), recipients: recipients.map(\.user),
+            warnings: report.warnings.map(\.description))
+    }
+
+    /// Users first, then group members, then everyone; each name once, first place kept.
+    private static func recipients(
+        _ users: [String], _ groups: [String], _ all: Bool, _ namespace: String, _ directory: ProjectionState
+    ) throws -> [String] {
+        var names = users
+        let unknownUsers = try users.filter { try Directory.user($0, namespace, directory) == nil }
+        var unknownGroups: [String] = []
+        for name in groups {
+            guard let value = try directory.get("groups", DirectoryProjection.key(namespace, name)) else {
+                unknownGroups.append(name)
+                continue
+            }
+            let group = try value.withUnsafeBytes { buffer in
+                var reader = ByteReader(buffer)
+                return try GroupDefined(from: &reader)
+            }
+            names += group.members
+        }
+        guard unknownUsers.isEmpty, unknownGroups.isEmpty else {
+            var parts: [String] = []
+            if !unknownUsers.isEmpty { parts.append("no user named \(unknownUsers.joined(separator: ", "))") }
+            if !unknownGroups.isEmpty { parts.append("no group named \(unknownGroups.joined(separator: ", "))") }
+            throw StoreError(
+                .invalidArgument, "\(parts.joined(separator: " and ")) in namespace \(namespace); nothing was sent")
+        }
+        if all {
+            try directory.scan("users", prefix: DirectoryProjection.key(namespace)) { _, value in
+                var reader = ByteReader(value)
+                names.append(try UserCreated(from: &reader).name)
+                return true
+            }
+        }
+        var seen = Set<String>()
+        let unique = names.filter { seen.insert($0).inserted }
+        guard !unique.isEmpty else {
+            throw StoreError(.invalidArgument, "no recipients: the groups and namespace \(namespace) have no users")
+        }
+        return unique
+    }
+
+    // MARK: Inboxes
+
+    /// The user's pending messages, oldest first.
+    public func inbox(user: String, namespace: String = Names.defaultNamespace) throws -> [PayloadMessage] {
+        try log.read { reader in
+            var messages: [PayloadMessage] = []
+            try reader.projection(InboxProjection.name).scan(
+                "pending", prefix: DirectoryProjection.key(namespace, user)
+            ) { _, value in
+                var r = ByteReader(value)
+                messages.append(try PayloadMessage(from: &r))
+                return true
+            }
+            return messages
+        }
+    }
+
+    /// A message sent to `user`, with its payload; nil when there is none such (or it was sent to someone else).
+    public func message(id: UUID, user: String, namespace: String = Names.defaultNamespace) throws -> StoredMessage? {
+        try log.read { reader in
+            let state = try reader.projection(InboxProjection.name)
+            guard let value = try state.get("addressed", InboxProjection.addressedKey(namespace, id, user)) else {
+                return nil
+            }
+            guard let event = try reader.event(at: InboxProjection.position(value)),
+                let sent = try PayloadSent.decode(event)
+            else {
+                throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(id)")
+            }
+            let message = PayloadMessage(
+                messageId: id, title: sent.title, body: sent.body, sentAt: event.recordedAt,
+                responseTopic: sent.responseTopic, position: event.position)
+            return StoredMessage(
+                message: message, sender: sent.sender, source: sent.source, payload: Data(sent.payload))
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import EventLog
+import Foundation
+
+/// One person's copy of a sent payload, waiting in their inbox (the seed's ArsPayloadMessage).
+public struct PayloadMessage: Sendable, Hashable, Encodable {
+    public var messageId: UUID
+    public var title: String
+    public var body: String
+    /// When it was sent: microseconds since 1970, from the store's clock.
+    public var sentAt: Int64
+    public var responseTopic: String
+    /// Position of the `PayloadSent` event that carries the payload.
+    public var position: UInt64
+
+    public init(
+        messageId: UUID, title: String, body: String, sentAt: Int64, responseTopic: String, position: UInt64
+    ) {
+        self.messageId = messageId
+        self.title = title
+        self.body = body
+        self.sentAt = sentAt
+        self.responseTopic = responseTopic
+        self.position = position
+    }
+
+    /// `sentAt` as a date.
+    public var sentDate: Date { Date(timeIntervalSince1970: Double(sentAt) / 1_000_000) }
+
+    func encode(into w: inout ByteWriter) {
+        w.write(messageId)
+        w.write(title)
+        w.write(body)
+        w.write(signed: sentAt)
+        w.write(responseTopic)
+        w.write(varint: position)
+    }
+
+    init(from r: inout ByteReader) throws {
+        messageId = try r.readUUID("message id")
+        title = try r.readString("title")
+        body = try r.readString("body")
+        sentAt = try r.readSigned("sent at")
+        responseTopic = try r.readString("response topic")
+        position = try r.readVarint("position")
+    }
+
+    /// The contract's inbox shape: `sentAt` in ISO 8601 (UTC, milliseconds).
+    private enum CodingKeys: String, CodingKey { case messageId, title, body, sentAt, responseTopic }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(messageId, forKey: .messageId)
+        try c.encode(title, forKey: .title)
+        try c.encode(body, forKey: .body)
+        try c.encode(sentDate.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), forKey: .sentAt)
+        try c.encode(responseTopic, forKey: .responseTopic)
+    }
+}
+
+/// A message as the recipient's device fetches it: the inbox record plus the payload and who sent it.
+public struct StoredMessage: Sendable, Hashable {
+    public var message: PayloadMessage
+    public var sender: String
+    public var source: String?
+    /// The payload's JSON text exactly as sent.
+    public var payload: Data
+}

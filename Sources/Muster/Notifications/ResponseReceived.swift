@@ -1,0 +1,70 @@
+import EventLog
+import Forms
+import Foundation
+
+/// A person answered a message: the response object published on the payload's `responseTopic`.
+public struct ResponseReceived: DomainEvent, Hashable {
+    public static let type = "ResponseReceived"
+    public static let schemaVersion: UInt16 = 1
+
+    public var messageId: UUID
+    public var user: String
+    public var deviceId: String
+    public var deviceName: String
+    public var submitValue: Int
+    /// The response object's JSON text, as `ResponseObject.encoded()` writes it.
+    public var response: [UInt8]
+    public var responseTopic: String
+
+    public init(
+        messageId: UUID, user: String, deviceId: String, deviceName: String, submitValue: Int, response: [UInt8],
+        responseTopic: String
+    ) {
+        self.messageId = messageId
+        self.user = user
+        self.deviceId = deviceId
+        self.deviceName = deviceName
+        self.submitValue = submitValue
+        self.response = response
+        self.responseTopic = responseTopic
+    }
+
+    public func encode(into w: inout ByteWriter) {
+        w.write(messageId)
+        w.write(user)
+        w.write(deviceId)
+        w.write(deviceName)
+        w.write(signed: Int64(submitValue))
+        w.write(bytes: response)
+        w.write(responseTopic)
+    }
+
+    public init(from r: inout ByteReader) throws {
+        messageId = try r.readUUID("message id")
+        user = try r.readString("user")
+        deviceId = try r.readString("device id")
+        deviceName = try r.readString("device name")
+        submitValue = Int(truncatingIfNeeded: try r.readSigned("submit value"))
+        response = try r.readBytes("response")
+        responseTopic = try r.readString("response topic")
+    }
+
+    /// The audit shape embeds the response object as JSON.
+    private enum CodingKeys: String, CodingKey {
+        case messageId, user, deviceId, deviceName, submitValue, response, responseTopic
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(messageId, forKey: .messageId)
+        try c.encode(user, forKey: .user)
+        try c.encode(deviceId, forKey: .deviceId)
+        try c.encode(deviceName, forKey: .deviceName)
+        try c.encode(submitValue, forKey: .submitValue)
+        if let json = try? JSONValue.parse(Data(response)) {
+            try c.encode(json, forKey: .response)
+        } else {
+            try c.encode(String(decoding: response, as: UTF8.self), forKey: .response)
+        }
+        try c.encode(responseTopic, forKey: .responseTopic)
+    }
+}

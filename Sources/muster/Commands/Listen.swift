@@ -1,0 +1,46 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Muster
+
+/// `muster listen`: response objects published on a topic, as they come.
+struct Listen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the response objects published on TOPIC as JSON lines, until Ctrl-C.",
+        discussion: """
+            TOPIC is /a/b/c; a + segment matches any one segment, a final # the rest. Responses \
+            recorded by any process on the data directory are printed.
+            """)
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The topic filter, e.g. /a/b/c, /a/+/c or /a/#.") var topic: String
+    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "First log position to consider (default: only responses from now on).") var from: UInt64?
+
+    func run() async throws {
+        let filter: TopicFilter
+        do { filter = try TopicFilter(topic) } catch let error as StoreError {
+            throw CommandFailure.invalid(error.message)
+        }
+        let log = try data.open()
+        defer { log.close() }
+        let stop = StopSignal()
+        let responses = Notifications(log: log).listen(filter, namespace: namespace, from: from)
+        let printer = Task {
+            var out = StandardOutput()
+            for try await response in responses {
+                try out.line(Array(response))
+                try out.flush()
+            }
+        }
+        stop.onSignal { printer.cancel() }
+        do {
+            try await printer.value
+        } catch is CancellationError {
+            // Stopped by a signal.
+        } catch is StandardOutput.Closed {
+            // The reader went away.
+        }
+        withExtendedLifetime(stop) {}
+    }
+}
