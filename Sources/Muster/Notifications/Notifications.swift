@@ -60,7 +60,7 @@ public struct Notifications: Sendable {
             let names = try Self.recipients(users, groups, all, namespace, directory)
             let sent = PayloadSent(
                 sender: actor, title: title, body: body, source: source, payload: bytes, responseTopic: topic,
-                recipients: names.map { PayloadSent.Recipient(user: $0, messageId: UUID()) })
+                recipients: names.map { PayloadSent.Recipient(user: $0, messageId: EventID.make()) })
             try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: "send/\(sent.recipients[0].messageId.uuidString)",
