@@ -58,23 +58,14 @@ extension Notifications {
             else {
                 throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(messageId)")
             }
-            let payload = Payload.parse(Data(sent.payload))
+            // An indirect payload is answered as the device showed it: resolved now, as the fetch does.
+            let resolved = try NamedPayloads.resolve(
+                sent.payload, namespace, scope.projection(NamedPayloadProjection.name))
+            let payload = Payload.parse(resolved ?? Data(sent.payload))
             let name = try deviceName ?? Self.registeredName(user, deviceId, namespace, scope) ?? deviceId
-            var response = ResponseObject(
-                submitting: payload, answers: answers, submitValue: submitValue,
-                responder: Responder(username: user, deviceId: deviceId, deviceName: name),
-                submittedAt: Date(timeIntervalSince1970: Double(scope.now) / 1_000_000),
-                location: GeoPoint(longitude: location?.longitude ?? 0, latitude: location?.latitude ?? 0))
-            if location == nil {
-                for field in payload.valueFields {
-                    if case .currentLocation = field.kind, let id = field.id { response.values[id] = .null }
-                }
-            }
-            // Values for no field are dropped by the builder: put them back so validation names them.
-            for (id, value) in answers where response.values[id] == nil { response.values[id] = value }
-            let errors = payload.validate(response: response)
-            guard errors.isEmpty else { throw FormRejection(subject: "response", errors: errors) }
-            let json = response.encoded()
+            let (response, json) = try Self.submit(
+                payload, answers, user: user, deviceId: deviceId, deviceName: name, submitValue: submitValue,
+                at: location, now: scope.now)
             let received = ResponseReceived(
                 messageId: messageId, user: user, deviceId: deviceId, deviceName: name, submitValue: submitValue,
                 response: Array(json), responseTopic: sent.responseTopic)
@@ -86,8 +77,30 @@ extension Notifications {
         }
     }
 
+    /// The response object the app builds for `answers`, validated against `payload`; its JSON text.
+    static func submit(
+        _ payload: Payload, _ answers: [String: JSONValue], user: String, deviceId: String, deviceName name: String,
+        submitValue: Int, at location: Location?, now: Int64
+    ) throws -> (ResponseObject, Data) {
+        var response = ResponseObject(
+            submitting: payload, answers: answers, submitValue: submitValue,
+            responder: Responder(username: user, deviceId: deviceId, deviceName: name),
+            submittedAt: Date(timeIntervalSince1970: Double(now) / 1_000_000),
+            location: GeoPoint(longitude: location?.longitude ?? 0, latitude: location?.latitude ?? 0))
+        if location == nil {
+            for field in payload.valueFields {
+                if case .currentLocation = field.kind, let id = field.id { response.values[id] = .null }
+            }
+        }
+        // Values for no field are dropped by the builder: put them back so validation names them.
+        for (id, value) in answers where response.values[id] == nil { response.values[id] = value }
+        let errors = payload.validate(response: response)
+        guard errors.isEmpty else { throw FormRejection(subject: "response", errors: errors) }
+        return (response, response.encoded())
+    }
+
     /// The name the device was registered with, as the seed's ArsPushTarget would give it.
-    private static func registeredName(_ user: String, _ deviceId: String, _ namespace: String, _ scope: WriteScope)
+    static func registeredName(_ user: String, _ deviceId: String, _ namespace: String, _ scope: WriteScope)
         throws -> String?
     {
         let key = DirectoryProjection.key(namespace, user, deviceId)

@@ -44,8 +44,12 @@ public struct Notifications: Sendable {
             throw StoreError(.invalidArgument, "no recipients: name users, groups or all")
         }
         let parsed = Payload.parse(payload)
+        let indirect = parsed.payloadName
         let report = parsed.validate()
-        guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
+        // An indirect payload is checked once resolved, against the named payload it refers to.
+        if indirect == nil {
+            guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
+        }
         let size = try JSONValue.parse(payload).encoded().count
         guard size <= pushSizeLimit else {
             throw StoreError(
@@ -53,9 +57,25 @@ public struct Notifications: Sendable {
                 "payload is \(size) bytes encoded, above the push size limit of \(pushSizeLimit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
             )
         }
-        let topic = parsed.responseTopic ?? ""
         let bytes = Array(payload)
-        let recipients = try await log.perform { scope in
+        let (recipients, resolvedReport) = try await log.perform { scope in
+            var topic = parsed.responseTopic ?? ""
+            var report = report
+            if let indirect {
+                guard
+                    let resolved = try NamedPayloads.resolve(
+                        bytes, namespace, scope.projection(NamedPayloadProjection.name))
+                else {
+                    throw StoreError(
+                        .invalidArgument,
+                        "no named payload \(String(reflecting: indirect)) in namespace \(namespace); store it first (muster payloads put); nothing was sent"
+                    )
+                }
+                let full = Payload.parse(resolved)
+                report = full.validate()
+                guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
+                topic = full.responseTopic ?? ""
+            }
             let directory = try scope.projection(DirectoryProjection.name)
             let names = try Self.recipients(users, groups, all, namespace, directory)
             let sent = PayloadSent(
@@ -65,11 +85,11 @@ public struct Notifications: Sendable {
                 AppendRequest(
                     namespace: namespace, stream: "send/\(sent.recipients[0].messageId.uuidString)",
                     expectedVersion: .noStream, events: [sent.newEvent(actor: actor)]))
-            return sent.recipients
+            return (sent.recipients, report)
         }
         return SendResult(
             messageIds: recipients.map(\.messageId), recipients: recipients.map(\.user),
-            warnings: report.warnings.map(\.description))
+            warnings: resolvedReport.warnings.map(\.description))
     }
 
     /// Users first, then group members, then everyone; each name once, first place kept.
@@ -144,8 +164,11 @@ public struct Notifications: Sendable {
             let message = PayloadMessage(
                 messageId: id, title: sent.title, body: sent.body, sentAt: event.recordedAt,
                 responseTopic: sent.responseTopic, position: event.position)
+            let resolved = try NamedPayloads.resolve(
+                sent.payload, namespace, reader.projection(NamedPayloadProjection.name))
             return StoredMessage(
-                message: message, sender: sent.sender, source: sent.source, payload: Data(sent.payload))
+                message: message, sender: sent.sender, source: sent.source, payload: resolved ?? Data(sent.payload),
+                sentPayload: Data(sent.payload))
         }
     }
 }

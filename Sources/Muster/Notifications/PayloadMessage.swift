@@ -61,6 +61,9 @@ public struct StoredMessage: Sendable, Hashable {
     public var message: PayloadMessage
     public var sender: String
     public var source: String?
-    /// The payload's JSON text exactly as sent.
+    /// The payload's JSON text: exactly as sent, or for an indirect one (`payloadName`) the named
+    /// payload with the sent properties applied over it.
     public var payload: Data
+    /// The payload's JSON text exactly as sent.
+    public var sentPayload: Data
 }

@@ -15,10 +15,14 @@ public struct ResponseReceived: DomainEvent, Hashable {
     /// The response object's JSON text, as `ResponseObject.encoded()` writes it.
     public var response: [UInt8]
     public var responseTopic: String
+    /// The request template answered (ArsRCSRequest) when the user started it unasked; nil for an
+    /// answer to a sent message. Written after the other fields only when present, so answers to
+    /// messages keep the bytes schema 1 always had.
+    public var request: String?
 
     public init(
         messageId: UUID, user: String, deviceId: String, deviceName: String, submitValue: Int, response: [UInt8],
-        responseTopic: String
+        responseTopic: String, request: String? = nil
     ) {
         self.messageId = messageId
         self.user = user
@@ -27,6 +31,7 @@ public struct ResponseReceived: DomainEvent, Hashable {
         self.submitValue = submitValue
         self.response = response
         self.responseTopic = responseTopic
+        self.request = request
     }
 
     public func encode(into w: inout ByteWriter) {
@@ -37,6 +42,7 @@ public struct ResponseReceived: DomainEvent, Hashable {
         w.write(signed: Int64(submitValue))
         w.write(bytes: response)
         w.write(responseTopic)
+        if let request { w.write(request) }
     }
 
     public init(from r: inout ByteReader) throws {
@@ -47,11 +53,12 @@ public struct ResponseReceived: DomainEvent, Hashable {
         submitValue = Int(truncatingIfNeeded: try r.readSigned("submit value"))
         response = try r.readBytes("response")
         responseTopic = try r.readString("response topic")
+        request = r.remaining > 0 ? try r.readString("request") : nil
     }
 
     /// The audit shape embeds the response object as JSON.
     private enum CodingKeys: String, CodingKey {
-        case messageId, user, deviceId, deviceName, submitValue, response, responseTopic
+        case messageId, user, deviceId, deviceName, submitValue, response, responseTopic, request
     }
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -66,5 +73,6 @@ public struct ResponseReceived: DomainEvent, Hashable {
             try c.encode(String(decoding: response, as: UTF8.self), forKey: .response)
         }
         try c.encode(responseTopic, forKey: .responseTopic)
+        try c.encodeIfPresent(request, forKey: .request)
     }
 }

@@ -6,14 +6,16 @@ import Muster
 /// `muster respond`: answers a message as a user's device would.
 struct Respond: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Answer a message in a user's inbox; prints the response object.",
+        abstract: "Answer a message in a user's inbox, or a request template; prints the response object.",
         discussion: """
             VALUES_JSON maps field ids to values; fields left out take their defaults. Invalid values \
-            exit 2 (with --json: {"errors":[{"field","message"}]} on stdout); a second answer exits 3.
+            exit 2 (with --json: {"errors":[{"field","message"}]} on stdout); a second answer exits 3. \
+            With --request NAME no message id is given: the user answers that template unasked.
             """)
 
     @OptionGroup var data: DataOptions
-    @Argument(help: "The message id.") var messageId: String
+    @Argument(help: "The message id (not with --request).") var messageId: String?
+    @Option(help: "Answer this request template instead of a message.") var request: String?
     @Option(help: "The responding user.") var user: String
     @Option(help: "The responding device's id.") var deviceId: String
     @Option(help: "The device's name (default: as registered, else its id).") var deviceName: String?
@@ -23,25 +25,42 @@ struct Respond: AsyncParsableCommand {
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Flag(help: "Print value errors as JSON on stdout.") var json = false
     @Argument(help: ArgumentHelp("The values JSON object, or - for stdin.", valueName: "VALUES_JSON|-"))
-    var values: String
+    var values: String?
 
     func validate() throws {
-        guard UUID(uuidString: messageId) != nil else {
+        if request != nil {
+            guard messageId == nil || values == nil else {
+                throw ValidationError("give --request NAME or a MESSAGE_ID, not both")
+            }
+        } else if values == nil {
+            throw ValidationError("give MESSAGE_ID and VALUES_JSON (or --request NAME and VALUES_JSON)")
+        }
+        if request == nil, let messageId, UUID(uuidString: messageId) == nil {
             throw ValidationError("MESSAGE_ID must be a UUID, not \(String(reflecting: messageId))")
         }
         if (latitude == nil) != (longitude == nil) { throw ValidationError("give --latitude and --longitude together") }
     }
 
     func run() async throws {
-        let text = FormErrorOutput.read(values)
+        // With --request the only positional argument parsed is the values.
+        let text = FormErrorOutput.read(values ?? messageId ?? "")
         let log = try data.open()
         defer { log.close() }
         var location: Notifications.Location?
         if let latitude, let longitude { location = .init(latitude: latitude, longitude: longitude) }
         do {
-            let answer = try await Notifications(log: log).respond(
-                messageId: UUID(uuidString: messageId)!, user: user, deviceId: deviceId, deviceName: deviceName,
-                submitValue: submitValue, values: text, at: location, namespace: namespace)
+            let notifications = Notifications(log: log)
+            let answer =
+                if let request {
+                    try await notifications.respond(
+                        toRequest: request, user: user, deviceId: deviceId, deviceName: deviceName,
+                        submitValue: submitValue, values: text, at: location, namespace: namespace)
+                } else {
+                    try await notifications.respond(
+                        messageId: UUID(uuidString: messageId ?? "")!, user: user, deviceId: deviceId,
+                        deviceName: deviceName, submitValue: submitValue, values: text, at: location,
+                        namespace: namespace)
+                }
             Output.line(String(decoding: answer.json, as: UTF8.self))
         } catch let rejection as FormRejection {
             try FormErrorOutput.fail(rejection, json: json)

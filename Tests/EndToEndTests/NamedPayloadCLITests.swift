@@ -1,0 +1,86 @@
+import EventLogTesting
+import Foundation
+import Testing
+
+/// `muster payloads`, `requests`, sending by `payloadName` and `respond --request` through the binary.
+@Suite struct NamedPayloadCLITests {
+    @Test func namedPayloadsAreStoredReadAndSentByName() async throws {
+        let work = try TemporaryDirectory("named-cli")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        #expect(try await MusterProcess.run(["users", "add", "joe"] + data).status == 0)
+
+        let put = try await MusterProcess.run(
+            ["payloads", "put", "GetMyFavoriteColor", "-"] + data, stdin: NotificationsCLITests.payload)
+        #expect(put.status == 0, "\(put)")
+        #expect(try put.json()["name"] as? String == "GetMyFavoriteColor")
+        #expect(try put.json()["replaced"] as? Bool == false)
+        let get = try await MusterProcess.run(["payloads", "get", "GetMyFavoriteColor"] + data)
+        #expect(get.status == 0, "\(get)")
+        #expect(get.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == NotificationsCLITests.payload)
+
+        let missing = try await MusterProcess.run(["payloads", "get", "Nope"] + data)
+        #expect(missing.status == 2, "\(missing)")
+        #expect(missing.stderr.contains("Nope"))
+        let invalid = try await MusterProcess.run(
+            ["payloads", "put", "Bad", "--json", #"{"responseTopic":"x","fields":[]}"#] + data)
+        #expect(invalid.status == 2, "\(invalid)")
+        let errors = try #require(try invalid.json()["errors"] as? [[String: Any]])
+        #expect(errors.first?["field"] as? String == "payload.responseTopic")
+
+        let unknownName = try await MusterProcess.run(
+            ["send", "--to", "joe", "--title", "T", "--body", "B", #"{"responseTopic":"/a/b/c","payloadName":"Nope"}"#]
+                + data)
+        #expect(unknownName.status == 2, "\(unknownName)")
+        #expect(unknownName.stderr.contains("Nope"))
+
+        let sent = try await MusterProcess.run(
+            [
+                "send", "--to", "joe", "--title", "Example", "--body", "Ask",
+                #"{"responseTopic":"/a/b/c","payloadName":"GetMyFavoriteColor"}"#,
+            ] + data)
+        #expect(sent.status == 0, "\(sent)")
+        let id = try #require((try sent.json()["messageIds"] as? [String])?.first)
+        let respond = ["respond", id, "--user", "joe", "--device-id", "d1"]
+        let wrong = try await MusterProcess.run(respond + ["--json", #"{"simpleDropList":"Purple"}"#] + data)
+        #expect(wrong.status == 2, "\(wrong)")
+        #expect((try wrong.json()["errors"] as? [[String: Any]])?.first?["field"] as? String == "simpleDropList")
+        let answer = try await MusterProcess.run(respond + [#"{"simpleDropList":"Green"}"#] + data)
+        #expect(answer.status == 0, "\(answer)")
+        #expect((try answer.json()["values"] as? [String: Any])?["simpleDropList"] as? String == "Green")
+    }
+
+    @Test func requestsArePutListedAndAnsweredUnasked() async throws {
+        let work = try TemporaryDirectory("requests-cli")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        #expect(try await MusterProcess.run(["users", "add", "joe"] + data).status == 0)
+        let fields = #"{"fields":[{"id":"what","type":"inputString","label":"What broke?"}]}"#
+        let put = try await MusterProcess.run(
+            ["requests", "put", "report", "--title", "Report", "--body", "Tell us", "--topic", "/faults/new", fields]
+                + data)
+        #expect(put.status == 0, "\(put)")
+        #expect(try put.json()["responseTopic"] as? String == "/faults/new")
+        let badTopic = try await MusterProcess.run(
+            ["requests", "put", "bad", "--title", "T", "--body", "B", "--topic", "faults", fields] + data)
+        #expect(badTopic.status == 2, "\(badTopic)")
+
+        let list = try await MusterProcess.run(["requests", "list", "--json"] + data)
+        #expect(list.status == 0, "\(list)")
+        let rows = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.map { $0["name"] as? String } == ["report"])
+        #expect(rows?.first?["title"] as? String == "Report")
+
+        let respond = ["respond", "--request", "report", "--user", "joe", "--device-id", "d1"]
+        let empty = try await MusterProcess.run(respond + ["--json", "{}"] + data)
+        #expect(empty.status == 2, "\(empty)")
+        #expect((try empty.json()["errors"] as? [[String: Any]])?.first?["field"] as? String == "what")
+        let answer = try await MusterProcess.run(respond + [#"{"what":"pump 3"}"#] + data)
+        #expect(answer.status == 0, "\(answer)")
+        #expect(try answer.json()["responseTopic"] as? String == "/faults/new")
+        #expect((try answer.json()["values"] as? [String: Any])?["what"] as? String == "pump 3")
+        let unknown = try await MusterProcess.run(
+            ["respond", "--request", "nope", "--user", "joe", "--device-id", "d1", "{}"] + data)
+        #expect(unknown.status == 2, "\(unknown)")
+    }
+}

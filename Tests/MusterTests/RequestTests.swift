@@ -1,0 +1,148 @@
+import EventLog
+import EventLogTesting
+import Forms
+import Foundation
+import Muster
+import Testing
+
+/// A user-initiated report: what broke and how bad it is.
+let reportFields = Data(
+    #"""
+    {"fields": [
+        {"id": "what", "type": "inputString", "label": "What broke?"},
+        {"id": "severity", "type": "inputInteger", "label": "Severity", "minValue": 1, "maxValue": 5}
+    ]}
+    """#.utf8)
+
+@Suite struct RequestTests {
+    struct Fixture {
+        let t: TestLog
+        let log: EventLog
+        let requests: Requests
+        let notifications: Notifications
+    }
+
+    func fixture() async throws -> Fixture {
+        let t = try TestLog()
+        let log = try t.open { $0.projections += MusterDomain.projections }
+        try await Directory(log: log).addUser("joe", password: nil)
+        return Fixture(t: t, log: log, requests: Requests(log: log), notifications: Notifications(log: log))
+    }
+
+    @Test func putAndListTemplatesByName() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        #expect(try f.requests.list().isEmpty)
+        try await f.requests.put(
+            "report", title: "Report a fault", body: "Tell us", responseTopic: "/faults/new", payload: reportFields)
+        try await f.requests.put(
+            "hello", title: "Hello", body: "Say hi", responseTopic: "/hi", payload: Data(#"{"fields":[]}"#.utf8))
+        try await f.requests.put(
+            "hello", title: "Hello again", body: "Say hi", responseTopic: "/hi", payload: Data(#"{"fields":[]}"#.utf8))
+        let list = try f.requests.list()
+        #expect(list.map(\.name) == ["hello", "report"])
+        #expect(list[0].title == "Hello again")
+        let report = try #require(try f.requests.get("report"))
+        #expect(report.responseTopic == "/faults/new")
+        #expect(report.body == "Tell us")
+        let payload = try JSONValue.parse(Data(report.payload)).objectValue
+        #expect(payload?["responseTopic"] == .string("/faults/new"))
+        #expect(payload?["fields"]?.arrayValue?.count == 2)
+    }
+
+    @Test func anInvalidTemplateIsRefusedNamingFieldsAndNothingIsWritten() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        let head = f.log.head
+        let rejection = await #expect(throws: FormRejection.self) {
+            try await f.requests.put(
+                "bad", title: "T", body: "B", responseTopic: "no-slash",
+                payload: Data(#"{"fields":[{"type":"inputInteger","label":"n","minValue":5,"maxValue":1}]}"#.utf8))
+        }
+        let fields = rejection?.problems.map(\.field) ?? []
+        #expect(fields.contains("payload.responseTopic"))
+        #expect(fields.contains { $0.contains("fields[0]") })
+        #expect(f.log.head == head)
+        #expect(try f.requests.list().isEmpty)
+    }
+
+    @Test func answeringARequestAppendsOneEventThatAListenerOnItsTopicReceives() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        try await f.requests.put(
+            "report", title: "Report a fault", body: "Tell us", responseTopic: "/faults/new", payload: reportFields)
+        let listener = f.notifications.listen(try TopicFilter("/faults/#"))
+        let head = f.log.head
+        let answer = try await f.notifications.respond(
+            toRequest: "report", user: "joe", deviceId: "d1", deviceName: "Pixel",
+            values: Data(#"{"what":"pump 3","severity":4}"#.utf8))
+        #expect(f.log.head == head + 1)
+        #expect(answer.response.responseTopic == "/faults/new")
+        #expect(answer.response.username == "joe")
+        #expect(answer.response.values["severity"] == .number(4))
+        let last = f.log.head
+        let event = try #require(try f.log.read { try $0.event(at: last) })
+        let received = try #require(try ResponseReceived.decode(event))
+        #expect(received.request == "report")
+        #expect(received.messageId == answer.messageId)
+        #expect(received.responseTopic == "/faults/new")
+        #expect(
+            String(decoding: try #require(EventCatalogue.json(event)), as: UTF8.self).contains(#""request":"report""#))
+        var iterator = listener.makeAsyncIterator()
+        let published = try #require(try await iterator.next())
+        #expect(published == answer.json)
+        // Nothing entered any inbox.
+        #expect(try f.notifications.inbox(user: "joe").isEmpty)
+        // A second answer is another submission, not a conflict.
+        let second = try await f.notifications.respond(
+            toRequest: "report", user: "joe", deviceId: "d1", values: Data(#"{"what":"pump 4","severity":1}"#.utf8))
+        #expect(second.messageId != answer.messageId)
+    }
+
+    @Test func invalidValuesOrUnknownNamesAreRefusedAndNothingIsWritten() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        try await f.requests.put(
+            "report", title: "Report a fault", body: "Tell us", responseTopic: "/faults/new", payload: reportFields)
+        let head = f.log.head
+        let rejection = await #expect(throws: FormRejection.self) {
+            try await f.notifications.respond(
+                toRequest: "report", user: "joe", deviceId: "d1", values: Data(#"{"severity":9}"#.utf8))
+        }
+        #expect(Set(rejection?.problems.map(\.field) ?? []) == ["what", "severity"])
+        let unknown = await #expect(throws: StoreError.self) {
+            try await f.notifications.respond(
+                toRequest: "nope", user: "joe", deviceId: "d1", values: Data("{}".utf8))
+        }
+        #expect(unknown?.code == .notFound)
+        let nobody = await #expect(throws: StoreError.self) {
+            try await f.notifications.respond(
+                toRequest: "report", user: "zed", deviceId: "d1", values: Data(#"{"what":"x","severity":1}"#.utf8))
+        }
+        #expect(nobody?.code == .notFound)
+        #expect(f.log.head == head)
+    }
+
+    @Test func oldResponseBodiesDecodeWithoutARequest() throws {
+        let plain = ResponseReceived(
+            messageId: UUID(), user: "joe", deviceId: "d", deviceName: "d", submitValue: 0, response: Array("{}".utf8),
+            responseTopic: "/a")
+        var w = ByteWriter()
+        plain.encode(into: &w)
+        let decoded = try w.bytes.withUnsafeBytes { buffer in
+            var r = ByteReader(buffer)
+            return try ResponseReceived(from: &r)
+        }
+        #expect(decoded == plain)
+        var tagged = plain
+        tagged.request = "report"
+        var w2 = ByteWriter()
+        tagged.encode(into: &w2)
+        #expect(Array(w2.bytes.prefix(w.bytes.count)) == w.bytes)
+        let decodedTagged = try w2.bytes.withUnsafeBytes { buffer in
+            var r = ByteReader(buffer)
+            return try ResponseReceived(from: &r)
+        }
+        #expect(decodedTagged.request == "report")
+    }
+}
