@@ -307,7 +307,7 @@ import Testing
         let projections = try #require(status["projections"] as? [[String: Any]])
         #expect(
             Set(projections.compactMap { $0["name"] as? String }) == [
-                "byType", "byNamespace", "statistics", "directory", "inbox",
+                "byType", "byNamespace", "statistics", "directory", "inbox", "documents",
             ])
         for p in projections {
             for key in ["name", "mode", "version", "storedVersion", "generation", "checkpoint", "isCurrent", "lag"] {
