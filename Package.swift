@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd",
+                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Muster",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/bench"

@@ -1,0 +1,182 @@
+import EventLog
+import Foundation
+
+/// What was sent to people and what they answered, explained from the log alone (no projection):
+/// sends, responses, directory and device changes and uploads, each as an `AuditEntry`, oldest first.
+public struct Audit: Sendable {
+    let log: EventLog
+    /// Most recipients an entry lists (a send to everyone can have 100,000).
+    public static let recipientsShown = 100
+
+    public init(log: EventLog) { self.log = log }
+
+    /// Which entries to report.
+    public struct Filter: Sendable, Hashable {
+        /// Only what concerns this user: sends where they are a recipient or the sender, their
+        /// responses, their account, groups they joined or left, their devices and uploads.
+        public var user: String?
+        /// Only responses from this device and its registrations.
+        public var deviceId: String?
+        /// Only events recorded at or after this time.
+        public var since: Date?
+        /// Only this namespace.
+        public var namespace: String?
+
+        public init(user: String? = nil, deviceId: String? = nil, since: Date? = nil, namespace: String? = nil) {
+            self.user = user
+            self.deviceId = deviceId
+            self.since = since
+            self.namespace = namespace
+        }
+    }
+
+    /// Every matching entry, oldest first.
+    public func entries(_ filter: Filter = Filter()) throws -> [AuditEntry] {
+        var result: [AuditEntry] = []
+        try entries(filter) { entry in
+            result.append(entry)
+            return true
+        }
+        return result
+    }
+
+    /// Calls `body` with each matching entry, oldest first, until it returns false.
+    public func entries(_ filter: Filter, _ body: (AuditEntry) throws -> Bool) throws {
+        let since = filter.since.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.down)) }
+        var scan = Scan(filter: filter)
+        _ = try log.read { reader in
+            try reader.events(EventQuery(namespace: filter.namespace)) { event in
+                // Group membership is tracked from the start, so "left" is known even before --since.
+                let found = try scan.entries(for: event)
+                if let since, event.recordedAt < since { return true }
+                for entry in found where scan.keeps(entry) {
+                    guard try body(entry) else { return false }
+                }
+                return true
+            }
+        }
+    }
+
+    /// The state a scan keeps: group members and the titles of the user's messages.
+    private struct Scan {
+        let filter: Filter
+        var members: [String: [String]] = [:]
+        var titles: [UUID: String] = [:]
+
+        func keeps(_ entry: AuditEntry) -> Bool {
+            if let deviceId = filter.deviceId, entry.deviceId != deviceId { return false }
+            return true
+        }
+
+        /// Whether `name` is the user asked about (every user when none is).
+        func concerns(_ name: String) -> Bool { filter.user == nil || filter.user == name }
+
+        mutating func entries(for event: RecordedEvent) throws -> [AuditEntry] {
+            func entry(_ what: AuditEntry.What, _ detail: String) -> AuditEntry {
+                AuditEntry(
+                    what, position: event.position, recordedAt: event.recordedAt, namespace: event.namespace,
+                    actor: event.actor, detail: detail)
+            }
+            if let sent = try PayloadSent.decode(event) {
+                return payloadSent(sent, entry(.payloadSent, ""))
+            }
+            if let response = try ResponseReceived.decode(event) {
+                guard concerns(response.user) else { return [] }
+                var e = entry(
+                    .responseReceived,
+                    "\(response.user) answered message \(response.messageId.uuidString.lowercased())"
+                        + (titles[response.messageId].map { " (\(String(reflecting: $0)))" } ?? "")
+                        + " from device \(response.deviceId) (\(response.deviceName)) with submitValue \(response.submitValue)"
+                )
+                e.user = response.user
+                e.messageId = response.messageId
+                e.title = titles[response.messageId]
+                e.deviceId = response.deviceId
+                e.submitValue = response.submitValue
+                return [e]
+            }
+            if let user = try UserCreated.decode(event) {
+                guard concerns(user.name) else { return [] }
+                var e = entry(
+                    .userCreated,
+                    "user \(user.name) created (time zone \(user.timeZone)\(user.isAdmin ? ", administrator" : ""))")
+                e.user = user.name
+                return [e]
+            }
+            if let group = try GroupDefined.decode(event) {
+                let key = "\(event.namespace)\u{0}\(group.name)"
+                let before = Set(members[key] ?? [])
+                members[key] = group.members
+                let after = Set(group.members)
+                var result: [AuditEntry] = []
+                for name in group.members where !before.contains(name) && concerns(name) {
+                    var e = entry(.groupJoined, "\(name) joined group \(group.name)")
+                    e.user = name
+                    e.group = group.name
+                    result.append(e)
+                }
+                for name in before.subtracting(after).sorted() where concerns(name) {
+                    var e = entry(.groupLeft, "\(name) left group \(group.name)")
+                    e.user = name
+                    e.group = group.name
+                    result.append(e)
+                }
+                return result
+            }
+            if let target = try PushTargetRegistered.decode(event) {
+                guard concerns(target.user) else { return [] }
+                var e = entry(
+                    .deviceRegistered,
+                    "device \(target.deviceId) (\(target.deviceName), \(target.platform.rawValue)) registered for \(target.user)"
+                )
+                e.user = target.user
+                e.deviceId = target.deviceId
+                return [e]
+            }
+            if let gone = try PushTargetUnregistered.decode(event) {
+                guard concerns(gone.user) else { return [] }
+                var e = entry(.deviceUnregistered, "device \(gone.deviceId) of \(gone.user) unregistered")
+                e.user = gone.user
+                e.deviceId = gone.deviceId
+                return [e]
+            }
+            if let document = try DocumentUploaded.decode(event) {
+                guard concerns(document.uploader) else { return [] }
+                var e = entry(
+                    .documentUploaded,
+                    "\(document.uploader) uploaded \(document.name) (\(document.contentType), \(document.size) bytes)")
+                e.user = document.uploader
+                e.document = document.name
+                return [e]
+            }
+            return []
+        }
+
+        private mutating func payloadSent(_ sent: PayloadSent, _ base: AuditEntry) -> [AuditEntry] {
+            var e = base
+            e.title = sent.title
+            e.recipientCount = sent.recipients.count
+            e.recipients = sent.recipients.prefix(Audit.recipientsShown).map(\.user)
+            let count = sent.recipients.count
+            let listed =
+                sent.recipients.prefix(5).map(\.user).joined(separator: ", ")
+                + (count > 5 ? " and \(count - 5) more" : "")
+            let what = "\(sent.sender) sent \(String(reflecting: sent.title)) on \(sent.responseTopic)"
+            guard let user = filter.user else {
+                e.detail = "\(what) to \(count) recipient\(count == 1 ? "" : "s"): \(listed)"
+                return [e]
+            }
+            if let mine = sent.recipients.first(where: { $0.user == user }) {
+                titles[mine.messageId] = sent.title
+                e.user = user
+                e.messageId = mine.messageId
+                e.detail =
+                    "\(what) to \(user) as message \(mine.messageId.uuidString.lowercased()), among \(count) recipient\(count == 1 ? "" : "s"): \(listed)"
+                return [e]
+            }
+            guard sent.sender == user else { return [] }
+            e.detail = "\(what) to \(count) recipient\(count == 1 ? "" : "s"): \(listed)"
+            return [e]
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// One thing the log says happened to (or was done by) a person: what was sent, answered, changed.
+public struct AuditEntry: Sendable, Hashable, Encodable {
+    /// What happened.
+    public enum What: String, Sendable, Hashable, Encodable {
+        case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
+            documentUploaded
+    }
+
+    /// Position of the event that says so.
+    public var position: UInt64
+    /// When it was recorded: microseconds since 1970, from the store's clock.
+    public var recordedAt: Int64
+    public var namespace: String
+    public var what: What
+    /// One sentence for a person.
+    public var detail: String
+    /// The user concerned (a recipient, the responder, the member, the device's owner, the uploader).
+    public var user: String?
+    /// Who did it (the sender, the event's actor).
+    public var actor: String
+    public var messageId: UUID?
+    public var title: String?
+    /// Recipients of a send (at most `Audit.recipientsShown`; `recipientCount` has the total).
+    public var recipients: [String]?
+    public var recipientCount: Int?
+    public var deviceId: String?
+    public var submitValue: Int?
+    public var group: String?
+    public var document: String?
+
+    init(_ what: What, position: UInt64, recordedAt: Int64, namespace: String, actor: String, detail: String) {
+        self.what = what
+        self.position = position
+        self.recordedAt = recordedAt
+        self.namespace = namespace
+        self.actor = actor
+        self.detail = detail
+    }
+
+    /// `recordedAt` as a date.
+    public var recordedDate: Date { Date(timeIntervalSince1970: Double(recordedAt) / 1_000_000) }
+
+    private enum CodingKeys: String, CodingKey {
+        case position, time, namespace, what, detail, user, actor, messageId, title, recipients, recipientCount,
+            deviceId, submitValue, group, document
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(position, forKey: .position)
+        try c.encode(
+            recordedDate.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), forKey: .time)
+        try c.encode(namespace, forKey: .namespace)
+        try c.encode(what, forKey: .what)
+        try c.encode(detail, forKey: .detail)
+        try c.encodeIfPresent(user, forKey: .user)
+        try c.encode(actor, forKey: .actor)
+        try c.encodeIfPresent(messageId, forKey: .messageId)
+        try c.encodeIfPresent(title, forKey: .title)
+        try c.encodeIfPresent(recipients, forKey: .recipients)
+        try c.encodeIfPresent(recipientCount, forKey: .recipientCount)
+        try c.encodeIfPresent(deviceId, forKey: .deviceId)
+        try c.encodeIfPresent(submitValue, forKey: .submitValue)
+        try c.encodeIfPresent(group, forKey: .group)
+        try c.encodeIfPresent(document, forKey: .document)
+    }
+}

@@ -1,0 +1,108 @@
+import EventLog
+import Forms
+import Foundation
+
+/// Media uploaded as documents: the content goes to the blob store, a `DocumentUploaded` event
+/// names it `rcs/<kind>/<uuid>.<ext>`.
+public struct Documents: Sendable {
+    let log: EventLog
+
+    public init(log: EventLog) { self.log = log }
+
+    /// Extension → kind and content type, for files uploaded without `--kind`.
+    static let known: [String: (kind: MediaKind, contentType: String)] = [
+        "m4a": (.audio, "audio/mp4"), "mp3": (.audio, "audio/mpeg"), "wav": (.audio, "audio/wav"),
+        "aac": (.audio, "audio/aac"), "jpg": (.image, "image/jpeg"), "jpeg": (.image, "image/jpeg"),
+        "png": (.image, "image/png"), "heic": (.image, "image/heic"), "mp4": (.video, "video/mp4"),
+        "mov": (.video, "video/quicktime"), "m4v": (.video, "video/x-m4v"),
+    ]
+
+    /// The extension a name gets when the file has none (or one unfit for a name).
+    static let defaultExtension: [MediaKind: String] = [.audio: "m4a", .image: "jpg", .video: "mp4"]
+
+    /// Uploads `file` as a document of `kind` (guessed from the extension when nil).
+    ///
+    /// The content is streamed into the blob store first, outside the writer; then the event is
+    /// appended. Throws `.invalidArgument` when the kind cannot be guessed, `.notFound` when the
+    /// file cannot be read.
+    @discardableResult
+    public func put(
+        file: URL, kind: MediaKind? = nil, contentType: String? = nil, user: String,
+        namespace: String = Names.defaultNamespace
+    ) async throws -> DocumentUploaded {
+        try Names.validate(namespace, as: "namespace")
+        try Names.validate(user, as: "user name")
+        var ext = file.pathExtension.lowercased()
+        let guessed = Self.known[ext]
+        guard let kind = kind ?? guessed?.kind else {
+            throw StoreError(
+                .invalidArgument,
+                "cannot tell whether \(file.lastPathComponent) is audio, an image or a video from its extension; pass --kind audio|image|video"
+            )
+        }
+        if ext.isEmpty || ext.count > 16 || !ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            ext = Self.defaultExtension[kind] ?? "bin"
+        }
+        let type = contentType ?? (guessed?.kind == kind ? guessed?.contentType : nil) ?? "application/octet-stream"
+        let receipt = try await log.blobs.put(contentsOf: file)
+        let document = DocumentUploaded(
+            name: "\(kind.prefix)\(EventID.make().uuidString.lowercased()).\(ext)", blob: receipt.info.id.hex,
+            kind: kind, contentType: type, size: receipt.info.rawSize, uploader: user)
+        _ = try await log.perform { scope in
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: "document/\(document.name)", expectedVersion: .noStream,
+                    events: [document.newEvent(actor: user)]))
+        }
+        return document
+    }
+
+    /// The document of this name, or nil.
+    public func document(_ name: String, namespace: String = Names.defaultNamespace) throws -> DocumentUploaded? {
+        try log.read { reader in
+            try reader.projection(DocumentsProjection.name).get(
+                "documents", DirectoryProjection.key(namespace, name)
+            ).map { value in
+                try value.withUnsafeBytes { buffer in
+                    var r = ByteReader(buffer)
+                    return try DocumentUploaded(from: &r)
+                }
+            }
+        }
+    }
+
+    /// Writes the document's content to `url` (which appears only once the content checked out).
+    @discardableResult
+    public func get(_ name: String, to url: URL, namespace: String = Names.defaultNamespace) throws
+        -> DocumentUploaded
+    {
+        let (document, id) = try find(name, namespace)
+        try log.blobs.write(id, to: url)
+        return document
+    }
+
+    /// Writes the document's content to `handle` (stdout), chunk by chunk.
+    @discardableResult
+    public func get(_ name: String, to handle: FileHandle, namespace: String = Names.defaultNamespace) throws
+        -> DocumentUploaded
+    {
+        let (document, id) = try find(name, namespace)
+        try log.blobs.write(id, to: handle)
+        return document
+    }
+
+    /// The whole content of a (small) document.
+    public func bytes(_ name: String, namespace: String = Names.defaultNamespace) throws -> [UInt8] {
+        try log.blobs.bytes(find(name, namespace).1)
+    }
+
+    private func find(_ name: String, _ namespace: String) throws -> (DocumentUploaded, BlobID) {
+        guard let document = try document(name, namespace: namespace) else {
+            throw StoreError(.notFound, "no document named \(String(reflecting: name)) in namespace \(namespace)")
+        }
+        guard let id = document.blobID else {
+            throw StoreError(.corrupt, "document \(name) refers to a malformed blob id \(document.blob)")
+        }
+        return (document, id)
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Muster
+
+/// `muster audit`: what was sent to people and what they answered, from the log alone.
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Explain what was sent and answered: a table, or JSON lines with --json.",
+        discussion: """
+            Entries: sends (to or by the user), responses, account, group and device changes and \
+            document uploads, oldest first. (--area and --rule come with areas and rules.)
+            """)
+
+    @OptionGroup var data: DataOptions
+    @Option(help: "Only what concerns this user.") var user: String?
+    @Option(help: "Only responses from and registrations of this device.") var deviceId: String?
+    @Option(help: "Only events recorded at or after this ISO 8601 time (e.g. 2026-01-31T08:00:00Z).")
+    var since: String?
+    @Option(help: "Only this namespace.") var namespace: String?
+    @Flag(help: "Print JSON lines.") var json = false
+
+    func validate() throws {
+        if let since, Self.parse(since) == nil {
+            throw ValidationError("--since \(since) is not an ISO 8601 time such as 2026-01-31T08:00:00Z")
+        }
+    }
+
+    /// An ISO 8601 date-time (with or without fractional seconds), or a date (midnight UTC).
+    static func parse(_ text: String) -> Date? {
+        for options: ISO8601DateFormatter.Options in [
+            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
+        ] {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    func run() async throws {
+        let log = try data.open()
+        defer { log.close() }
+        let filter = Muster.Audit.Filter(
+            user: user, deviceId: deviceId, since: since.flatMap(Self.parse), namespace: namespace)
+        var out = StandardOutput()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let widths = [8, 27, 18]
+        do {
+            if !json { try out.line(Self.render(["POSITION", "TIME", "WHAT", "DETAIL"], widths)) }
+            var closed = false
+            try Muster.Audit(log: log).entries(filter) { entry in
+                do {
+                    if json {
+                        try out.line(Array(try encoder.encode(entry)))
+                    } else {
+                        try out.line(
+                            Self.render(
+                                [
+                                    String(entry.position), EventJSON.timestamp(entry.recordedAt),
+                                    entry.what.rawValue, entry.detail,
+                                ], widths))
+                    }
+                    return true
+                } catch is StandardOutput.Closed {
+                    closed = true
+                    return false
+                }
+            }
+            if closed { throw StandardOutput.Closed() }
+            try out.flush()
+        } catch is StandardOutput.Closed {
+            // The reader went away (`| head`).
+        }
+    }
+
+    private static func render(_ cells: [String], _ widths: [Int]) -> String {
+        cells.enumerated().map { i, cell in
+            i >= widths.count ? cell : cell.padding(toLength: max(widths[i], cell.count), withPad: " ", startingAt: 0)
+        }
+        .joined(separator: "  ")
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import EventLog
+import Forms
+import Foundation
+import Muster
+
+/// `muster documents`: media uploaded for audio, camera, video and markupImage fields.
+struct Documents: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Upload media as documents (rcs/<kind>/<uuid>.<ext>) and download them by name.",
+        subcommands: [Put.self, Get.self])
+
+    struct Put: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Upload a file; prints {name, size, blob}.",
+            discussion: """
+                The kind is guessed from the extension (m4a/mp3/wav/aac audio, jpg/jpeg/png/heic image, \
+                mp4/mov/m4v video); pass --kind for anything else.
+                """)
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The file to upload.") var file: String
+        @Option(help: "audio, image or video (default: from the extension).") var kind: String?
+        @Option(help: "MIME type (default: from the extension).") var contentType: String?
+        @Option(help: "Who uploads it.") var user = "cli"
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func validate() throws {
+            if let kind, MediaKind(rawValue: kind) == nil {
+                throw ValidationError("--kind must be audio, image or video, not \(kind)")
+            }
+        }
+
+        func run() async throws {
+            let log = try data.open(mustExist: false)
+            defer { log.close() }
+            let document = try await Muster.Documents(log: log).put(
+                file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),
+                contentType: contentType, user: user, namespace: namespace)
+            try Output.json(PutResult(name: document.name, size: document.size, blob: document.blob))
+        }
+
+        struct PutResult: Encodable {
+            var name: String
+            var size: UInt64
+            var blob: String
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a document's bytes to stdout, or to --output FILE.")
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "Document name, e.g. rcs/audio/<uuid>.m4a.") var name: String
+        @Option(name: [.short, .long], help: "Write to this file instead of stdout.") var output: String?
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            let log = try data.open()
+            defer { log.close() }
+            let documents = Muster.Documents(log: log)
+            if let output {
+                try documents.get(name, to: URL(fileURLWithPath: output), namespace: namespace)
+            } else {
+                signal(SIGPIPE, SIG_IGN)
+                try documents.get(name, to: FileHandle.standardOutput, namespace: namespace)
+            }
+        }
+    }
+}
