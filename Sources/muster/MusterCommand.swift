@@ -16,7 +16,7 @@ struct MusterCommand: AsyncParsableCommand {
             Append.self, Events.self, Import.self, Status.self, Rebuild.self, Migrate.self,
             Verify.self, Backup.self, Restore.self, Serve.self, Users.self, Groups.self, Devices.self,
             Send.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
-            Documents.self, Audit.self,
+            Documents.self, Audit.self, SettingsCommand.self,
         ]
     )
 

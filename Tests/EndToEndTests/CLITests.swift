@@ -307,7 +307,7 @@ import Testing
         let projections = try #require(status["projections"] as? [[String: Any]])
         #expect(
             Set(projections.compactMap { $0["name"] as? String }) == [
-                "byType", "byNamespace", "statistics", "directory", "inbox", "namedPayloads", "requests",
+                "byType", "byNamespace", "statistics", "directory", "inbox", "namedPayloads", "requests", "settings",
                 "documents",
             ])
         for p in projections {

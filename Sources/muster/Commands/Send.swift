@@ -20,7 +20,7 @@ struct Send: AsyncParsableCommand {
     @Option(help: "Notification body.") var body: String
     @Option(help: "Push source name.") var source: String?
     @Option(help: "Who sends it.") var sender = "cli"
-    @Option(help: "Push size limit in bytes.") var pushSizeLimit = 4096
+    @Option(help: "Push size limit in bytes (default: the namespace's pushSizeLimit setting).") var pushSizeLimit: Int?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Flag(help: "Print payload errors as JSON on stdout.") var json = false
     @Argument(help: ArgumentHelp("The payload JSON, or - for stdin.", valueName: "PAYLOAD_JSON|-")) var payload: String
@@ -34,7 +34,10 @@ struct Send: AsyncParsableCommand {
         let log = try data.open(mustExist: false)
         defer { log.close() }
         do {
-            let result = try await Notifications(log: log, pushSizeLimit: pushSizeLimit).send(
+            let limit =
+                try pushSizeLimit ?? Settings(log: log).value(.pushSizeLimit, namespace: namespace).flatMap(Int.init)
+                ?? 4096
+            let result = try await Notifications(log: log, pushSizeLimit: limit).send(
                 to: FormErrorOutput.list(to), groups: FormErrorOutput.list(group), all: all, title: title, body: body,
                 source: source, payload: text, namespace: namespace, actor: sender)
             for warning in result.warnings {

@@ -1,0 +1,53 @@
+import EventLog
+import Foundation
+
+/// A namespace setting: its name, what it holds, its default.
+public enum Setting: String, Sendable, CaseIterable, Codable {
+    /// Most notifications a user gets per day from rules (the Ubudu daily maximum); unset = unlimited.
+    case dailyNotificationLimit
+    /// Whether rules may call the server hook (Ubudu `notify_server`).
+    case automaticServerNotifications
+    /// Whether rules may notify users (Ubudu `notify_user`).
+    case automaticUserNotifications
+    /// Most bytes a payload may take inline in a push; larger ones go as named payloads.
+    case pushSizeLimit
+
+    /// The value when never set, as text; nil for "unset".
+    public var defaultValue: String? {
+        switch self {
+        case .dailyNotificationLimit: nil
+        case .automaticServerNotifications: "true"
+        case .automaticUserNotifications: "true"
+        case .pushSizeLimit: "4096"
+        }
+    }
+
+    /// The value in canonical form, or an error naming the setting and what it takes.
+    /// `unset` (or `none`) clears a setting that may be unset.
+    public func normalize(_ text: String) throws -> String? {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        switch self {
+        case .dailyNotificationLimit:
+            if ["unset", "none", ""].contains(value.lowercased()) { return nil }
+            guard let n = Int(value), n >= 0 else {
+                throw StoreError(
+                    .invalidArgument,
+                    "\(rawValue) takes a whole number ≥ 0, or unset for no limit; not \(String(reflecting: text))")
+            }
+            return String(n)
+        case .automaticServerNotifications, .automaticUserNotifications:
+            switch value.lowercased() {
+            case "true", "yes", "on", "1": return "true"
+            case "false", "no", "off", "0": return "false"
+            default:
+                throw StoreError(.invalidArgument, "\(rawValue) takes true or false; not \(String(reflecting: text))")
+            }
+        case .pushSizeLimit:
+            guard let n = Int(value), n >= 256 else {
+                throw StoreError(
+                    .invalidArgument, "\(rawValue) takes a number of bytes ≥ 256; not \(String(reflecting: text))")
+            }
+            return String(n)
+        }
+    }
+}

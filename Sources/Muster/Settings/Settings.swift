@@ -1,0 +1,75 @@
+import EventLog
+
+/// Namespace settings: every change is an event; the current values are an inline projection.
+public struct Settings: Sendable {
+    let log: EventLog
+
+    public init(log: EventLog) { self.log = log }
+
+    /// A setting as listed: its value and whether that is the default.
+    public struct Entry: Sendable, Hashable, Encodable {
+        public var key: Setting
+        public var value: String?
+        public var isDefault: Bool
+
+        public init(key: Setting, value: String?, isDefault: Bool) {
+            self.key = key
+            self.value = value
+            self.isDefault = isDefault
+        }
+    }
+
+    /// Sets (or with `unset`, clears) a setting; returns the stored value.
+    @discardableResult
+    public func set(
+        _ setting: Setting, to text: String, namespace: String = Names.defaultNamespace, actor: String = "system"
+    ) async throws -> String? {
+        let value = try setting.normalize(text)
+        _ = try await log.perform { scope in
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: "settings",
+                    events: [SettingChanged(setting: setting, value: value).newEvent(actor: actor)]))
+        }
+        return value
+    }
+
+    /// Every setting of the namespace, set or default.
+    public func list(namespace: String = Names.defaultNamespace) throws -> [Entry] {
+        try log.read { reader in
+            let state = try reader.projection(SettingsProjection.name)
+            return try Setting.allCases.map { try Self.entry($0, namespace, state) }
+        }
+    }
+
+    /// The current value of one setting (its default when never set).
+    public func value(_ setting: Setting, namespace: String = Names.defaultNamespace) throws -> String? {
+        try log.read { try Self.entry(setting, namespace, $0.projection(SettingsProjection.name)).value }
+    }
+
+    static func entry(_ setting: Setting, _ namespace: String, _ state: ProjectionState) throws -> Entry {
+        guard let stored = try state.get("values", DirectoryProjection.key(namespace, setting.rawValue)) else {
+            return Entry(key: setting, value: setting.defaultValue, isDefault: true)
+        }
+        // First byte 1: a value follows; 0: explicitly unset.
+        let value = stored.first == 1 ? String(decoding: stored.dropFirst(), as: UTF8.self) : nil
+        return Entry(key: setting, value: value, isDefault: false)
+    }
+}
+
+/// The current setting values, per namespace: `namespace 0 key 0` → flag byte + value.
+public struct SettingsProjection: Projection {
+    public static let name = "settings"
+    public var name: String { Self.name }
+    public var version: UInt32 { 1 }
+    public var mode: ProjectionMode { .inline }
+    public var tables: [String] { ["values"] }
+
+    public init() {}
+
+    public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        guard let change = try SettingChanged.decode(event) else { return }
+        let stored: [UInt8] = change.value.map { [1] + Array($0.utf8) } ?? [0]
+        try state.put("values", DirectoryProjection.key(event.namespace, change.setting.rawValue), stored)
+    }
+}

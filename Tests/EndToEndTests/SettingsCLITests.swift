@@ -1,0 +1,26 @@
+import EventLogTesting
+import Foundation
+import Testing
+
+@Suite struct SettingsCLITests {
+    @Test func thePushSizeLimitSettingBoundsWhatSendAccepts() async throws {
+        let work = try TemporaryDirectory("settings-cli")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        #expect(try await MusterProcess.run(["users", "add", "joe"] + data).status == 0)
+        let set = try await MusterProcess.run(["settings", "set", "pushSizeLimit", "300"] + data)
+        #expect(try set.json()["value"] as? String == "300")
+        let bad = try await MusterProcess.run(["settings", "set", "pushSizeLimit", "ten"] + data)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("pushSizeLimit takes a number of bytes"))
+        let label = String(repeating: "y", count: 400)
+        let payload = #"{"responseTopic":"/a/b","fields":[{"type":"text","label":"\#(label)"}]}"#
+        let send = try await MusterProcess.run(
+            ["send", "--to", "joe", "--title", "t", "--body", "b"] + data + [payload])
+        #expect(send.status == 2)
+        #expect(send.stderr.contains("above the push size limit of 300 bytes"))
+        let list = try await MusterProcess.run(["settings", "list", "--json"] + data)
+        let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+        #expect(entries?.first { $0["key"] as? String == "pushSizeLimit" }?["isDefault"] as? Bool == false)
+    }
+}
