@@ -37,13 +37,7 @@ extension Notifications {
         actor: String? = nil
     ) async throws -> Answer {
         try Names.validate(deviceId, as: "device id")
-        let answers: [String: JSONValue]
-        do {
-            guard let object = try JSONValue.parse(values).objectValue else { throw FormRejection.notObject }
-            answers = object
-        } catch {
-            throw FormRejection.notObject
-        }
+        let answers = try FormRejection.answers(values)
         return try await log.perform { scope in
             let inbox = try scope.projection(InboxProjection.name)
             let key = InboxProjection.addressedKey(namespace, messageId, user)
@@ -116,4 +110,10 @@ extension FormRejection {
     static let notObject = FormRejection(
         subject: "response",
         errors: [FormError(path: "values", rule: .notJSON, message: "must be a JSON object of field id → value")])
+
+    /// The answers of a response: `values` must be a JSON object of field id → value.
+    static func answers(_ values: Data) throws -> [String: JSONValue] {
+        guard let object = try? JSONValue.parse(values).objectValue else { throw notObject }
+        return object
+    }
 }

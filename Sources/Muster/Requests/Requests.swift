@@ -85,13 +85,7 @@ extension Notifications {
         actor: String? = nil
     ) async throws -> Answer {
         try Names.validate(deviceId, as: "device id")
-        let answers: [String: JSONValue]
-        do {
-            guard let object = try JSONValue.parse(values).objectValue else { throw FormRejection.notObject }
-            answers = object
-        } catch {
-            throw FormRejection.notObject
-        }
+        let answers = try FormRejection.answers(values)
         let messageId = EventID.make()
         return try await log.perform { scope in
             guard try Directory.user(user, namespace, scope.projection(DirectoryProjection.name)) != nil else {
