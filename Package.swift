@@ -3,14 +3,21 @@ import PackageDescription
 
 let package = Package(
     name: "Muster",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "MusterClient", targets: ["MusterClient"]),
         .executable(name: "muster", targets: ["muster"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -64,11 +71,31 @@ let package = Package(
         // The form payload, field and response-object model of seed 000; pure, no I/O.
         .target(name: "Forms"),
 
+        // The HTTP edge (Hummingbird): routes, authentication, live streams, metrics. Only translates.
+        .target(
+            name: "MusterHTTP",
+            dependencies: [
+                "EventLog", "Forms", "Muster",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // The Swift client SDK: the operations of the VantiqUI class, over HTTP, for Linux and Apple.
+        .target(
+            name: "MusterClient",
+            dependencies: []
+        ),
+
         // The operator's command line.
         .executableTarget(
             name: "muster",
             dependencies: [
-                "EventLog", "Migrations", "Muster",
+                "EventLog", "Migrations", "Muster", "MusterHTTP", "MusterClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,8 +134,15 @@ let package = Package(
             dependencies: ["Forms", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
+            name: "MusterHTTPTests",
+            dependencies: [
+                "MusterHTTP", "Muster", "EventLog", "EventLogTesting", "Forms",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
             name: "EndToEndTests",
-            dependencies: ["EventLog", "EventLogTesting", "Muster", "Forms"]
+            dependencies: ["EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient"]
         ),
     ]
 )

@@ -1,0 +1,2 @@
+/// The Swift client of a Muster server.
+public enum MusterClientPlaceholder {}
