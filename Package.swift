@@ -141,6 +141,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "MusterClientTests",
+            dependencies: ["MusterClient"]
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient"]
         ),
