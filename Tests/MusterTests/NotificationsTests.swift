@@ -249,7 +249,7 @@ let colourPayload = Data(
             messageId: sent.messageIds[1], user: "ann", deviceId: "d", values: Data(#"{"simpleDropList":"Red"}"#.utf8))
         var iterator = matching.makeAsyncIterator()
         let received = try #require(try await iterator.next())
-        let response = try ResponseObject.decode(received)
+        let response = try ResponseObject.decode(received.json)
         #expect(response.username == "ann")
         #expect(response.values["simpleDropList"] == .string("Red"))
         // A filter for another topic sees nothing, up to a later response on its topic.
@@ -258,9 +258,79 @@ let colourPayload = Data(
         _ = try await f.notifications.respond(
             messageId: x.messageIds[0], user: "kim", deviceId: "d", values: Data("{}".utf8))
         var otherIterator = other.makeAsyncIterator()
-        let first = try ResponseObject.decode(try #require(try await otherIterator.next()))
+        let first = try ResponseObject.decode(try #require(try await otherIterator.next()).json)
         #expect(first.responseTopic == "/x/y")
         #expect(first.username == "kim")
+    }
+}
+
+@Suite struct LiveStreamTests {
+    @Test func aDocumentPublishedOnATopicReachesItsListenersAsIsAndOthersNot() async throws {
+        let f = try await NotificationsTests().fixture()
+        defer { f.t.directory.remove() }
+        let listener = f.notifications.listen(try TopicFilter("/plant/+/alarms"))
+        let position = try await f.notifications.publish(
+            Data(#"{ "pump": 3, "level": "high" }"#.utf8), on: "/plant/north/alarms")
+        try await f.notifications.publish(Data(#"{"ignored":true}"#.utf8), on: "/plant/north/status")
+        var iterator = listener.makeAsyncIterator()
+        let delivery = try #require(try await iterator.next())
+        #expect(delivery.kind == .publish)
+        #expect(delivery.position == position)
+        #expect(delivery.topic == "/plant/north/alarms")
+        #expect(try JSONValue.parse(delivery.json) == JSONValue.parse(Data(#"{"pump":3,"level":"high"}"#.utf8)))
+        #expect(!String(decoding: delivery.json, as: UTF8.self).contains(" "), "stored compact")
+    }
+
+    @Test(arguments: ["plant/alarms", "/plant//alarms", "/plant/+/alarms"])
+    func publishingOnAMalformedTopicIsRefusedAndWritesNothing(topic: String) async throws {
+        let f = try await NotificationsTests().fixture()
+        defer { f.t.directory.remove() }
+        let head = f.log.head
+        let error = await #expect(throws: StoreError.self) {
+            try await f.notifications.publish(Data("{}".utf8), on: topic)
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(f.log.head == head)
+    }
+
+    @Test func publishingInvalidJSONIsRefusedAndWritesNothing() async throws {
+        let f = try await NotificationsTests().fixture()
+        defer { f.t.directory.remove() }
+        let head = f.log.head
+        await #expect(throws: (any Error).self) {
+            try await f.notifications.publish(Data("{oops".utf8), on: "/a/b")
+        }
+        #expect(f.log.head == head)
+    }
+
+    @Test func anInboxStreamResumedFromAPositionMissesNothingAndSeesOnlyItsUser() async throws {
+        let f = try await NotificationsTests().fixture()
+        defer { f.t.directory.remove() }
+        let start = f.log.head
+        let first = try await f.notifications.send(to: ["joe", "ann"], title: "One", body: "B", payload: colourPayload)
+        _ = try await f.notifications.send(to: ["ann"], title: "Not joe's", body: "B", payload: colourPayload)
+        _ = try await f.notifications.respond(
+            messageId: first.messageIds[0], user: "joe", deviceId: "d", values: Data(#"{"simpleDropList":"Red"}"#.utf8))
+        // Started after all of it happened, from the position before: everything is replayed, in order.
+        var updates = f.notifications.inboxUpdates(user: "joe", from: start + 1).makeAsyncIterator()
+        let arrived = try #require(try await updates.next())
+        guard case .arrived(let message) = arrived.change else {
+            Issue.record("expected the arrival first, got \(arrived)")
+            return
+        }
+        #expect(message.messageId == first.messageIds[0])
+        #expect(message.title == "One")
+        let answered = try #require(try await updates.next())
+        #expect(answered.change == .answered(messageId: first.messageIds[0]))
+        #expect(answered.position > arrived.position)
+        // Then live.
+        let later = try await f.notifications.send(to: ["joe"], title: "Two", body: "B", payload: colourPayload)
+        let live = try #require(try await updates.next())
+        guard case .arrived(let next) = live.change else {
+            Issue.record("expected a live arrival, got \(live)")
+            return
+        }
+        #expect(next.messageId == later.messageIds[0])
     }
 }
 

@@ -90,7 +90,9 @@ let reportFields = Data(
             String(decoding: try #require(EventCatalogue.json(event)), as: UTF8.self).contains(#""request":"report""#))
         var iterator = listener.makeAsyncIterator()
         let published = try #require(try await iterator.next())
-        #expect(published == answer.json)
+        #expect(published.json == answer.json)
+        #expect(published.kind == .response)
+        #expect(published.position == last)
         // Nothing entered any inbox.
         #expect(try f.notifications.inbox(user: "joe").isEmpty)
         // A second answer is another submission, not a conflict.

@@ -6,7 +6,7 @@ import Muster
 /// `muster listen`: response objects published on a topic, as they come.
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the response objects published on TOPIC as JSON lines, until Ctrl-C.",
+        abstract: "Print the response objects and documents published on TOPIC as JSON lines, until Ctrl-C.",
         discussion: """
             TOPIC is /a/b/c; a + segment matches any one segment, a final # the rest. Responses \
             recorded by any process on the data directory are printed.
@@ -28,8 +28,8 @@ struct Listen: AsyncParsableCommand {
         let responses = Notifications(log: log).listen(filter, namespace: namespace, from: from)
         let printer = Task {
             var out = StandardOutput()
-            for try await response in responses {
-                try out.line(Array(response))
+            for try await delivery in responses {
+                try out.line(Array(delivery.json))
                 try out.flush()
             }
         }

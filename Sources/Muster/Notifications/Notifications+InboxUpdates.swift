@@ -1,0 +1,37 @@
+import EventLog
+import Foundation
+
+extension Notifications {
+    /// A change to one person's inbox.
+    public struct InboxUpdate: Sendable, Hashable {
+        public enum Change: Sendable, Hashable {
+            /// A message arrived.
+            case arrived(PayloadMessage)
+            /// A message was answered, from any device of the user: it left the inbox.
+            case answered(messageId: UUID)
+        }
+        /// Log position of the event: a device that reconnects resumes after it.
+        public var position: UInt64
+        public var change: Change
+    }
+
+    /// The changes to `user`'s inbox from log position `from` (nil: from now on), live, as they are
+    /// recorded by this process or another one on the same data directory, until the consumer stops.
+    public func inboxUpdates(user: String, namespace: String = Names.defaultNamespace, from: UInt64? = nil)
+        -> AsyncThrowingStream<InboxUpdate, any Error>
+    {
+        follow(namespace: namespace, from: from) { event in
+            if let sent = try PayloadSent.decode(event) {
+                guard let copy = sent.recipients.first(where: { $0.user == user }) else { return nil }
+                let message = PayloadMessage(
+                    messageId: copy.messageId, title: sent.title, body: sent.body, sentAt: event.recordedAt,
+                    responseTopic: sent.responseTopic, position: event.position)
+                return InboxUpdate(position: event.position, change: .arrived(message))
+            }
+            if let response = try ResponseReceived.decode(event), response.user == user, response.request == nil {
+                return InboxUpdate(position: event.position, change: .answered(messageId: response.messageId))
+            }
+            return nil
+        }
+    }
+}
