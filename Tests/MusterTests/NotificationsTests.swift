@@ -103,6 +103,7 @@ let colourPayload = Data(
         let error = await #expect(throws: StoreError.self) {
             try await f.notifications.send(to: ["joe"], title: "T", body: "B", payload: big)
         }
+        #expect(error?.code == .tooLarge)
         #expect(error?.message.contains("\(size) bytes") == true)
         #expect(error?.message.contains("limit of 4096 bytes") == true)
         #expect(error?.message.contains("named payload") == true)

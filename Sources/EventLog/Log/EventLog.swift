@@ -22,11 +22,23 @@ public final class EventLog: Sendable {
         public var allowOlderFormat = false
         /// Most jobs in one write transaction.
         public var maximumBatch = 4096
+        /// Told of every commit of the writer, on the writer thread after the commit: keep it short.
+        public var commitObserver: (@Sendable (Commit) -> Void)?
 
         public init() {}
 
         /// The format version this configuration writes.
         public var formatVersion: UInt32 { 1 + UInt32(migrations.count) }
+    }
+
+    /// One durable commit of the writer, as metrics see it.
+    public struct Commit: Sendable, Hashable {
+        /// Commands (appends, `perform` jobs) in the transaction, rejected ones included.
+        public var jobs: Int
+        /// Events appended.
+        public var events: UInt64
+        /// From the transaction's start to the commit's return.
+        public var duration: Duration
     }
 
     /// The projections every log has: the type and namespace indexes and the statistics.
@@ -61,7 +73,11 @@ public final class EventLog: Sendable {
             throw error
         }
         let signal = self.signal
-        writer = Writer(core: core, maximumBatch: configuration.maximumBatch) { head in signal.publish(head) }
+        let observer = configuration.commitObserver
+        writer = Writer(core: core, maximumBatch: configuration.maximumBatch) { head, commit in
+            signal.publish(head)
+            observer?(commit)
+        }
         writer.start()
         if let head = try? read({ $0.head }) { signal.publish(head) }
     }

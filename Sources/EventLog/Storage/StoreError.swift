@@ -7,7 +7,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String {
             case lmdb, diskFull, mapLimit, conflict, idempotency, invalidArgument, notFound, corrupt
-            case newerFormat, olderFormat, projectionNotReady, cancelled, closed, io
+            case newerFormat, olderFormat, projectionNotReady, cancelled, closed, io, tooLarge
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -40,6 +40,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let closed = Code(.closed)
         /// A file operation failed.
         public static let io = Code(.io)
+        /// An input is above a configured size limit; the message names the size and the limit.
+        public static let tooLarge = Code(.tooLarge)
 
         public var description: String { kind.rawValue }
     }

@@ -16,11 +16,11 @@ final class Writer: @unchecked Sendable {
 
     private let core: LogCore
     private let maximumBatch: Int
-    private let onCommit: @Sendable (UInt64) -> Void
+    private let onCommit: @Sendable (UInt64, EventLog.Commit) -> Void
     private var lastRecordedAt: Int64 = 0
     private var lastCommitDuration: TimeInterval = 0
 
-    init(core: LogCore, maximumBatch: Int = 4096, onCommit: @escaping @Sendable (UInt64) -> Void) {
+    init(core: LogCore, maximumBatch: Int = 4096, onCommit: @escaping @Sendable (UInt64, EventLog.Commit) -> Void) {
         self.core = core
         self.maximumBatch = maximumBatch
         self.onCommit = onCommit
@@ -76,7 +76,7 @@ final class Writer: @unchecked Sendable {
             queue.removeFirst(count)
             condition.unlock()
             let started = DispatchTime.now().uptimeNanoseconds
-            process(batch)
+            process(batch, started: started)
             lastCommitDuration = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             acknowledged = count
         }
@@ -96,13 +96,16 @@ final class Writer: @unchecked Sendable {
         }
     }
 
-    private func process(_ jobs: [any WriterJob]) {
+    private func process(_ jobs: [any WriterJob], started: UInt64) {
         var excluded = Set<ObjectIdentifier>()
         while true {
             do {
-                let head = try commit(jobs, excluding: &excluded)
+                let (before, head) = try commit(jobs, excluding: &excluded)
                 for job in jobs { job.finish(committed: .success(())) }
-                onCommit(head)
+                let elapsed = DispatchTime.now().uptimeNanoseconds - started
+                onCommit(
+                    head,
+                    EventLog.Commit(jobs: jobs.count, events: head - before, duration: .nanoseconds(Int64(elapsed))))
                 return
             } catch is RunBatchAgain {
                 continue
@@ -129,13 +132,15 @@ final class Writer: @unchecked Sendable {
     /// A job failed after writing: the transaction is abandoned and the batch run again without it.
     private struct RunBatchAgain: Error {}
 
-    /// Runs the jobs in one transaction and commits it; returns the head after the commit.
+    /// Runs the jobs in one transaction and commits it; returns the head before and after the commit.
     ///
     /// A job that throws before writing anything (the usual rejection: a conflict, invalid input) is
     /// simply not part of the commit. One that throws after writing cannot be undone piecemeal —
     /// LMDB's nested transactions would allow it, at a cost of a 2 MiB allocation per job — so the
     /// whole transaction is aborted and the batch runs again without that job.
-    private func commit(_ jobs: [any WriterJob], excluding excluded: inout Set<ObjectIdentifier>) throws -> UInt64 {
+    private func commit(_ jobs: [any WriterJob], excluding excluded: inout Set<ObjectIdentifier>) throws -> (
+        before: UInt64, after: UInt64
+    ) {
         let txn = try core.environment.beginWrite()
         var ended = false
         do {
@@ -159,7 +164,7 @@ final class Writer: @unchecked Sendable {
             }
             ended = true
             try core.environment.commit(txn)
-            return batch.head
+            return (head, batch.head)
         } catch {
             if !ended { core.environment.abort(txn) }
             throw error

@@ -30,24 +30,58 @@ public struct Documents: Sendable {
         file: URL, kind: MediaKind? = nil, contentType: String? = nil, user: String,
         namespace: String = Names.defaultNamespace
     ) async throws -> DocumentUploaded {
+        let (kind, ext, type) = try Self.describe(
+            kind: kind, fileExtension: file.pathExtension, contentType: contentType, what: file.lastPathComponent)
         try Names.validate(namespace, as: "namespace")
         try Names.validate(user, as: "user name")
-        var ext = file.pathExtension.lowercased()
-        let guessed = Self.known[ext]
+        let receipt = try await log.blobs.put(contentsOf: file)
+        return try await record(
+            receipt, kind: kind, fileExtension: ext, contentType: type, user: user, namespace: namespace)
+    }
+
+    /// Uploads content arriving in pieces (an HTTP body) as a document of `kind` (guessed from
+    /// `fileExtension` or `contentType` when nil).
+    @discardableResult
+    public func put<Content: AsyncSequence>(
+        _ content: Content, kind: MediaKind? = nil, fileExtension: String = "", contentType: String? = nil,
+        user: String, namespace: String = Names.defaultNamespace
+    ) async throws -> DocumentUploaded where Content.Element == [UInt8] {
+        let byType = contentType.flatMap { type in Self.known.first { $0.value.contentType == type } }
+        let (kind, ext, type) = try Self.describe(
+            kind: kind, fileExtension: fileExtension.isEmpty ? byType?.key ?? "" : fileExtension,
+            contentType: contentType, what: "content of type \(contentType ?? "unknown")")
+        try Names.validate(namespace, as: "namespace")
+        try Names.validate(user, as: "user name")
+        let receipt = try await log.blobs.put(content)
+        return try await record(
+            receipt, kind: kind, fileExtension: ext, contentType: type, user: user, namespace: namespace)
+    }
+
+    /// The kind, name extension and content type of an upload.
+    private static func describe(kind: MediaKind?, fileExtension: String, contentType: String?, what: String) throws
+        -> (MediaKind, String, String)
+    {
+        var ext = fileExtension.lowercased()
+        let guessed = known[ext]
         guard let kind = kind ?? guessed?.kind else {
             throw StoreError(
                 .invalidArgument,
-                "cannot tell whether \(file.lastPathComponent) is audio, an image or a video from its extension; pass --kind audio|image|video"
-            )
+                "cannot tell whether \(what) is audio, an image or a video; name the kind (audio|image|video)")
         }
         if ext.isEmpty || ext.count > 16 || !ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
-            ext = Self.defaultExtension[kind] ?? "bin"
+            ext = defaultExtension[kind] ?? "bin"
         }
         let type = contentType ?? (guessed?.kind == kind ? guessed?.contentType : nil) ?? "application/octet-stream"
-        let receipt = try await log.blobs.put(contentsOf: file)
+        return (kind, ext, type)
+    }
+
+    private func record(
+        _ receipt: BlobStore.Receipt, kind: MediaKind, fileExtension: String, contentType: String, user: String,
+        namespace: String
+    ) async throws -> DocumentUploaded {
         let document = DocumentUploaded(
-            name: "\(kind.prefix)\(EventID.make().uuidString.lowercased()).\(ext)", blob: receipt.info.id.hex,
-            kind: kind, contentType: type, size: receipt.info.rawSize, uploader: user)
+            name: "\(kind.prefix)\(EventID.make().uuidString.lowercased()).\(fileExtension)", blob: receipt.info.id.hex,
+            kind: kind, contentType: contentType, size: receipt.info.rawSize, uploader: user)
         _ = try await log.perform { scope in
             try scope.append(
                 AppendRequest(
@@ -55,6 +89,14 @@ public struct Documents: Sendable {
                     events: [document.newEvent(actor: user)]))
         }
         return document
+    }
+
+    /// The content of a document, chunk by chunk, checked as it is read.
+    public func content(of document: DocumentUploaded) throws -> AsyncThrowingStream<[UInt8], any Error> {
+        guard let id = BlobID(hex: document.blob) else {
+            throw StoreError(.corrupt, "document \(document.name) refers to a malformed blob id")
+        }
+        return log.blobs.content(id)
     }
 
     /// The document of this name, or nil.

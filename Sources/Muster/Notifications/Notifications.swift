@@ -53,7 +53,7 @@ public struct Notifications: Sendable {
         let size = try JSONValue.parse(payload).encoded().count
         guard size <= pushSizeLimit else {
             throw StoreError(
-                .invalidArgument,
+                .tooLarge,
                 "payload is \(size) bytes encoded, above the push size limit of \(pushSizeLimit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
             )
         }

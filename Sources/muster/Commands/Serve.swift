@@ -1,73 +1,116 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Logging
+import Metrics
+import MusterHTTP
+import Prometheus
 
-/// `muster serve`: keeps the data directory's projections current until SIGINT/SIGTERM.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `muster serve`: the HTTP API on the data directory, until SIGINT/SIGTERM.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the server on the data directory (projections now; the HTTP API comes with the HTTP issue).")
+        abstract: "Serve the HTTP API (/api/v1) on the data directory until SIGINT/SIGTERM.",
+        discussion: """
+            Internal authentication (the default): users log in with POST /api/v1/auth/token; the first \
+            administrator is made with `muster users add NAME --admin --password-stdin`. \
+            OAuth: --auth oauth --oidc-issuer URL --oidc-audience AUD --jwks FILE_OR_URL; bearer JWTs are \
+            checked against the issuer's keys and must name a user of --namespace.
+            """)
+
+    enum AuthMode: String, ExpressibleByArgument, CaseIterable {
+        case `internal`, oauth
+    }
 
     @OptionGroup var data: DataOptions
-    @Option(help: "Port for the HTTP API.") var port: Int = 8080
+    @Option(help: "Port for the HTTP API (0: any free port, printed at start).") var port: Int = 8080
     @Option(help: "Address to listen on.") var host: String = "127.0.0.1"
+    @Option(help: "How callers authenticate: internal or oauth.") var auth: AuthMode = .internal
+    @Option(help: "OAuth: the issuer (iss) tokens must name.") var oidcIssuer: String?
+    @Option(help: "OAuth: the audience (aud) tokens must include.") var oidcAudience: String?
+    @Option(help: "OAuth: the issuer's JWKS, a file path or an http(s) URL.") var jwks: String?
+    @Option(help: "Namespace for logins naming none, open registration and OAuth users.") var namespace = "default"
+    @Flag(help: "Let anyone create an internal user (POST /api/v1/users); otherwise administrators only.")
+    var openRegistration = false
+    @Option(help: "Requests per second per caller before 429.") var rateLimit: Double = 1000
+    @Option(help: "Access token lifetime in seconds.") var accessTokenLifetime: Double = 3600
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
+        if auth == .oauth && (oidcIssuer == nil || oidcAudience == nil || jwks == nil) {
+            throw ValidationError("--auth oauth needs --oidc-issuer, --oidc-audience and --jwks")
+        }
+        guard rateLimit > 0 else { throw ValidationError("--rate-limit must be above 0") }
+        guard accessTokenLifetime >= 10 else { throw ValidationError("--access-token-lifetime must be at least 10") }
+    }
 
     func run() async throws {
-        let log = try data.open(mustExist: false)
+        var handler = StreamLogHandler.standardError(label: "muster")
+        handler.logLevel = .info
+        let logger = Logger(label: "muster") { _ in handler }
+        let registry = PrometheusCollectorRegistry()
+        let metrics = ServerMetrics(registry: registry)
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+
+        let log = try data.open(mustExist: false) { commit in metrics.commit(commit) }
         defer { log.close() }
         let pending = try log.projectionsNeedingRebuild()
         if !pending.isEmpty {
             let progress = Progress("rebuild")
             try await log.rebuild(pending) { step in progress.update(step.checkpoint, of: step.head) }
         }
-        FileHandle.standardError.write(
-            Data(
-                """
-                muster serve: data directory \(log.directory.path), log head \(log.head)
-                async projections are kept current; other processes may append (muster append …) and are picked up.
-                The HTTP API (\(host):\(port)) is not part of this build yet. Stop with Ctrl-C.
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.namespace = namespace
+        configuration.openRegistration = openRegistration
+        configuration.rateLimit = rateLimit
+        configuration.burst = rateLimit * 2
+        configuration.sessionPolicy.accessTokenLifetime = accessTokenLifetime
+        if auth == .oauth, let oidcIssuer, let oidcAudience, let jwks {
+            configuration.authentication = .oauth(
+                .init(issuer: oidcIssuer, audience: oidcAudience, jwks: try await Self.read(jwks)))
+        }
+        let server: MusterServer
+        do {
+            server = try await MusterServer.make(
+                log: log, configuration: configuration, metrics: metrics, logger: logger)
+        } catch let error as OIDCConfigurationError {
+            throw CommandFailure.invalid("--jwks \(jwks ?? ""): \(error.message)")
+        }
+        let directory = log.directory.path
+        let head = log.head
+        try await server.run { port in
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    muster serve: listening on http://\(host):\(port) — data directory \(directory), log head \(head)
+                    try: curl http://\(host):\(port)/api/v1/server
+                    Stop with Ctrl-C; requests in flight finish first.
 
-                """.utf8))
-        let projector = Task { try await log.runAsyncProjections() }
-        await waitForTerminationSignal()
-        projector.cancel()
-        _ = await projector.result
+                    """.utf8))
+        }
         FileHandle.standardError.write(Data("muster serve: stopped; every acknowledged event is on disk\n".utf8))
     }
-}
 
-/// Suspends until SIGINT or SIGTERM arrives.
-func waitForTerminationSignal() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let once = OnceFlag()
-        var sources: [any DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                if once.set() { continuation.resume() }
+    /// The JWKS document from a file or an http(s) URL.
+    static func read(_ source: String) async throws -> Data {
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            guard let url = URL(string: source) else { throw CommandFailure.invalid("--jwks \(source) is not a URL") }
+            do {
+                let (data, _) = try await URLSession.shared.data(from: url)
+                return data
+            } catch {
+                throw CommandFailure.failed("--jwks \(source) could not be fetched: \(error.localizedDescription)")
             }
-            source.resume()
-            sources.append(source)
         }
-        SignalSources.keep(sources)
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: source))
+        } catch {
+            throw CommandFailure.invalid("--jwks \(source) cannot be read: \(error.localizedDescription)")
+        }
     }
-}
-
-private final class OnceFlag: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var done = false
-    func set() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if done { return false }
-        done = true
-        return true
-    }
-}
-
-/// Keeps signal sources alive for the process's lifetime.
-private enum SignalSources {
-    nonisolated(unsafe) static var all: [any DispatchSourceSignal] = []
-    static func keep(_ sources: [any DispatchSourceSignal]) { all += sources }
 }

@@ -26,12 +26,17 @@ struct DataOptions: ParsableArguments {
     }
 
     /// Opens the log. With `mustExist`, a missing data directory is an error rather than created.
-    func open(mustExist: Bool = true, allowOlderFormat: Bool = false) throws -> EventLog {
+    func open(
+        mustExist: Bool = true, allowOlderFormat: Bool = false,
+        commitObserver: (@Sendable (EventLog.Commit) -> Void)? = nil
+    ) throws -> EventLog {
         let dataFile = directory.appendingPathComponent("data.mdb")
         if mustExist && !FileManager.default.fileExists(atPath: dataFile.path) {
             throw CommandFailure.invalid(
                 "no Muster data directory at \(directory.path) (no data.mdb); pass --data DIR or set MUSTER_DATA")
         }
-        return try EventLog(directory: directory, configuration: Self.configuration(allowOlderFormat: allowOlderFormat))
+        var configuration = Self.configuration(allowOlderFormat: allowOlderFormat)
+        configuration.commitObserver = commitObserver
+        return try EventLog(directory: directory, configuration: configuration)
     }
 }

@@ -1,0 +1,114 @@
+import EventLog
+import Foundation
+import Hummingbird
+import Muster
+
+extension APIError {
+    /// The API's answer to whatever a route or middleware threw: bad input is a 4xx naming what was
+    /// wrong; only a failure of the server itself is a 500.
+    static func translating(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError: error
+        case let error as FormRejection:
+            APIError(
+                .unprocessableContent, error.subject == "payload" ? "invalid_payload" : "invalid_values",
+                error.description, fields: error.problems.map { FieldProblem(field: $0.field, message: $0.message) })
+        case let error as AuthenticationError: translating(error)
+        case let error as StoreError: translating(error)
+        case let error as DecodingError: translating(error)
+        case let error as HTTPError: translating(error)
+        case is CancellationError: APIError(.serviceUnavailable, "unavailable", "the server is shutting down; retry")
+        default:
+            APIError(.internalServerError, "internal", "the server failed: \(error); see its log")
+        }
+    }
+
+    private static func translating(_ error: AuthenticationError) -> APIError {
+        switch error {
+        case .invalidCredentials:
+            APIError(.unauthorized, "invalid_credentials", "wrong username or password")
+        case .throttled(let seconds):
+            APIError(
+                .tooManyRequests, "throttled", "too many failed logins; try again in \(seconds) s",
+                retryAfter: seconds)
+        case .tokenExpired:
+            APIError(.unauthorized, "token_expired", "the access token expired; refresh it (POST /api/v1/auth/refresh)")
+        case .tokenRevoked:
+            APIError(.unauthorized, "token_revoked", "the token was revoked; log in again (POST /api/v1/auth/token)")
+        case .tokenUnknown:
+            APIError(.unauthorized, "token_unknown", "the token is not known; log in again (POST /api/v1/auth/token)")
+        }
+    }
+
+    private static func translating(_ error: StoreError) -> APIError {
+        switch error.code {
+        case .invalidArgument: APIError(.badRequest, "bad_request", error.message)
+        case .notFound: APIError(.notFound, "not_found", error.message)
+        case .conflict, .idempotency: APIError(.conflict, "conflict", error.message)
+        case .tooLarge: APIError(.contentTooLarge, "too_large", error.message)
+        case .diskFull, .mapLimit:
+            APIError(
+                .serviceUnavailable, "unavailable",
+                "the server cannot store more (\(error.message)); nothing was stored",
+                retryAfter: 60)
+        case .closed, .cancelled:
+            APIError(.serviceUnavailable, "unavailable", "the server is shutting down; retry", retryAfter: 1)
+        default: APIError(.internalServerError, "internal", error.message)
+        }
+    }
+
+    private static func translating(_ error: DecodingError) -> APIError {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                .replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = (path(context).isEmpty ? "" : path(context) + ".") + key.stringValue
+            return APIError(
+                .badRequest, "bad_request", "member \(field) is missing",
+                fields: [FieldProblem(field: field, message: "required")])
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let field = path(context)
+            let message = "expected \(expectation(type))"
+            return APIError(
+                .badRequest, "bad_request", "member \(field): \(message)",
+                fields: [FieldProblem(field: field, message: message)])
+        case .dataCorrupted(let context):
+            let field = path(context)
+            if field.isEmpty {
+                return APIError(.badRequest, "bad_request", "the body is not valid JSON: \(context.debugDescription)")
+            }
+            return APIError(
+                .badRequest, "bad_request", "member \(field): \(context.debugDescription)",
+                fields: [FieldProblem(field: field, message: context.debugDescription)])
+        @unknown default:
+            return APIError(.badRequest, "bad_request", "the body could not be read: \(error)")
+        }
+    }
+
+    private static func expectation(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type, is UInt64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: "a \(type)"
+        }
+    }
+
+    private static func translating(_ error: HTTPError) -> APIError {
+        let message = error.body ?? error.status.reasonPhrase
+        return switch error.status {
+        case .notFound: APIError(.notFound, "not_found", "no such route; see openapi.yaml")
+        case .contentTooLarge: APIError(.contentTooLarge, "too_large", "the body is above this route's limit")
+        case .methodNotAllowed: APIError(.methodNotAllowed, "method_not_allowed", message)
+        case .unsupportedMediaType: APIError(.unsupportedMediaType, "unsupported_media_type", message)
+        case .unauthorized: APIError(.unauthorized, "unauthenticated", message)
+        case .forbidden: APIError(.forbidden, "forbidden", message)
+        default:
+            APIError(
+                error.status, error.status.code < 500 ? "bad_request" : "internal", message)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+
+/// A failure as the API reports it: a status, a stable code, one line saying what was wrong and what
+/// to do, and for field-level problems one entry per field.
+///
+/// `{"error": {"code": "…", "message": "…", "fields": [{"field": "…", "message": "…"}]}}`
+public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
+    public struct FieldProblem: Sendable, Hashable, Codable {
+        public var field: String
+        public var message: String
+
+        public init(field: String, message: String) {
+            self.field = field
+            self.message = message
+        }
+    }
+
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+    public var fields: [FieldProblem]
+    /// Seconds to wait, for 429 and 503 answers.
+    public var retryAfter: Int?
+
+    public init(
+        _ status: HTTPResponse.Status, _ code: String, _ message: String, fields: [FieldProblem] = [],
+        retryAfter: Int? = nil
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.fields = fields
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    private struct Body: Encodable {
+        struct Inner: Encodable {
+            var code: String
+            var message: String
+            var fields: [FieldProblem]?
+        }
+        var error: Inner
+    }
+
+    /// The JSON body.
+    public var json: Data {
+        let body = Body(error: .init(code: code, message: message, fields: fields.isEmpty ? nil : fields))
+        return (try? JSONCoding.encoder.encode(body)) ?? Data(#"{"error":{"code":"internal","message":"?"}}"#.utf8)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json)))
+    }
+}

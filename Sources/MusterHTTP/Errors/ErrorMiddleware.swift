@@ -1,0 +1,37 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Turns every error into the API's JSON error answer and logs it with the request id: a refusal
+/// of bad input at info level, a failure of the server itself at error level.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = MusterRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let answer = APIError.translating(error)
+            let metadata: Logger.Metadata = [
+                "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(answer.status.code)",
+                "code": "\(answer.code)", "user": "\(context.principal?.username ?? "-")",
+            ]
+            if answer.status.code >= 500 {
+                context.logger.error("failed: \(answer.message)", metadata: metadata)
+            } else {
+                context.logger.info("refused: \(answer.message)", metadata: metadata)
+            }
+            response = try answer.response(from: request, context: context)
+        }
+        response.headers[.requestID] = context.id
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    /// The id of the request, as in the server's log lines.
+    static let requestID = Self("X-Request-Id")!
+}

@@ -1,0 +1,62 @@
+import EventLog
+import Foundation
+import Metrics
+import Prometheus
+
+/// The server's metrics in Prometheus' text format: requests by route and status with their latency,
+/// and the store's state (log head, projection lag) read when scraped.
+public struct ServerMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .milliseconds(500), .seconds(1), .seconds(2.5),
+        ]
+        self.factory = factory
+    }
+
+    /// Records one answered request.
+    func request(method: String, route: String, status: Int, duration: Duration) {
+        let dimensions = [("method", method), ("route", route), ("status", String(status))]
+        Counter(label: "muster_http_requests_total", dimensions: dimensions, factory: factory).increment()
+        Metrics.Timer(
+            label: "muster_http_request_duration_seconds", dimensions: [("method", method), ("route", route)],
+            factory: factory
+        ).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Records one commit of the writer (give it to `EventLog.Configuration.commitObserver`).
+    public func commit(_ commit: EventLog.Commit) {
+        Recorder(label: "muster_writer_batch_commands", factory: factory).record(commit.jobs)
+        Recorder(label: "muster_writer_batch_events", factory: factory).record(Int64(commit.events))
+        Metrics.Timer(label: "muster_writer_commit_seconds", factory: factory).recordNanoseconds(
+            commit.duration.nanoseconds)
+    }
+
+    /// The Prometheus exposition, after reading the store's gauges.
+    func exposition(log: EventLog) -> [UInt8] {
+        let head = log.head
+        Gauge(label: "muster_log_head", factory: factory).record(Double(head))
+        if let states = try? log.read({ try $0.projectionStatuses() }) {
+            for state in states {
+                Gauge(label: "muster_projection_lag_events", dimensions: [("projection", state.name)], factory: factory)
+                    .record(Double(head &- min(head, state.checkpoint)))
+            }
+        }
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return bytes
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

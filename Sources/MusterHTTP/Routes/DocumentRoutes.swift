@@ -1,0 +1,70 @@
+import Forms
+import Foundation
+import Hummingbird
+import Muster
+
+extension API {
+    /// Media for audio, camera, video and markupImage fields: uploaded raw, fetched by name.
+    func addDocumentRoutes(to group: RouterGroup<Context>) {
+        group.post("documents") { request, context in
+            let caller = try context.caller()
+            let kind = try request.query("kind", "audio, image or video") { MediaKind(rawValue: $0) }
+            let ext = request.uri.queryParameters.get("extension") ?? ""
+            let type = request.headers[.contentType].map { String($0.split(separator: ";")[0]) }
+            let limit = configuration.documentLimit
+            let pieces = request.body.map { buffer in [UInt8](buffer: buffer) }
+            let counted = LimitedBytes(base: pieces, limit: limit)
+            let document = try await documents.put(
+                counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
+                namespace: caller.namespace)
+            struct Uploaded: Encodable {
+                var name: String
+                var size: UInt64
+                var contentType: String
+            }
+            return try JSONCoding.response(
+                Uploaded(name: document.name, size: document.size, contentType: document.contentType),
+                status: .created)
+        }
+
+        group.get("documents/**") { _, context in
+            let caller = try context.caller()
+            let name = context.remainingPath()
+            guard let document = try documents.document(name, namespace: caller.namespace),
+                caller.isAdmin || document.uploader == caller.username
+            else {
+                throw APIError(.notFound, "not_found", "you have no document \(name)")
+            }
+            let content = try documents.content(of: document)
+            return Response(
+                status: .ok,
+                headers: [.contentType: document.contentType, .contentLength: String(document.size)],
+                body: ResponseBody(asyncSequence: content.map { ByteBuffer(bytes: $0) }))
+        }
+    }
+}
+
+/// The pieces of an upload, refused with 413 once they pass `limit` bytes.
+struct LimitedBytes<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == [UInt8] {
+    typealias Element = [UInt8]
+    let base: Base
+    let limit: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let limit: Int
+        var total = 0
+
+        mutating func next() async throws -> [UInt8]? {
+            guard let piece = try await base.next() else { return nil }
+            total += piece.count
+            if total > limit {
+                throw APIError(
+                    .contentTooLarge, "too_large", "the document is above this server's limit of \(limit) bytes")
+            }
+            return piece
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), limit: limit) }
+}

@@ -1,0 +1,117 @@
+import Forms
+import Foundation
+import Hummingbird
+import Muster
+
+extension API {
+    /// Sending (administrators), the caller's inbox (a list, or live), messages and responses.
+    func addNotificationRoutes(to group: RouterGroup<Context>) {
+        group.post("notifications") { request, context in
+            let caller = try context.administrator()
+            struct Send: Decodable {
+                var to: [String]?
+                var groups: [String]?
+                var all: Bool?
+                var title: String
+                var body: String
+                var source: String?
+                var payload: JSONValue
+            }
+            let send = try await request.decode(Send.self)
+            let result = try await notifications(caller.namespace).send(
+                to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
+                body: send.body, source: send.source, payload: send.payload.encoded(), namespace: caller.namespace,
+                actor: caller.username)
+            return try JSONCoding.response(result, status: .created)
+        }
+
+        group.get("inbox") { request, context in
+            let caller = try context.caller()
+            let notifications = try notifications(caller.namespace)
+            if request.headers[.accept]?.contains("text/event-stream") == true {
+                let updates = notifications.inboxUpdates(
+                    user: caller.username, namespace: caller.namespace, from: try EventStream.start(request))
+                let events = updates.map { update -> ServerSentEvent in
+                    switch update.change {
+                    case .arrived(let message):
+                        ServerSentEvent(
+                            id: update.position, event: "message", data: try JSONCoding.encoder.encode(message))
+                    case .answered(let messageId):
+                        ServerSentEvent(
+                            id: update.position, event: "answered",
+                            data: try JSONCoding.encoder.encode(["messageId": messageId]))
+                    }
+                }
+                return EventStream.response(events, keepAlive: configuration.keepAlive)
+            }
+            return try JSONCoding.response(
+                try notifications.inbox(user: caller.username, namespace: caller.namespace))
+        }
+
+        group.get("messages/:id") { _, context in
+            let caller = try context.caller()
+            let id = try messageId(context)
+            guard
+                let stored = try notifications(caller.namespace).message(
+                    id: id, user: caller.username, namespace: caller.namespace)
+            else {
+                throw APIError(.notFound, "not_found", "you have no message \(id)")
+            }
+            return try JSONCoding.response(MessageView(stored))
+        }
+
+        group.post("messages/:id/response") { request, context in
+            let caller = try context.caller()
+            let id = try messageId(context)
+            let answer = try await request.decode(Answer.self)
+            let recorded = try await notifications(caller.namespace).respond(
+                messageId: id, user: caller.username, deviceId: answer.deviceId, deviceName: answer.deviceName,
+                submitValue: answer.submitValue ?? 0, values: answer.values.encoded(),
+                at: answer.location.map { .init(latitude: $0.lat, longitude: $0.lng) }, namespace: caller.namespace,
+                actor: caller.username)
+            return JSONCoding.response(recorded.json, status: .created)
+        }
+    }
+
+    private func messageId(_ context: Context) throws -> UUID {
+        let text = try context.parameter("id")
+        guard let id = UUID(uuidString: text) else {
+            throw APIError(.badRequest, "bad_request", "message id \(text) is not a UUID")
+        }
+        return id
+    }
+}
+
+/// The body of a response to a message or a request template.
+struct Answer: Decodable {
+    struct Location: Decodable {
+        var lat: Double
+        var lng: Double
+    }
+    var deviceId: String
+    var deviceName: String?
+    var submitValue: Int?
+    var values: JSONValue
+    var location: Location?
+}
+
+/// A message as the device fetches it: the payload as the device shows it.
+struct MessageView: Encodable {
+    var messageId: UUID
+    var title: String
+    var body: String
+    var sentAt: String
+    var sender: String
+    var source: String?
+    var payload: JSONValue
+
+    init(_ stored: StoredMessage) throws {
+        messageId = stored.message.messageId
+        title = stored.message.title
+        body = stored.message.body
+        sentAt = stored.message.sentDate.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        sender = stored.sender
+        source = stored.source
+        payload = try JSONValue.parse(stored.payload)
+    }
+}

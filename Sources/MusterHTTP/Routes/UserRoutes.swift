@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import Muster
+
+extension API {
+    /// createInternalUser, and the administrator's list of users.
+    func addUserRoutes(to group: RouterGroup<Context>) {
+        group.post("users") { request, context in
+            struct NewUser: Decodable {
+                var username: String
+                var password: String
+                var email: String?
+                var firstName: String?
+                var lastName: String?
+                var phone: String?
+                var timeZone: String?
+                var isAdmin: Bool?
+            }
+            let caller = context.principal
+            guard configuration.openRegistration || caller?.isAdmin == true else {
+                if caller == nil { _ = try context.caller() }
+                throw APIError(
+                    .forbidden, "forbidden", "registration is closed on this server: an administrator creates users")
+            }
+            let user = try await request.decode(NewUser.self)
+            if user.isAdmin == true, caller?.isAdmin != true {
+                throw APIError(.forbidden, "forbidden", "only an administrator may create an administrator")
+            }
+            let created = try await directory.addUser(
+                user.username, password: user.password, email: user.email, firstName: user.firstName,
+                lastName: user.lastName, phone: user.phone, timeZone: user.timeZone ?? "UTC",
+                isAdmin: user.isAdmin ?? false, namespace: caller?.namespace ?? configuration.namespace,
+                actor: caller?.username ?? user.username)
+            return try JSONCoding.response(UserView(created), status: .created)
+        }
+
+        group.get("users") { _, context in
+            let caller = try context.administrator()
+            return try JSONCoding.response(try directory.users(namespace: caller.namespace).map(UserView.init))
+        }
+    }
+}
+
+/// A user as the API shows it: never the password hash.
+struct UserView: Encodable {
+    var username: String
+    var email: String?
+    var firstName: String?
+    var lastName: String?
+    var phone: String?
+    var isAdmin: Bool
+    var timeZone: String
+
+    init(_ user: UserCreated) {
+        username = user.name
+        email = user.email
+        firstName = user.firstName
+        lastName = user.lastName
+        phone = user.phone
+        isAdmin = user.isAdmin
+        timeZone = user.timeZone
+    }
+}

@@ -1,0 +1,40 @@
+import Hummingbird
+import Muster
+import NIOCore
+
+/// What a request carries through the middleware to its route: Hummingbird's core context and,
+/// once the bearer token is checked, who is calling.
+public struct MusterRequestContext: RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The caller, when the request had a valid bearer token.
+    public var principal: Sessions.Principal?
+    /// The connected peer.
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        principal = nil
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The caller; throws 401 when the request had no bearer token.
+    func caller() throws -> Sessions.Principal {
+        guard let principal else {
+            throw APIError(
+                .unauthorized, "unauthenticated",
+                "this route needs a bearer token: log in (POST /api/v1/auth/token) and send Authorization: Bearer <accessToken>"
+            )
+        }
+        return principal
+    }
+
+    /// The caller, who must be an administrator of their namespace; throws 401 or 403.
+    func administrator() throws -> Sessions.Principal {
+        let principal = try caller()
+        guard principal.isAdmin else {
+            throw APIError(
+                .forbidden, "forbidden", "only an administrator of namespace \(principal.namespace) may do this")
+        }
+        return principal
+    }
+}

@@ -1,0 +1,95 @@
+import EventLog
+import Foundation
+import Hummingbird
+import Logging
+import Muster
+import NIOCore
+import ServiceLifecycle
+
+/// The HTTP server on one event log: the routes of `/api/v1`, as a service of a service group, so a
+/// SIGTERM lets requests in flight finish and the writer commit before the process ends.
+public struct MusterServer: Sendable {
+    let api: API
+    let logger: Logger
+
+    /// - Parameter oidc: the OAuth verifier, built from `configuration.authentication` by `make`.
+    init(
+        log: EventLog, configuration: ServerConfiguration, verifier: OIDCVerifier?, metrics: ServerMetrics,
+        logger: Logger
+    ) {
+        let mode: Authenticator.Mode = verifier.map { .oauth($0) } ?? .internal
+        let authenticator = Authenticator(
+            mode: mode, sessions: Sessions(log: log, policy: configuration.sessionPolicy),
+            oauthNamespace: configuration.namespace)
+        api = API(log: log, configuration: configuration, authenticator: authenticator, metrics: metrics)
+        self.logger = logger
+    }
+
+    /// A server for `log`; reads the OIDC issuer's keys when the configuration asks for OAuth.
+    public static func make(
+        log: EventLog, configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "muster")
+    ) async throws -> MusterServer {
+        var verifier: OIDCVerifier?
+        if case .oauth(let oidc) = configuration.authentication { verifier = try await OIDCVerifier(oidc) }
+        return MusterServer(
+            log: log, configuration: configuration, verifier: verifier, metrics: metrics, logger: logger)
+    }
+
+    /// The router with every route and middleware, for tests without sockets.
+    public func router() -> Router<MusterRequestContext> {
+        let router = Router(context: MusterRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(metrics: api.metrics))
+        router.add(middleware: ErrorMiddleware())
+        router.add(
+            middleware: RateLimitMiddleware(
+                limiter: RateLimiter(rate: api.configuration.rateLimit, burst: api.configuration.burst)))
+        router.add(middleware: AuthenticationMiddleware(authenticator: api.authenticator))
+        api.addRoutes(to: router)
+        return router
+    }
+
+    /// The Hummingbird application (a `Service`) listening on the configured address.
+    public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol & Service
+    {
+        Application(
+            router: router(),
+            server: .http1(
+                configuration: .init(idleTimeout: .seconds(api.configuration.idleTimeout.components.seconds))),
+            configuration: .init(
+                address: .hostname(api.configuration.host, port: api.configuration.port), serverName: "Muster"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully: the listener closes, requests in
+    /// flight finish, live streams end, async projections stop at a checkpoint.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let projector = AsyncProjectionService(log: api.log)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: projector), .init(service: application(onServerRunning: onServerRunning)),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// Keeps the async projections current while the server runs.
+struct AsyncProjectionService: Service {
+    let log: EventLog
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            do {
+                try await log.runAsyncProjections()
+            } catch is CancellationError {
+                // Stopped by the shutdown.
+            } catch let error as StoreError where error.code == .cancelled {
+                // Stopped by the shutdown.
+            }
+        }
+    }
+}

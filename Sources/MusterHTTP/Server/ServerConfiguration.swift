@@ -1,0 +1,33 @@
+import EventLog
+import Foundation
+import Muster
+
+/// How `muster serve` runs: where it listens, how callers authenticate, and its limits.
+public struct ServerConfiguration: Sendable {
+    public enum Authentication: Sendable {
+        /// Users log in with a password; Muster issues the tokens.
+        case `internal`
+        /// Callers bring JWTs of an OpenID Connect issuer; Muster checks them.
+        case oauth(OIDCVerifier.Configuration)
+    }
+
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var authentication = Authentication.internal
+    /// The namespace of logins that name none, of open registration and of OAuth users.
+    public var namespace = Names.defaultNamespace
+    /// Whether anyone may create an internal user (createInternalUser); otherwise administrators only.
+    public var openRegistration = false
+    public var sessionPolicy = Sessions.Policy()
+    /// Most bytes of an uploaded document.
+    public var documentLimit = 64 << 20
+    /// Requests per second per caller (bearer token, else address), on average; `burst` at once.
+    public var rateLimit: Double = 1000
+    public var burst: Double = 2000
+    /// How often a quiet live stream sends a keep-alive comment.
+    public var keepAlive: Duration = .seconds(15)
+    /// How long a connection may stay idle before the server closes it.
+    public var idleTimeout: Duration = .seconds(75)
+
+    public init() {}
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ServiceLifecycle
+
+/// One Server-Sent Event.
+struct ServerSentEvent: Sendable, Hashable {
+    /// The log position, sent as `id:` so a client resumes after it with `Last-Event-ID`.
+    var id: UInt64
+    var event: String
+    /// JSON on one line.
+    var data: Data
+
+    var frame: ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeString("id: \(id)\nevent: \(event)\ndata: ")
+        buffer.writeBytes(data)
+        buffer.writeString("\n\n")
+        return buffer
+    }
+}
+
+/// A `text/event-stream` response over a live sequence of events: a keep-alive comment while quiet,
+/// and the end of the stream when the client goes away or the server shuts down gracefully.
+enum EventStream {
+    /// Where a client resumes: after `Last-Event-ID`, or `?from=`, or from now on (nil).
+    static func start(_ request: Request) throws -> UInt64? {
+        if let last = request.headers[.lastEventID] {
+            guard let position = UInt64(last.trimmingCharacters(in: .whitespaces)) else {
+                throw APIError(.badRequest, "bad_request", "Last-Event-ID \(last) is not a log position")
+            }
+            return position + 1
+        }
+        return try request.query("from", "a log position (a whole number)") { UInt64($0) }
+    }
+
+    static func response<Events: AsyncSequence & Sendable>(
+        _ events: Events, keepAlive: Duration
+    ) -> Response where Events.Element == ServerSentEvent {
+        let body = ResponseBody { writer in
+            let (frames, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+            let producer = Task {
+                do {
+                    for try await event in events { continuation.yield(event.frame) }
+                } catch {}
+                continuation.finish()
+            }
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: keepAlive)
+                    continuation.yield(ByteBuffer(string: ": keep-alive\n\n"))
+                }
+            }
+            defer {
+                producer.cancel()
+                ticker.cancel()
+            }
+            // A graceful shutdown ends the stream; the client reconnects elsewhere with Last-Event-ID.
+            try await withGracefulShutdownHandler {
+                try await writer.write(ByteBuffer(string: ": stream open\n\n"))
+                for await frame in frames { try await writer.write(frame) }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
+            body: body)
+    }
+}
+
+extension HTTPField.Name {
+    static let lastEventID = Self("Last-Event-ID")!
+}
