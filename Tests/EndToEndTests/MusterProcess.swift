@@ -78,7 +78,9 @@ enum MusterProcess {
         // `pending` is touched only by `nextLine`, which callers do not run concurrently.
         let process = Process()
         private let stdout = Pipe()
-        private let stderr = Pipe()
+        /// stderr goes to a file: a pipe nobody reads would fill and stop a chatty server.
+        let stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "muster-stderr-\(UUID().uuidString)")
         private var pending: [UInt8] = []
 
         init(_ arguments: [String]) throws {
@@ -86,9 +88,13 @@ enum MusterProcess {
             process.arguments = arguments
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = stdout
-            process.standardError = stderr
+            _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: stderrURL)
             try process.run()
         }
+
+        /// What the process wrote to stderr so far.
+        var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
         /// The next line of stdout, or nil once it is closed. Blocks on a dispatch thread, not the caller's.
         func nextLine() async -> String? {
@@ -139,6 +145,9 @@ enum MusterProcess {
         }
 
         /// Kills the process if a test failed before terminating it.
-        deinit { if process.isRunning { process.interrupt() } }
+        deinit {
+            if process.isRunning { process.interrupt() }
+            try? FileManager.default.removeItem(at: stderrURL)
+        }
     }
 }

@@ -84,7 +84,8 @@ struct Serve: AsyncParsableCommand {
         let directory = log.directory.path
         let head = log.head
         try await server.run { port in
-            FileHandle.standardError.write(
+            // On stdout, so scripts (and tests) started with --port 0 learn the port.
+            FileHandle.standardOutput.write(
                 Data(
                     """
                     muster serve: listening on http://\(host):\(port) — data directory \(directory), log head \(head)

@@ -1,0 +1,75 @@
+import EventLogTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `muster serve --port 0` on a temporary data directory, with an administrator ada (password
+/// "secret-ada") made by the CLI first, as an operator would.
+final class ServerProcess: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let running: MusterProcess.Running
+    let base: URL
+
+    init(extraArguments: [String] = []) async throws {
+        directory = try TemporaryDirectory("serve")
+        let data = ["--data", directory.url.path]
+        let admin = try await MusterProcess.run(
+            ["users", "add", "ada", "--admin", "--password-stdin"] + data, stdin: "secret-ada\n")
+        try #require(admin.status == 0, "\(admin)")
+        running = try MusterProcess.Running(["serve", "--port", "0"] + data + extraArguments)
+        let line = await running.waitForLine { $0.contains("listening on http://") }
+        guard let line, let range = line.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression),
+            let base = URL(string: String(line[range]))
+        else {
+            throw MusterProcess.Unexpected("muster serve did not start: \(running.stderr)")
+        }
+        self.base = base
+    }
+
+    /// The data directory arguments, for CLI commands run next to the server.
+    var data: [String] { ["--data", directory.url.path] }
+
+    func stop(with signal: Int32 = SIGTERM) async -> Int32 { await running.stop(with: signal) }
+
+    deinit { directory.remove() }
+
+    /// One HTTP answer.
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var object: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        var array: [[String: Any]] { (try? JSONSerialization.jsonObject(with: body)) as? [[String: Any]] ?? [] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var errorCode: String? { (object["error"] as? [String: Any])?["code"] as? String }
+    }
+
+    /// A plain HTTP request over a real socket.
+    func send(_ method: String, _ path: String, token: String? = nil, json: String? = nil) async throws -> Answer {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        let (body, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        }
+        return Answer(status: http.statusCode, headers: headers, body: body)
+    }
+
+    /// Logs in and returns the access token.
+    func login(_ user: String, password: String) async throws -> String {
+        let answer = try await send(
+            "POST", "api/v1/auth/token", json: #"{"username":"\#(user)","password":"\#(password)"}"#)
+        try #require(answer.status == 200, "login of \(user): \(answer.text)")
+        return try #require(answer.object["accessToken"] as? String)
+    }
+}
