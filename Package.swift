@@ -112,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Muster",
+                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Muster", "MusterHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/bench"

@@ -7,4 +7,6 @@ protocol Scenario: Sendable {
 }
 
 /// Every scenario, in the order a full run executes them.
-let allScenarios: [any Scenario] = [DurableAppend(), Rebuild(), Backup(), BlobIngest(), SendToAll()]
+let allScenarios: [any Scenario] = [
+    DurableAppend(), Rebuild(), Backup(), BlobIngest(), SendToAll(), HTTPSubmission(),
+]
