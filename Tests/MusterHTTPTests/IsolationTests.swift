@@ -83,7 +83,7 @@ import Testing
         try await api.run { client in
             let ada = try await client.login("ada")
             let eve = try await client.login("eve", namespace: "other")
-            let otherJoe = try await client.login("joe", namespace: "other")
+            let otherJoe = try await client.login("joe", namespace: "other", password: "secret-joe-other")
             let sent = try await client.send(
                 .post, "/api/v1/notifications", token: ada,
                 json: #"{"to":["joe"],"title":"Default joe","body":"B","payload":\#(colourPayload)}"#)

@@ -2,7 +2,8 @@ import EventLog
 import Foundation
 
 /// What was sent to people and what they answered, explained from the log alone (no projection):
-/// sends, responses, directory and device changes and uploads, each as an `AuditEntry`, oldest first.
+/// sends, responses, directory and device changes, uploads, logins (failed ones too), refreshes and
+/// logouts, each as an `AuditEntry`, oldest first.
 public struct Audit: Sendable {
     let log: EventLog
     /// Most recipients an entry lists (a send to everyone can have 100,000).
@@ -13,9 +14,10 @@ public struct Audit: Sendable {
     /// Which entries to report.
     public struct Filter: Sendable, Hashable {
         /// Only what concerns this user: sends where they are a recipient or the sender, their
-        /// responses, their account, groups they joined or left, their devices and uploads.
+        /// responses, their account, groups they joined or left, their devices, uploads and sessions
+        /// (failed logins under the name given).
         public var user: String?
-        /// Only responses from this device and its registrations.
+        /// Only responses from this device, its registrations and the logins made from it.
         public var deviceId: String?
         /// Only events recorded at or after this time.
         public var since: Date?
@@ -147,6 +149,50 @@ public struct Audit: Sendable {
                     "\(document.uploader) uploaded \(document.name) (\(document.contentType), \(document.size) bytes)")
                 e.user = document.uploader
                 e.document = document.name
+                return [e]
+            }
+            return try sessionEntries(for: event, entry)
+        }
+
+        /// Logins, refreshes, logouts and failed logins (a rotation's revocation shows as the refresh).
+        private func sessionEntries(
+            for event: RecordedEvent, _ entry: (AuditEntry.What, String) -> AuditEntry
+        ) throws -> [AuditEntry] {
+            func from(_ deviceId: String?) -> String { deviceId.map { " from device \($0)" } ?? "" }
+            if let issued = try TokenIssued.decode(event) {
+                guard concerns(issued.user) else { return [] }
+                let session = issued.sessionId.uuidString.lowercased()
+                var e =
+                    issued.reason == .login
+                    ? entry(.loggedIn, "\(issued.user) logged in\(from(issued.deviceId)) (session \(session))")
+                    : entry(.sessionRefreshed, "\(issued.user) refreshed session \(session)\(from(issued.deviceId))")
+                e.user = issued.user
+                e.deviceId = issued.deviceId
+                e.sessionId = issued.sessionId
+                return [e]
+            }
+            if let revoked = try TokenRevoked.decode(event) {
+                guard revoked.reason == .logout, concerns(revoked.user) else { return [] }
+                let session = revoked.sessionId.uuidString.lowercased()
+                var e = entry(
+                    .loggedOut, "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))")
+                e.user = revoked.user
+                e.deviceId = revoked.deviceId
+                e.sessionId = revoked.sessionId
+                return [e]
+            }
+            if let failed = try LoginFailed.decode(event) {
+                guard concerns(failed.user) else { return [] }
+                let why =
+                    switch failed.reason {
+                    case .unknownUser: "no such user"
+                    case .wrongPassword: "wrong password"
+                    case .noPassword: "the user has no password"
+                    }
+                var e = entry(
+                    .loginFailed, "login as \(String(reflecting: failed.user)) failed\(from(failed.deviceId)): \(why)")
+                e.user = failed.user
+                e.deviceId = failed.deviceId
                 return [e]
             }
             return []

@@ -5,7 +5,7 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     /// What happened.
     public enum What: String, Sendable, Hashable, Encodable {
         case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
-            documentUploaded
+            documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed
     }
 
     /// Position of the event that says so.
@@ -29,6 +29,8 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     public var submitValue: Int?
     public var group: String?
     public var document: String?
+    /// The session of a login, refresh or logout.
+    public var sessionId: UUID?
 
     init(_ what: What, position: UInt64, recordedAt: Int64, namespace: String, actor: String, detail: String) {
         self.what = what
@@ -44,7 +46,7 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case position, time, namespace, what, detail, user, actor, messageId, title, recipients, recipientCount,
-            deviceId, submitValue, group, document
+            deviceId, submitValue, group, document, sessionId
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -65,5 +67,6 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
         try c.encodeIfPresent(submitValue, forKey: .submitValue)
         try c.encodeIfPresent(group, forKey: .group)
         try c.encodeIfPresent(document, forKey: .document)
+        try c.encodeIfPresent(sessionId, forKey: .sessionId)
     }
 }

@@ -13,9 +13,12 @@ public struct Directory: Sendable {
     // MARK: Users
 
     /// Creates a user. Fails with `.conflict` when the name is taken in the namespace.
+    /// - Parameters:
+    ///   - firstName, lastName, phone: optional; an empty string counts as not given.
     @discardableResult
     public func addUser(
         _ name: String, password: String?, email: String? = nil, timeZone: String = "UTC", isAdmin: Bool = false,
+        firstName: String? = nil, lastName: String? = nil, phone: String? = nil,
         namespace: String = Names.defaultNamespace, actor: String = "system"
     ) async throws -> UserCreated {
         try Names.validate(name, as: "user name")
@@ -30,9 +33,11 @@ public struct Directory: Sendable {
         }
         if let password, password.isEmpty { throw StoreError(.invalidArgument, "password must not be empty") }
         // Hashing takes tens of milliseconds: done here, never on the writer thread.
+        func given(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
         let user = UserCreated(
             name: name, email: email, timeZone: timeZone, isAdmin: isAdmin,
-            password: try password.map { try PasswordHash.make($0) })
+            password: try password.map { try PasswordHash.make($0) }, firstName: given(firstName),
+            lastName: given(lastName), phone: given(phone))
         try await log.perform { scope in
             guard try Self.user(name, namespace, scope.projection(DirectoryProjection.name)) == nil else {
                 throw StoreError(.conflict, "user \(String(reflecting: name)) already exists in namespace \(namespace)")

@@ -12,13 +12,24 @@ public struct UserCreated: DomainEvent, Hashable {
     public var isAdmin: Bool
     /// Absent for users who authenticate elsewhere (OAuth).
     public var password: PasswordHash?
+    /// Name parts and phone number (the VantiqUI user-creation fields). Written after the other
+    /// fields only when one is present, so users without them keep the bytes schema 1 always had.
+    public var firstName: String?
+    public var lastName: String?
+    public var phone: String?
 
-    public init(name: String, email: String?, timeZone: String, isAdmin: Bool, password: PasswordHash?) {
+    public init(
+        name: String, email: String?, timeZone: String, isAdmin: Bool, password: PasswordHash?,
+        firstName: String? = nil, lastName: String? = nil, phone: String? = nil
+    ) {
         self.name = name
         self.email = email
         self.timeZone = timeZone
         self.isAdmin = isAdmin
         self.password = password
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
     }
 
     public func encode(into w: inout ByteWriter) {
@@ -28,6 +39,12 @@ public struct UserCreated: DomainEvent, Hashable {
         w.write(isAdmin)
         w.write(password != nil)
         if let password { password.encode(into: &w) }
+        // All three or none: an empty string stands for nil, as for `email`.
+        if firstName != nil || lastName != nil || phone != nil {
+            w.write(firstName ?? "")
+            w.write(lastName ?? "")
+            w.write(phone ?? "")
+        }
     }
 
     public init(from r: inout ByteReader) throws {
@@ -37,10 +54,17 @@ public struct UserCreated: DomainEvent, Hashable {
         timeZone = try r.readString("time zone")
         isAdmin = try r.readBool("admin flag")
         password = try r.readBool("password flag") ? try PasswordHash(from: &r) : nil
+        guard r.remaining > 0 else { return }
+        func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
+        firstName = optional(try r.readString("first name"))
+        lastName = optional(try r.readString("last name"))
+        phone = optional(try r.readString("phone"))
     }
 
     /// The audit shape never shows the hash.
-    private enum CodingKeys: String, CodingKey { case name, email, timeZone, isAdmin, hasPassword }
+    private enum CodingKeys: String, CodingKey {
+        case name, email, timeZone, isAdmin, hasPassword, firstName, lastName, phone
+    }
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
@@ -48,5 +72,8 @@ public struct UserCreated: DomainEvent, Hashable {
         try c.encode(timeZone, forKey: .timeZone)
         try c.encode(isAdmin, forKey: .isAdmin)
         try c.encode(password != nil, forKey: .hasPassword)
+        try c.encodeIfPresent(firstName, forKey: .firstName)
+        try c.encodeIfPresent(lastName, forKey: .lastName)
+        try c.encodeIfPresent(phone, forKey: .phone)
     }
 }

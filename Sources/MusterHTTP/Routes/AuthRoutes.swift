@@ -36,7 +36,12 @@ extension API {
         group.post("auth/refresh") { request, _ in
             struct Refresh: Decodable { var refreshToken: String }
             let refresh = try await request.decode(Refresh.self)
-            return try JSONCoding.response(try await sessions.refresh(refreshToken: refresh.refreshToken))
+            do {
+                return try JSONCoding.response(try await sessions.refresh(refreshToken: refresh.refreshToken))
+            } catch AuthenticationError.tokenExpired {
+                throw APIError(
+                    .unauthorized, "token_expired", "the refresh token expired; log in again (POST /api/v1/auth/token)")
+            }
         }
 
         group.post("auth/logout") { request, context in

@@ -27,9 +27,9 @@ extension API {
                 throw APIError(.forbidden, "forbidden", "only an administrator may create an administrator")
             }
             let created = try await directory.addUser(
-                user.username, password: user.password, email: user.email, firstName: user.firstName,
-                lastName: user.lastName, phone: user.phone, timeZone: user.timeZone ?? "UTC",
-                isAdmin: user.isAdmin ?? false, namespace: caller?.namespace ?? configuration.namespace,
+                user.username, password: user.password, email: user.email, timeZone: user.timeZone ?? "UTC",
+                isAdmin: user.isAdmin ?? false, firstName: user.firstName, lastName: user.lastName,
+                phone: user.phone, namespace: caller?.namespace ?? configuration.namespace,
                 actor: caller?.username ?? user.username)
             return try JSONCoding.response(UserView(created), status: .created)
         }

@@ -17,6 +17,9 @@ struct Users: AsyncParsableCommand {
         @Flag(help: "Read the password from the first line of stdin.") var passwordStdin = false
         @Flag(help: "Make the user an administrator of the namespace.") var admin = false
         @Option(help: "E-mail address.") var email: String?
+        @Option(help: "First name.") var firstName: String?
+        @Option(help: "Last name.") var lastName: String?
+        @Option(help: "Phone number.") var phone: String?
         @Option(name: .customLong("tz"), help: "IANA time zone, e.g. Europe/Paris (daily quotas count in it).")
         var timeZone = "UTC"
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
@@ -33,8 +36,8 @@ struct Users: AsyncParsableCommand {
             let log = try data.open(mustExist: false)
             defer { log.close() }
             let user = try await Directory(log: log).addUser(
-                name, password: password, email: email, timeZone: timeZone, isAdmin: admin, namespace: namespace,
-                actor: "cli")
+                name, password: password, email: email, timeZone: timeZone, isAdmin: admin, firstName: firstName,
+                lastName: lastName, phone: phone, namespace: namespace, actor: "cli")
             try Output.json(UserRow(user, namespace: namespace))
         }
     }
@@ -64,6 +67,9 @@ struct Users: AsyncParsableCommand {
         var name: String
         var namespace: String
         var email: String?
+        var firstName: String?
+        var lastName: String?
+        var phone: String?
         var timeZone: String
         var isAdmin: Bool
         var hasPassword: Bool
@@ -72,6 +78,9 @@ struct Users: AsyncParsableCommand {
             name = user.name
             self.namespace = namespace
             email = user.email
+            firstName = user.firstName
+            lastName = user.lastName
+            phone = user.phone
             timeZone = user.timeZone
             isAdmin = user.isAdmin
             hasPassword = user.password != nil

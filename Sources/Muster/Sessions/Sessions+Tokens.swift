@@ -1,0 +1,57 @@
+import EventLog
+import Foundation
+
+extension Sessions {
+    /// Rotates: new access + refresh token for the same session; the old pair stops working.
+    /// Throws `AuthenticationError.tokenUnknown`, `.tokenRevoked` or `.tokenExpired`.
+    public func refresh(refreshToken: String) async throws -> Tokens {
+        let hash = SessionToken.hash(refreshToken)
+        let access = SessionToken.make(prefix: SessionToken.accessPrefix)
+        let refresh = SessionToken.make(prefix: SessionToken.refreshPrefix)
+        let policy = self.policy
+        return try await log.perform { scope in
+            let sessions = try scope.projection(SessionsProjection.name)
+            guard let token = try SessionsProjection.token(sessions, "refreshTokens", hash: hash) else {
+                throw AuthenticationError.tokenUnknown
+            }
+            if token.isRevoked { throw AuthenticationError.tokenRevoked }
+            if scope.now >= token.expiresAt { throw AuthenticationError.tokenExpired }
+            guard try Directory.user(token.user, token.namespace, scope.projection(DirectoryProjection.name)) != nil
+            else { throw AuthenticationError.tokenUnknown }
+            let revoked = TokenRevoked(
+                sessionId: token.sessionId, user: token.user, deviceId: token.deviceId, reason: .refreshRotation)
+            let issued = TokenIssued(
+                sessionId: token.sessionId, user: token.user, deviceId: token.deviceId,
+                accessTokenHash: SessionToken.hash(access), refreshTokenHash: SessionToken.hash(refresh),
+                accessExpiresAt: scope.now + StoreTime.micros(policy.accessTokenLifetime),
+                refreshExpiresAt: scope.now + StoreTime.micros(policy.refreshTokenLifetime), reason: .refresh)
+            try scope.append(
+                AppendRequest(
+                    namespace: token.namespace, stream: Self.stream(token.sessionId),
+                    events: [revoked.newEvent(actor: token.user), issued.newEvent(actor: token.user)]))
+            return Tokens(
+                accessToken: access, refreshToken: refresh, expiresAt: StoreTime.date(issued.accessExpiresAt),
+                username: token.user, preferredUsername: token.user)
+        }
+    }
+
+    /// Revokes the session of this access token (its access and refresh token). An expired access
+    /// token still logs out; one revoked already (by a logout or a refresh) throws
+    /// `AuthenticationError.tokenRevoked`, an unknown one `.tokenUnknown`.
+    public func logout(accessToken: String) async throws {
+        let hash = SessionToken.hash(accessToken)
+        try await log.perform { scope in
+            let sessions = try scope.projection(SessionsProjection.name)
+            guard let token = try SessionsProjection.token(sessions, "accessTokens", hash: hash) else {
+                throw AuthenticationError.tokenUnknown
+            }
+            if token.isRevoked { throw AuthenticationError.tokenRevoked }
+            let revoked = TokenRevoked(
+                sessionId: token.sessionId, user: token.user, deviceId: token.deviceId, reason: .logout)
+            try scope.append(
+                AppendRequest(
+                    namespace: token.namespace, stream: Self.stream(token.sessionId),
+                    events: [revoked.newEvent(actor: token.user)]))
+        }
+    }
+}

@@ -1,0 +1,364 @@
+import EventLog
+import EventLogTesting
+import Foundation
+import Muster
+import Testing
+
+@Suite struct SessionsTests {
+    /// A log with the domain's projections, its sessions, and users whose scrypt is cheap.
+    struct Fixture {
+        let t: TestLog
+        let log: EventLog
+        let sessions: Sessions
+
+        init(policy: Sessions.Policy = Sessions.Policy()) throws {
+            t = try TestLog("sessions")
+            log = try t.open { $0.projections += MusterDomain.projections }
+            sessions = Sessions(log: log, policy: policy)
+        }
+
+        /// Appends the user directly, with 16 scrypt rounds instead of 16,384.
+        func addUser(
+            _ name: String, password: String?, isAdmin: Bool = false, namespace: String = Names.defaultNamespace
+        ) async throws {
+            let user = UserCreated(
+                name: name, email: nil, timeZone: "UTC", isAdmin: isAdmin,
+                password: try password.map { try PasswordHash.make($0, rounds: 16) })
+            try await log.append(
+                AppendRequest(
+                    namespace: namespace, stream: "user/\(name)", expectedVersion: .noStream,
+                    events: [user.newEvent(actor: "test")]))
+        }
+
+        /// Why logging in is refused; nil when it succeeds.
+        func loginRefusal(
+            _ user: String, _ password: String, namespace: String = Names.defaultNamespace, deviceId: String? = nil
+        ) async -> AuthenticationError? {
+            await refusal {
+                try await sessions.login(username: user, password: password, namespace: namespace, deviceId: deviceId)
+            }
+        }
+
+        /// Why the access token is refused; nil when it authenticates.
+        func accessRefusal(_ token: String) async -> AuthenticationError? {
+            await refusal { try sessions.authenticate(accessToken: token) }
+        }
+
+        /// Why refreshing is refused; nil when it succeeds.
+        func refreshRefusal(_ token: String) async -> AuthenticationError? {
+            await refusal { try await sessions.refresh(refreshToken: token) }
+        }
+
+        var now: Date { Date(timeIntervalSince1970: Double(t.clock.now) / 1_000_000) }
+
+        func remove() { t.directory.remove() }
+    }
+
+    @Test func aLoginGivesTokensThatAuthenticateToThePrincipal() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("ann", password: "ann-pw", isAdmin: true)
+        try await f.addUser("joe", password: "joe-pw")
+        try await f.addUser("joe", password: "other-pw", namespace: "acme")
+
+        let tokens = try await f.sessions.login(username: "joe", password: "joe-pw", deviceId: "phone")
+        #expect(tokens.accessToken.hasPrefix("mat_") && tokens.refreshToken.hasPrefix("mrt_"))
+        #expect(tokens.accessToken.count == 4 + 43 && tokens.refreshToken.count == 4 + 43)
+        #expect(tokens.username == "joe" && tokens.preferredUsername == "joe")
+        #expect(tokens.expiresAt == f.now.addingTimeInterval(3600))
+        let joe = try f.sessions.authenticate(accessToken: tokens.accessToken)
+        #expect(joe.username == "joe" && joe.namespace == "default" && !joe.isAdmin)
+        #expect(joe.deviceId == "phone")
+        #expect(joe.expiresAt == tokens.expiresAt)
+
+        let ann = try f.sessions.authenticate(
+            accessToken: try await f.sessions.login(username: "ann", password: "ann-pw").accessToken)
+        #expect(ann.isAdmin && ann.deviceId == nil)
+        #expect(ann.sessionId != joe.sessionId)
+
+        // The same name in another namespace is another user with another password.
+        let acme = try await f.sessions.login(username: "joe", password: "other-pw", namespace: "acme")
+        #expect(try f.sessions.authenticate(accessToken: acme.accessToken).namespace == "acme")
+        #expect(await f.loginRefusal("joe", "joe-pw", namespace: "acme") == .invalidCredentials)
+
+        let issued = try #require(try f.log.events(EventQuery(stream: "session/\(joe.sessionId.uuidString)")).first)
+        #expect(issued.type == TokenIssued.type && issued.actor == "joe")
+        let event = try #require(try TokenIssued.decode(issued))
+        #expect(event.reason == .login && event.deviceId == "phone" && event.accessTokenHash.count == 64)
+        let json = String(decoding: try #require(EventCatalogue.json(issued)), as: UTF8.self)
+        #expect(json.contains(#""accessExpiresAt":"2026-01-01T01:00:00.000Z""#), "\(json)")
+        #expect(json.contains(#""reason":"login""#) && json.contains(#""deviceId":"phone""#))
+
+        let audit = try Audit(log: f.log).entries(Audit.Filter(user: "joe", deviceId: "phone"))
+        #expect(audit.map(\.what) == [.loggedIn])
+        #expect(audit.first?.sessionId == joe.sessionId)
+        #expect(
+            audit.first?.detail == "joe logged in from device phone (session \(joe.sessionId.uuidString.lowercased()))")
+    }
+
+    @Test func wrongPasswordsUnknownUsersAndUsersWithoutPasswordAreTheSameRefusalEachRecorded() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        try await f.addUser("oauth", password: nil)
+
+        #expect(await f.loginRefusal("joe", "JOE-PW", deviceId: "d1") == .invalidCredentials)
+        #expect(await f.loginRefusal("nobody", "x") == .invalidCredentials)
+        #expect(await f.loginRefusal("oauth", "x") == .invalidCredentials)
+        #expect(await f.loginRefusal("joe", "") == .invalidCredentials)
+        // A name no user can have is refused without a record.
+        let head = f.log.head
+        #expect(await f.loginRefusal("a\u{0}b", "x") == .invalidCredentials)
+        #expect(f.log.head == head)
+
+        let failures = try f.log.events(EventQuery(type: LoginFailed.type)).map {
+            try #require(try LoginFailed.decode($0))
+        }
+        #expect(
+            failures == [
+                LoginFailed(user: "joe", deviceId: "d1", reason: .wrongPassword),
+                LoginFailed(user: "nobody", deviceId: nil, reason: .unknownUser),
+                LoginFailed(user: "oauth", deviceId: nil, reason: .noPassword),
+                LoginFailed(user: "joe", deviceId: nil, reason: .wrongPassword),
+            ])
+        #expect(try f.log.events(EventQuery(stream: "logins/nobody")).count == 1)
+        #expect(try f.log.events(EventQuery(type: TokenIssued.type)).isEmpty)
+        #expect(AuthenticationError.invalidCredentials.description == "invalid user name or password")
+
+        let audit = try Audit(log: f.log).entries(Audit.Filter(user: "joe"))
+        #expect(audit.map(\.what) == [.userCreated, .loginFailed, .loginFailed])
+        #expect(audit[1].detail == #"login as "joe" failed from device d1: wrong password"#)
+        #expect(audit[1].deviceId == "d1")
+    }
+
+    @Test func fiveFailuresThrottleTheUserUntilTheOldestLeavesTheWindow() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        try await f.addUser("ann", password: "ann-pw")
+        try await f.addUser("joe", password: "joe-pw", namespace: "acme")
+        for _ in 0..<5 {
+            #expect(await f.loginRefusal("joe", "guess") == .invalidCredentials)
+            f.t.clock.advance(seconds: 60)
+        }
+        // Failures at 0, 60, …, 240 s; now 300 s: the first leaves the 900 s window in 600 s.
+        let head = f.log.head
+        #expect(await f.loginRefusal("joe", "joe-pw") == .throttled(retryAfter: 600))
+        #expect(await f.loginRefusal("joe", "guess") == .throttled(retryAfter: 600))
+        #expect(f.log.head == head, "a throttled attempt writes nothing")
+        // Other users and other namespaces are not affected.
+        _ = try await f.sessions.login(username: "ann", password: "ann-pw")
+        _ = try await f.sessions.login(username: "joe", password: "joe-pw", namespace: "acme")
+
+        f.t.clock.advance(seconds: 599)
+        #expect(await f.loginRefusal("joe", "joe-pw") == .throttled(retryAfter: 1))
+        f.t.clock.advance(seconds: 1)
+        let tokens = try await f.sessions.login(username: "joe", password: "joe-pw")
+        #expect(try f.sessions.authenticate(accessToken: tokens.accessToken).username == "joe")
+
+        // The login cleared the count: four more failures do not throttle, a fifth does.
+        for _ in 0..<4 {
+            #expect(await f.loginRefusal("joe", "guess") == .invalidCredentials)
+        }
+        _ = try await f.sessions.login(username: "joe", password: "joe-pw")
+        for _ in 0..<5 { _ = await f.loginRefusal("joe", "guess") }
+        #expect(await f.loginRefusal("joe", "joe-pw") == .throttled(retryAfter: 900))
+        #expect(AuthenticationError.throttled(retryAfter: 900).description.contains("900 seconds"))
+    }
+
+    @Test func unknownNamesAreThrottledLikeUsers() async throws {
+        let f = try Fixture(policy: Sessions.Policy(failedLoginLimit: 2, failedLoginWindow: 60))
+        defer { f.remove() }
+        for _ in 0..<2 { _ = await f.loginRefusal("ghost", "x") }
+        #expect(await f.loginRefusal("ghost", "x") == .throttled(retryAfter: 60))
+    }
+
+    @Test func concurrentGuessesRecordNoMoreFailuresThanTheLimit() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        let outcomes = await withTaskGroup(of: AuthenticationError?.self) { group in
+            for i in 0..<12 {
+                group.addTask { await refusal { try await f.sessions.login(username: "joe", password: "guess \(i)") } }
+            }
+            return await group.reduce(into: [AuthenticationError?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .invalidCredentials }.count == 5)
+        #expect(outcomes.filter { $0 == .throttled(retryAfter: 900) }.count == 7)
+        #expect(try f.log.events(EventQuery(type: LoginFailed.type)).count == 5)
+    }
+
+    @Test func tokensExpireOnTheLogsClock() async throws {
+        let f = try Fixture(policy: Sessions.Policy(accessTokenLifetime: 600, refreshTokenLifetime: 3600))
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        let tokens = try await f.sessions.login(username: "joe", password: "joe-pw")
+        f.t.clock.advance(seconds: 599)
+        _ = try f.sessions.authenticate(accessToken: tokens.accessToken)
+        f.t.clock.advance(seconds: 1)
+        #expect(await f.accessRefusal(tokens.accessToken) == .tokenExpired)
+        // An expired access token is refreshed with the refresh token, which lasts longer.
+        let fresh = try await f.sessions.refresh(refreshToken: tokens.refreshToken)
+        #expect(fresh.expiresAt == f.now.addingTimeInterval(600))
+        f.t.clock.advance(seconds: 3600)
+        #expect(await f.refreshRefusal(fresh.refreshToken) == .tokenExpired)
+        #expect(await f.accessRefusal(fresh.accessToken) == .tokenExpired)
+    }
+
+    @Test func aRefreshRotatesThePairWithinTheSession() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        let first = try await f.sessions.login(username: "joe", password: "joe-pw", deviceId: "tablet")
+        let session = try f.sessions.authenticate(accessToken: first.accessToken).sessionId
+        f.t.clock.advance(seconds: 1800)
+        let second = try await f.sessions.refresh(refreshToken: first.refreshToken)
+        #expect(second.accessToken != first.accessToken && second.refreshToken != first.refreshToken)
+        #expect(second.expiresAt == f.now.addingTimeInterval(3600))
+        #expect(await f.accessRefusal(first.accessToken) == .tokenRevoked)
+        #expect(await f.refreshRefusal(first.refreshToken) == .tokenRevoked)
+        let principal = try f.sessions.authenticate(accessToken: second.accessToken)
+        #expect(principal.sessionId == session && principal.deviceId == "tablet")
+        let third = try await f.sessions.refresh(refreshToken: second.refreshToken)
+        #expect(try f.sessions.authenticate(accessToken: third.accessToken).sessionId == session)
+        #expect(await f.accessRefusal(second.accessToken) == .tokenRevoked)
+
+        let stream = try f.log.events(EventQuery(stream: "session/\(session.uuidString)"))
+        #expect(stream.map(\.type) == ["TokenIssued", "TokenRevoked", "TokenIssued", "TokenRevoked", "TokenIssued"])
+        #expect(try TokenRevoked.decode(stream[1])?.reason == .refreshRotation)
+        #expect(try TokenIssued.decode(stream[2])?.reason == .refresh)
+        let audit = try Audit(log: f.log).entries(Audit.Filter(user: "joe"))
+        #expect(audit.map(\.what) == [.userCreated, .loggedIn, .sessionRefreshed, .sessionRefreshed])
+        // A refresh token is not an access token, nor the other way round.
+        #expect(await f.accessRefusal(third.refreshToken) == .tokenUnknown)
+        #expect(await f.refreshRefusal(third.accessToken) == .tokenUnknown)
+    }
+
+    @Test func aLogoutRevokesBothTokensOfThatSessionOnly() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        let phone = try await f.sessions.login(username: "joe", password: "joe-pw", deviceId: "phone")
+        let laptop = try await f.sessions.login(username: "joe", password: "joe-pw", deviceId: "laptop")
+        try await f.sessions.logout(accessToken: phone.accessToken)
+        #expect(await f.accessRefusal(phone.accessToken) == .tokenRevoked)
+        #expect(await f.refreshRefusal(phone.refreshToken) == .tokenRevoked)
+        #expect(await refusal { try await f.sessions.logout(accessToken: phone.accessToken) } == .tokenRevoked)
+        #expect(try f.sessions.authenticate(accessToken: laptop.accessToken).deviceId == "laptop")
+
+        // An expired access token still logs out.
+        f.t.clock.advance(seconds: 7200)
+        try await f.sessions.logout(accessToken: laptop.accessToken)
+        #expect(await f.refreshRefusal(laptop.refreshToken) == .tokenRevoked)
+
+        #expect(await f.accessRefusal("mat_nothing") == .tokenUnknown)
+        #expect(await f.refreshRefusal("mrt_nothing") == .tokenUnknown)
+        #expect(await refusal { try await f.sessions.logout(accessToken: "mat_nothing") } == .tokenUnknown)
+
+        let logouts = try Audit(log: f.log).entries(Audit.Filter(user: "joe")).filter { $0.what == .loggedOut }
+        #expect(logouts.map(\.deviceId) == ["phone", "laptop"])
+        #expect(
+            try f.log.events(EventQuery(type: TokenRevoked.type)).compactMap { try TokenRevoked.decode($0)?.reason }
+                == [.logout, .logout])
+    }
+
+    @Test func theRawTokensAppearNowhereInTheLogNorTheDataFile() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        let first = try await f.sessions.login(username: "joe", password: "joe-pw", deviceId: "phone")
+        let second = try await f.sessions.refresh(refreshToken: first.refreshToken)
+        let third = try await f.sessions.login(username: "joe", password: "joe-pw")
+        try await f.sessions.logout(accessToken: second.accessToken)
+        // The random part, without the prefix, so an encoding that dropped the prefix is caught too.
+        let secrets = [first, second, third].flatMap { [$0.accessToken, $0.refreshToken] }.map {
+            Array($0.utf8.dropFirst(4))
+        }
+        let events = try f.log.events(EventQuery())
+        #expect(events.count == 6)
+        for event in events {
+            let rendered = Array(EventCatalogue.json(event) ?? Data())
+            for secret in secrets {
+                #expect(!contains(event.body.bytes, secret), "\(event.type) at \(event.position) holds a token")
+                #expect(!contains(rendered, secret))
+            }
+        }
+        let file = try [UInt8](Data(contentsOf: f.log.directory.appendingPathComponent("data.mdb")))
+        #expect(file.count > 0)
+        for secret in secrets { #expect(!contains(file, secret)) }
+    }
+
+    func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count, let first = needle.first else { return false }
+        var i = 0
+        while i <= haystack.count - needle.count {
+            if haystack[i] == first && haystack[i..<i + needle.count].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    @Test func aRebuiltSessionsProjectionEqualsTheInlineOne() async throws {
+        let f = try Fixture(policy: Sessions.Policy(failedLoginLimit: 3))
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        try await f.addUser("ann", password: "ann-pw", namespace: "acme")
+        let joe = try await f.sessions.login(username: "joe", password: "joe-pw", deviceId: "phone")
+        _ = try await f.sessions.refresh(refreshToken: joe.refreshToken)
+        let ann = try await f.sessions.login(username: "ann", password: "ann-pw", namespace: "acme")
+        try await f.sessions.logout(accessToken: ann.accessToken)
+        for name in ["joe", "ghost", "ghost"] {
+            _ = await f.loginRefusal(name, "guess")
+            f.t.clock.advance(seconds: 10)
+        }
+        let before = try contents(f.log)
+        #expect(before["accessTokens"]?.count == 3 && before["failedLogins"]?.count == 2)
+        try await f.log.rebuild([SessionsProjection.name])
+        #expect(try contents(f.log) == before)
+        let report = try await f.log.verify()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        // The throttle survives the rebuild.
+        _ = await f.loginRefusal("ghost", "guess")
+        #expect(await f.loginRefusal("ghost", "guess") == .throttled(retryAfter: 880))
+    }
+
+    /// Every table of the sessions projection, key → value.
+    func contents(_ log: EventLog) throws -> [String: [[UInt8]: [UInt8]]] {
+        try log.read { reader in
+            let state = try reader.projection(SessionsProjection.name)
+            var result: [String: [[UInt8]: [UInt8]]] = [:]
+            for table in SessionsProjection().tables {
+                var rows: [[UInt8]: [UInt8]] = [:]
+                try state.scan(table) { key, value in
+                    rows[Array(key)] = Array(value)
+                    return true
+                }
+                result[table] = rows
+            }
+            return result
+        }
+    }
+
+    @Test func anExternallyVerifiedUserIsAPrincipalWithoutASession() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("kim", password: nil, isAdmin: true, namespace: "acme")
+        let head = f.log.head
+        let kim = try #require(try f.sessions.principal(username: "kim", namespace: "acme"))
+        #expect(kim.isAdmin && kim.namespace == "acme" && kim.deviceId == nil)
+        #expect(kim.sessionId == Sessions.externalSessionId && kim.expiresAt == .distantFuture)
+        #expect(try f.sessions.principal(username: "kim", namespace: "default") == nil)
+        #expect(try f.sessions.principal(username: "nobody", namespace: "acme") == nil)
+        #expect(f.log.head == head)
+    }
+}
+
+/// The `AuthenticationError` `body` throws; nil when it succeeds or throws something else.
+func refusal<T>(_ body: () async throws -> T) async -> AuthenticationError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error as? AuthenticationError
+    }
+}
