@@ -1,0 +1,59 @@
+/// What a submitted form publishes on its `responseTopic`: the response object of seed 000.
+public struct ResponseObject: Sendable, Hashable, Codable {
+    /// The payload's topic.
+    public var responseTopic: String
+    /// The value of the button clicked; 0 for the app's own Submit button.
+    public var submitValue: Int
+    /// The responder's username.
+    public var username: String
+    /// The responding device's id.
+    public var deviceId: String
+    /// The responding device's name.
+    public var deviceName: String
+    /// One member per field that produced input and has an `id`; null means no data entered.
+    public var values: [String: JSONValue]
+    /// The payload's `state`, unaltered; nil when the payload had none (an explicit null is `.null`).
+    public var state: JSONValue?
+
+    /// Creates a response object from its parts.
+    public init(
+        responseTopic: String, submitValue: Int, username: String, deviceId: String, deviceName: String,
+        values: [String: JSONValue], state: JSONValue? = nil
+    ) {
+        self.responseTopic = responseTopic
+        self.submitValue = submitValue
+        self.username = username
+        self.deviceId = deviceId
+        self.deviceName = deviceName
+        self.values = values
+        self.state = state
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case responseTopic, submitValue, username, deviceId, deviceName, values, state
+    }
+
+    /// Decodes the seed's shape; an explicit `"state": null` is kept as `.null`, an absent one is nil.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        responseTopic = try container.decode(String.self, forKey: .responseTopic)
+        submitValue = try container.decode(Int.self, forKey: .submitValue)
+        username = try container.decode(String.self, forKey: .username)
+        deviceId = try container.decode(String.self, forKey: .deviceId)
+        deviceName = try container.decode(String.self, forKey: .deviceName)
+        values = try container.decode([String: JSONValue].self, forKey: .values)
+        state = container.contains(.state) ? try container.decode(JSONValue.self, forKey: .state) : nil
+    }
+
+    /// Encodes the seed's shape; `state` only when the payload had one.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(responseTopic, forKey: .responseTopic)
+        try container.encode(submitValue, forKey: .submitValue)
+        try container.encode(username, forKey: .username)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(deviceName, forKey: .deviceName)
+        try container.encode(values, forKey: .values)
+        if let state { try container.encode(state, forKey: .state) }
+    }
+}

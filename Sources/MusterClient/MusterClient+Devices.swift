@@ -1,0 +1,52 @@
+import Foundation
+
+extension MusterClient {
+    /// Registers this device as one of the user's push targets (`POST /api/v1/devices`); registering the same
+    /// `deviceId` again updates its name, platform and token.
+    ///
+    /// - Parameters:
+    ///   - deviceId: an id unique among the user's devices and stable across launches.
+    ///   - deviceName: a name the user recognises, e.g. "Anna's iPhone".
+    ///   - platform: how pushes reach it.
+    ///   - token: the platform's push token; for APNs, ``convertAPNSToken(_:)`` of the device token.
+    public func registerDevice(
+        deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String? = nil
+    ) async throws(MusterClientError) -> PushTarget {
+        let body = DeviceRegistration(deviceId: deviceId, deviceName: deviceName, platform: platform, token: token)
+        let request = try APIRequest("POST", ["devices"], json: body)
+        return try decode(PushTarget.self, from: try await perform(request), of: request)
+    }
+
+    /// The APNs device token as the server expects it: lowercase hex, two digits per byte.
+    ///
+    /// - Parameter token: the `Data` given to `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`.
+    public static func convertAPNSToken(_ token: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(token.count * 2)
+        for byte in token {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// The user's registered devices (`GET /api/v1/devices`).
+    public func devices() async throws(MusterClientError) -> [PushTarget] {
+        let request = APIRequest("GET", ["devices"])
+        return try decode([PushTarget].self, from: try await perform(request), of: request)
+    }
+
+    /// Stops pushes to one of the user's devices (`DELETE /api/v1/devices/{deviceId}`); `not_found` when the user
+    /// has no such device.
+    public func unregisterDevice(deviceId: String) async throws(MusterClientError) {
+        _ = try await perform(APIRequest("DELETE", ["devices", deviceId]))
+    }
+}
+
+private struct DeviceRegistration: Encodable {
+    var deviceId: String
+    var deviceName: String
+    var platform: PushTarget.Platform
+    var token: String?
+}

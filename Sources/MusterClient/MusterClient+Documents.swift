@@ -1,0 +1,35 @@
+import Foundation
+
+extension MusterClient {
+    /// Uploads a captured image, audio or video clip (`POST /api/v1/documents?kind=…`, the raw bytes); returns
+    /// the name the server gave it, e.g. `rcs/image/<uuid>.jpg` — the value of the form's field.
+    ///
+    /// - Parameters:
+    ///   - data: the bytes.
+    ///   - contentType: their media type, e.g. `image/jpeg`, `audio/mp4`, `video/mp4`.
+    ///   - kind: what they are; it decides the name's folder.
+    public func uploadDocument(_ data: Data, contentType: String, kind: Document.Kind) async throws(MusterClientError)
+        -> String
+    {
+        var request = APIRequest("POST", ["documents"])
+        request.query = [URLQueryItem(name: "kind", value: kind.rawValue)]
+        request.body = data
+        request.contentType = contentType
+        return try decode(Uploaded.self, from: try await perform(request), of: request).name
+    }
+
+    /// A stored document's bytes and type (`GET /api/v1/documents/{name…}`); the user's own uploads, or any
+    /// of the namespace for an admin.
+    ///
+    /// - Parameter name: the document's name, e.g. `rcs/image/<uuid>.jpg`.
+    public func document(name: String) async throws(MusterClientError) -> Document {
+        var request = APIRequest("GET", ["documents"] + name.split(separator: "/").map(String.init))
+        request.accept = "*/*"
+        let response = try await perform(request)
+        return Document(name: name, contentType: response.contentType, data: response.body)
+    }
+}
+
+private struct Uploaded: Decodable {
+    var name: String
+}

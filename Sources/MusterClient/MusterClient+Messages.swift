@@ -1,0 +1,165 @@
+import Foundation
+
+extension MusterClient {
+    /// The messages waiting for the user's answer, oldest first (`GET /api/v1/inbox`).
+    public func inbox() async throws(MusterClientError) -> [InboxItem] {
+        let request = APIRequest("GET", ["inbox"])
+        return try decode([InboxItem].self, from: try await perform(request), of: request)
+    }
+
+    /// One message with its payload as the device shows it (`GET /api/v1/messages/{id}`).
+    public func message(id: UUID) async throws(MusterClientError) -> Message {
+        let request = APIRequest("GET", ["messages", Self.wire(id)])
+        return try decode(Message.self, from: try await perform(request), of: request)
+    }
+
+    /// Answers a message (`POST /api/v1/messages/{id}/response`); returns the response object the server
+    /// published on the message's `responseTopic`.
+    ///
+    /// Throws `invalid_values` with one field error per value the form refuses, and `conflict` when the message
+    /// was already answered (from any of the user's devices).
+    ///
+    /// - Parameters:
+    ///   - messageId: the message answered.
+    ///   - deviceId: the answering device; it must be one of the user's.
+    ///   - deviceName: the answering device's name; the server uses the registered one when nil.
+    ///   - submitValue: the `value` of the button clicked; nil for the form's own Submit button (0).
+    ///   - values: one value per field `id`; `.null` for a field left empty.
+    ///   - location: where the device was, when the form or the sender wants it.
+    public func respond(
+        messageId: UUID, deviceId: String, deviceName: String? = nil, submitValue: Int? = nil,
+        values: [String: JSONValue], location: GeoPoint? = nil
+    ) async throws(MusterClientError) -> ResponseObject {
+        let body = Answer(
+            deviceId: deviceId, deviceName: deviceName, submitValue: submitValue, values: values, location: location)
+        let request = try APIRequest("POST", ["messages", Self.wire(messageId), "response"], json: body)
+        return try decode(ResponseObject.self, from: try await perform(request), of: request)
+    }
+
+    /// The forms the user can start without being asked (`GET /api/v1/requests`).
+    public func requests() async throws(MusterClientError) -> [RequestTemplate] {
+        let request = APIRequest("GET", ["requests"])
+        return try decode([RequestTemplate].self, from: try await perform(request), of: request)
+    }
+
+    /// One user-initiated request by name (`GET /api/v1/requests/{name}`).
+    public func request(name: String) async throws(MusterClientError) -> RequestTemplate {
+        let request = APIRequest("GET", ["requests", name])
+        return try decode(RequestTemplate.self, from: try await perform(request), of: request)
+    }
+
+    /// Submits a user-initiated request (`POST /api/v1/requests/{name}/response`); the body and answer are those
+    /// of ``respond(messageId:deviceId:deviceName:submitValue:values:location:)``.
+    public func respond(
+        toRequest name: String, deviceId: String, deviceName: String? = nil, submitValue: Int? = nil,
+        values: [String: JSONValue], location: GeoPoint? = nil
+    ) async throws(MusterClientError) -> ResponseObject {
+        let body = Answer(
+            deviceId: deviceId, deviceName: deviceName, submitValue: submitValue, values: values, location: location)
+        let request = try APIRequest("POST", ["requests", name, "response"], json: body)
+        return try decode(ResponseObject.self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: sends a form to users, groups or everyone (`POST /api/v1/notifications`), the seed's
+    /// `Notification.sendPayload` family. Each recipient gets a message and a push on each device.
+    ///
+    /// - Parameters:
+    ///   - title: the notification's title.
+    ///   - body: the notification's body (subtitle).
+    ///   - payload: the form payload of seed 000 (`responseTopic`, `fields`, `state`, or `payloadName`).
+    ///   - recipients: users, groups, or everyone.
+    ///   - source: the source to name in the message, when any.
+    public func send(
+        title: String, body: String, payload: JSONValue, to recipients: Recipients, source: String? = nil
+    ) async throws(MusterClientError) -> SentNotification {
+        let notification = NotificationBody(
+            to: recipients.users.isEmpty ? nil : recipients.users,
+            groups: recipients.groups.isEmpty ? nil : recipients.groups,
+            all: recipients.all ? true : nil, title: title, body: body, source: source, payload: payload)
+        let request = try APIRequest("POST", ["notifications"], json: notification)
+        return try decode(SentNotification.self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: stores a user-initiated request (`PUT /api/v1/requests/{name}`), creating or replacing it.
+    public func putRequest(_ template: RequestTemplate) async throws(MusterClientError) {
+        let body = RequestBody(
+            title: template.title, body: template.body, responseTopic: template.responseTopic,
+            payload: template.payload)
+        _ = try await perform(try APIRequest("PUT", ["requests", template.name], json: body))
+    }
+
+    /// Admin: stores a named payload (`PUT /api/v1/payloads/{name}`) that messages reference by `payloadName`.
+    public func putPayload(name: String, _ payload: JSONValue) async throws(MusterClientError) {
+        _ = try await perform(try APIRequest("PUT", ["payloads", name], json: payload))
+    }
+
+    /// A named payload (`GET /api/v1/payloads/{name}`).
+    public func payload(name: String) async throws(MusterClientError) -> JSONValue {
+        let request = APIRequest("GET", ["payloads", name])
+        return try decode(JSONValue.self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: publishes a JSON document on a topic (`POST /api/v1/topics/{topic…}`); its listeners receive it
+    /// as is. Returns the document's log position.
+    ///
+    /// - Parameters:
+    ///   - document: any JSON.
+    ///   - topic: the topic, e.g. `/a/b/c`.
+    public func publish(_ document: JSONValue, to topic: String) async throws(MusterClientError) -> String {
+        let request = try APIRequest("POST", ["topics"] + Self.topicSegments(topic), json: document)
+        return try decode(Published.self, from: try await perform(request), of: request).position.text
+    }
+
+    /// A message id as the wire writes it: lowercase.
+    static func wire(_ id: UUID) -> String {
+        id.uuidString.lowercased()
+    }
+
+    /// The path segments of a topic or topic filter: `/a/+/c` → `a`, `+`, `c`.
+    static func topicSegments(_ topic: String) -> [String] {
+        topic.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+}
+
+private struct Answer: Encodable {
+    var deviceId: String
+    var deviceName: String?
+    var submitValue: Int?
+    var values: [String: JSONValue]
+    var location: GeoPoint?
+}
+
+private struct NotificationBody: Encodable {
+    var to: [String]?
+    var groups: [String]?
+    var all: Bool?
+    var title: String
+    var body: String
+    var source: String?
+    var payload: JSONValue
+}
+
+private struct RequestBody: Encodable {
+    var title: String
+    var body: String
+    var responseTopic: String
+    var payload: JSONValue
+}
+
+private struct Published: Decodable {
+    var position: Position
+}
+
+/// A log position, written as a number or a string.
+struct Position: Decodable, Sendable {
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(UInt64.self) {
+            text = String(number)
+        } else {
+            text = try container.decode(String.self)
+        }
+    }
+}
