@@ -31,7 +31,8 @@ public struct Documents: Sendable {
         namespace: String = Names.defaultNamespace
     ) async throws -> DocumentUploaded {
         let (kind, ext, type) = try Self.describe(
-            kind: kind, fileExtension: file.pathExtension, contentType: contentType, what: file.lastPathComponent)
+            kind: kind, fileExtension: file.pathExtension, contentType: contentType, what: file.lastPathComponent,
+            hint: "pass --kind audio|image|video")
         try Names.validate(namespace, as: "namespace")
         try Names.validate(user, as: "user name")
         let receipt = try await log.blobs.put(contentsOf: file)
@@ -49,7 +50,8 @@ public struct Documents: Sendable {
         let byType = contentType.flatMap { type in Self.known.first { $0.value.contentType == type } }
         let (kind, ext, type) = try Self.describe(
             kind: kind, fileExtension: fileExtension.isEmpty ? byType?.key ?? "" : fileExtension,
-            contentType: contentType, what: "content of type \(contentType ?? "unknown")")
+            contentType: contentType, what: "content of type \(contentType ?? "unknown")",
+            hint: "name the kind: audio, image or video")
         try Names.validate(namespace, as: "namespace")
         try Names.validate(user, as: "user name")
         let receipt = try await log.blobs.put(content)
@@ -58,15 +60,15 @@ public struct Documents: Sendable {
     }
 
     /// The kind, name extension and content type of an upload.
-    private static func describe(kind: MediaKind?, fileExtension: String, contentType: String?, what: String) throws
-        -> (MediaKind, String, String)
-    {
+    private static func describe(
+        kind: MediaKind?, fileExtension: String, contentType: String?, what: String, hint: String
+    ) throws -> (MediaKind, String, String) {
         var ext = fileExtension.lowercased()
         let guessed = known[ext]
         guard let kind = kind ?? guessed?.kind else {
             throw StoreError(
                 .invalidArgument,
-                "cannot tell whether \(what) is audio, an image or a video; name the kind (audio|image|video)")
+                "cannot tell whether \(what) is audio, an image or a video; \(hint)")
         }
         if ext.isEmpty || ext.count > 16 || !ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
             ext = defaultExtension[kind] ?? "bin"

@@ -44,8 +44,12 @@ extension API {
                 }
                 return EventStream.response(events, keepAlive: configuration.keepAlive)
             }
-            return try JSONCoding.response(
+            // The head before the read: a stream resumed after it misses nothing the list did not show.
+            let position = log.head
+            var response = try JSONCoding.response(
                 try notifications.inbox(user: caller.username, namespace: caller.namespace))
+            response.headers[.logPosition] = String(position)
+            return response
         }
 
         group.get("messages/:id") { _, context in

@@ -73,4 +73,6 @@ enum EventStream {
 
 extension HTTPField.Name {
     static let lastEventID = Self("Last-Event-ID")!
+    /// The log position a list was read at: resume its live stream with `Last-Event-ID` set to it.
+    static let logPosition = Self("Muster-Log-Position")!
 }
