@@ -10,7 +10,7 @@ import Testing
 /// "secret-ada") made by the CLI first, as an operator would.
 final class ServerProcess: @unchecked Sendable {
     let directory: TemporaryDirectory
-    let running: MusterProcess.Running
+    private(set) var running: MusterProcess.Running
     let base: URL
 
     init(extraArguments: [String] = []) async throws {
@@ -19,14 +19,25 @@ final class ServerProcess: @unchecked Sendable {
         let admin = try await MusterProcess.run(
             ["users", "add", "ada", "--admin", "--password-stdin"] + data, stdin: "secret-ada\n")
         try #require(admin.status == 0, "\(admin)")
-        running = try MusterProcess.Running(["serve", "--port", "0"] + data + extraArguments)
+        (running, base) = try await Self.start(["serve", "--port", "0"] + data + extraArguments)
+    }
+
+    private static func start(_ arguments: [String]) async throws -> (MusterProcess.Running, URL) {
+        let running = try MusterProcess.Running(arguments)
         let line = await running.waitForLine { $0.contains("listening on http://") }
         guard let line, let range = line.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression),
             let base = URL(string: String(line[range]))
         else {
             throw MusterProcess.Unexpected("muster serve did not start: \(running.stderr)")
         }
-        self.base = base
+        return (running, base)
+    }
+
+    /// Stops the server with SIGTERM and starts it again on the same port and data directory.
+    func restart() async throws {
+        let status = await running.stop()
+        try #require(status == 0, "exit status \(status): \(running.stderr)")
+        (running, _) = try await Self.start(["serve", "--port", String(base.port ?? 0)] + data)
     }
 
     /// The data directory arguments, for CLI commands run next to the server.
