@@ -71,3 +71,52 @@ import Testing
         }
     }
 }
+
+@Suite struct AdministrationRoutesTests {
+    @Test func anAdministratorDefinesGroupsSetsSettingsAndReadsTheAudit() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            #expect(try await client.send(.get, "/api/v1/groups", token: joe).status == .forbidden)
+            let defined = try await client.send(
+                .put, "/api/v1/groups/night", token: ada, json: #"{"members":["ann","joe","ann"]}"#)
+            #expect(defined.status == .ok)
+            #expect(defined.object["members"] as? [String] == ["ann", "joe"])
+            let unknown = try await client.send(
+                .put, "/api/v1/groups/night", token: ada, json: #"{"members":["nobody"]}"#)
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.errorMessage.contains("nobody"))
+            let groups = try await client.send(.get, "/api/v1/groups", token: ada)
+            #expect(Set(groups.array.compactMap { $0["name"] as? String }) == ["night", "ops"])
+
+            let limit = try await client.send(
+                .put, "/api/v1/settings/pushSizeLimit", token: ada, json: #"{"value":"300"}"#)
+            #expect(limit.status == .ok)
+            #expect(limit.object["value"] as? String == "300")
+            #expect(limit.object["isDefault"] as? Bool == false)
+            let bad = try await client.send(
+                .put, "/api/v1/settings/pushSizeLimit", token: ada, json: #"{"value":"ten"}"#)
+            #expect(bad.status == .badRequest)
+            #expect(
+                try await client.send(.put, "/api/v1/settings/colour", token: ada, json: #"{"value":"1"}"#).status
+                    == .notFound)
+            // The new limit applies to the next send.
+            let label = String(repeating: "x", count: 400)
+            let big = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json:
+                    #"{"to":["joe"],"title":"T","body":"B","payload":{"responseTopic":"/a","fields":[{"type":"text","label":"\#(label)"}]}}"#
+            )
+            #expect(big.status == .contentTooLarge)
+
+            let audit = try await client.send(.get, "/api/v1/audit?user=joe", token: ada)
+            #expect(audit.status == .ok)
+            #expect(audit.array.contains { ($0["what"] as? String) == "loggedIn" })
+            let badSince = try await client.send(.get, "/api/v1/audit?since=yesterday", token: ada)
+            #expect(badSince.status == .badRequest)
+            #expect(badSince.errorFields == ["since"])
+        }
+    }
+}

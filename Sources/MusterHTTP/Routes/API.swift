@@ -38,6 +38,7 @@ struct API: Sendable {
         addDocumentRoutes(to: v1)
         addTopicRoutes(to: v1)
         addEventRoutes(to: v1)
+        addAdministrationRoutes(to: v1)
     }
 }
 

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import Muster
+
+extension API {
+    /// What an administrator runs for their namespace: groups, settings and the audit.
+    func addAdministrationRoutes(to group: RouterGroup<Context>) {
+        group.put("groups/:name") { request, context in
+            let caller = try context.administrator()
+            struct Members: Decodable { var members: [String] }
+            let members = try await request.decode(Members.self)
+            let defined = try await directory.defineGroup(
+                try context.parameter("name"), members: members.members, namespace: caller.namespace,
+                actor: caller.username)
+            return try JSONCoding.response(defined)
+        }
+
+        group.get("groups") { _, context in
+            let caller = try context.administrator()
+            return try JSONCoding.response(try directory.groups(namespace: caller.namespace))
+        }
+
+        group.get("settings") { _, context in
+            let caller = try context.administrator()
+            return try JSONCoding.response(try settings.list(namespace: caller.namespace))
+        }
+
+        group.put("settings/:key") { request, context in
+            let caller = try context.administrator()
+            let key = try context.parameter("key")
+            guard let setting = Setting(rawValue: key) else {
+                let known = Setting.allCases.map(\.rawValue).joined(separator: ", ")
+                throw APIError(.notFound, "not_found", "no setting \(key); the settings are \(known)")
+            }
+            struct Value: Decodable { var value: String }
+            let value = try await request.decode(Value.self)
+            try await settings.set(setting, to: value.value, namespace: caller.namespace, actor: caller.username)
+            let entry = try settings.list(namespace: caller.namespace).first { $0.key == setting }
+            return try JSONCoding.response(entry)
+        }
+
+        group.get("audit") { request, context in
+            let caller = try context.administrator()
+            let since = try request.query("since", "an ISO 8601 time such as 2026-11-21T08:00:00Z") {
+                try? Date($0, strategy: .iso8601)
+            }
+            let filter = Audit.Filter(
+                user: request.uri.queryParameters.get("user"), deviceId: request.uri.queryParameters.get("deviceId"),
+                since: since, namespace: caller.namespace)
+            return try JSONCoding.response(try Audit(log: log).entries(filter))
+        }
+    }
+}
