@@ -120,3 +120,42 @@ import Testing
         }
     }
 }
+
+@Suite struct RequestLimitTests {
+    @Test func aJSONBodyAboveOneMebibyteIs413AndStoresNothing() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let head = api.log.head
+            let huge = #"{"pad":""# + String(repeating: "x", count: 1 << 20) + #""}"#
+            let answer = try await client.send(.post, "/api/v1/topics/a/b", token: ada, json: huge)
+            #expect(answer.status == .contentTooLarge)
+            #expect(answer.errorCode == "too_large")
+            #expect(api.log.head == head)
+        }
+    }
+
+    @Test func aDocumentAboveTheServersLimitIs413AndAKindIsGuessedFromItsType() async throws {
+        let api = try await APITester.make { $0.documentLimit = 100_000 }
+        defer { api.remove() }
+        try await api.run { client in
+            let joe = try await client.login("joe")
+            let head = api.log.head
+            let big = try await client.send(
+                .post, "/api/v1/documents?kind=video", token: joe, body: [UInt8](repeating: 7, count: 150_000))
+            #expect(big.status == .contentTooLarge)
+            #expect(api.log.head == head)
+            let guessed = try await client.send(
+                .post, "/api/v1/documents", token: joe, body: [1, 2, 3], headers: [.contentType: "audio/mp4"])
+            #expect(guessed.status == .created, "\(guessed.text)")
+            #expect((guessed.object["name"] as? String)?.hasPrefix("rcs/audio/") == true)
+            #expect((guessed.object["name"] as? String)?.hasSuffix(".m4a") == true)
+            let unknown = try await client.send(
+                .post, "/api/v1/documents", token: joe, body: [1, 2, 3],
+                headers: [.contentType: "application/pdf"])
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.errorMessage.contains("audio, image or video"))
+        }
+    }
+}

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import Muster
+import NIOCore
 
 extension APIError {
     /// The API's answer to whatever a route or middleware threw: bad input is a 4xx naming what was
@@ -17,6 +18,10 @@ extension APIError {
         case let error as StoreError: translating(error)
         case let error as DecodingError: translating(error)
         case let error as HTTPError: translating(error)
+        case is NIOTooManyBytesError:
+            APIError(.contentTooLarge, "too_large", "the body is above this route's limit")
+        case let error as any HTTPResponseError:
+            APIError(error.status, code(for: error.status), "\(error.status.reasonPhrase): \(error)")
         case is CancellationError: APIError(.serviceUnavailable, "unavailable", "the server is shutting down; retry")
         default:
             APIError(.internalServerError, "internal", "the server failed: \(error); see its log")
@@ -98,17 +103,25 @@ extension APIError {
     }
 
     private static func translating(_ error: HTTPError) -> APIError {
-        let message = error.body ?? error.status.reasonPhrase
-        return switch error.status {
+        switch error.status {
         case .notFound: APIError(.notFound, "not_found", "no such route; see openapi.yaml")
         case .contentTooLarge: APIError(.contentTooLarge, "too_large", "the body is above this route's limit")
-        case .methodNotAllowed: APIError(.methodNotAllowed, "method_not_allowed", message)
-        case .unsupportedMediaType: APIError(.unsupportedMediaType, "unsupported_media_type", message)
-        case .unauthorized: APIError(.unauthorized, "unauthenticated", message)
-        case .forbidden: APIError(.forbidden, "forbidden", message)
-        default:
-            APIError(
-                error.status, error.status.code < 500 ? "bad_request" : "internal", message)
+        default: APIError(error.status, code(for: error.status), error.body ?? error.status.reasonPhrase)
+        }
+    }
+
+    /// The error code of a status that carries no more specific one.
+    private static func code(for status: HTTPResponse.Status) -> String {
+        switch status {
+        case .notFound: "not_found"
+        case .contentTooLarge: "too_large"
+        case .methodNotAllowed: "method_not_allowed"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .unauthorized: "unauthenticated"
+        case .forbidden: "forbidden"
+        case .tooManyRequests: "throttled"
+        case .serviceUnavailable: "unavailable"
+        default: status.code < 500 ? "bad_request" : "internal"
         }
     }
 }
