@@ -36,8 +36,39 @@ extension Notifications {
         values: Data, at location: Location? = nil, namespace: String = Names.defaultNamespace,
         actor: String? = nil
     ) async throws -> Answer {
+        try await respond(
+            messageId: messageId, user: user, deviceId: deviceId, deviceName: deviceName, submitValue: submitValue,
+            answers: FormRejection.answers(values), at: location, namespace: namespace, actor: actor)
+    }
+
+    /// Answers a message with answers already parsed (field id → value); see `respond(messageId:…values:…)`.
+    ///
+    /// The response is built and validated outside the writer against what a read shows; the writer
+    /// only confirms that the message is still unanswered and the device name unchanged (a direct
+    /// payload never changes) and appends. An indirect payload is resolved and checked on the writer.
+    public func respond(
+        messageId: UUID, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
+        answers: [String: JSONValue], at location: Location? = nil, namespace: String = Names.defaultNamespace,
+        actor: String? = nil
+    ) async throws -> Answer {
         try Names.validate(deviceId, as: "device id")
-        let answers = try FormRejection.answers(values)
+        let prepared = try log.read { reader -> Prepared? in
+            let inbox = try reader.projection(InboxProjection.name)
+            guard let entry = try inbox.get("addressed", InboxProjection.addressedKey(namespace, messageId, user)),
+                entry.last == 0, let event = try reader.event(at: InboxProjection.position(entry)),
+                let sent = try PayloadSent.decode(event)
+            else { return nil }  // The writer says why.
+            let payload = ParsedPayloads.parse(Data(sent.payload))
+            guard payload.payloadName == nil else { return nil }  // Resolved on the writer.
+            let name =
+                try deviceName
+                ?? Self.registeredName(user, deviceId, namespace, reader.projection(DirectoryProjection.name))
+                ?? deviceId
+            let (response, json) = try Self.submit(
+                payload, answers, user: user, deviceId: deviceId, deviceName: name, submitValue: submitValue,
+                at: location, now: log.configuration.clock())
+            return Prepared(basis: [], deviceName: name, response: response, json: json)
+        }
         return try await log.perform { scope in
             let inbox = try scope.projection(InboxProjection.name)
             let key = InboxProjection.addressedKey(namespace, messageId, user)
@@ -52,14 +83,22 @@ extension Notifications {
             else {
                 throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(messageId)")
             }
-            // An indirect payload is answered as the device showed it: resolved now, as the fetch does.
-            let resolved = try NamedPayloads.resolve(
-                sent.payload, namespace, scope.projection(NamedPayloadProjection.name))
-            let payload = Payload.parse(resolved ?? Data(sent.payload))
-            let name = try deviceName ?? Self.registeredName(user, deviceId, namespace, scope) ?? deviceId
-            let (response, json) = try Self.submit(
-                payload, answers, user: user, deviceId: deviceId, deviceName: name, submitValue: submitValue,
-                at: location, now: scope.now)
+            let name =
+                try deviceName
+                ?? Self.registeredName(user, deviceId, namespace, scope.projection(DirectoryProjection.name))
+                ?? deviceId
+            let response: ResponseObject
+            let json: Data
+            if let prepared, prepared.deviceName == name {
+                (response, json) = (prepared.response, prepared.json)
+            } else {
+                // An indirect payload is answered as the device showed it: resolved now, as the fetch does.
+                let resolved = try NamedPayloads.resolve(
+                    sent.payload, namespace, scope.projection(NamedPayloadProjection.name))
+                (response, json) = try Self.submit(
+                    ParsedPayloads.parse(resolved ?? Data(sent.payload)), answers, user: user, deviceId: deviceId,
+                    deviceName: name, submitValue: submitValue, at: location, now: scope.now)
+            }
             let received = ResponseReceived(
                 messageId: messageId, user: user, deviceId: deviceId, deviceName: name, submitValue: submitValue,
                 response: Array(json), responseTopic: sent.responseTopic)
@@ -69,6 +108,15 @@ extension Notifications {
                     events: [received.newEvent(actor: actor ?? user)]))
             return Answer(messageId: messageId, response: response, json: json, position: result.lastPosition)
         }
+    }
+
+    /// A response built and validated outside the writer, and what it was built from.
+    struct Prepared {
+        /// The stored bytes it was built against (a request template's payload); the writer compares them.
+        var basis: [UInt8]
+        var deviceName: String
+        var response: ResponseObject
+        var json: Data
     }
 
     /// The response object the app builds for `answers`, validated against `payload`; its JSON text.
@@ -94,11 +142,11 @@ extension Notifications {
     }
 
     /// The name the device was registered with, as the seed's ArsPushTarget would give it.
-    static func registeredName(_ user: String, _ deviceId: String, _ namespace: String, _ scope: WriteScope)
+    static func registeredName(_ user: String, _ deviceId: String, _ namespace: String, _ directory: ProjectionState)
         throws -> String?
     {
         let key = DirectoryProjection.key(namespace, user, deviceId)
-        guard let value = try scope.projection(DirectoryProjection.name).get("pushTargets", key) else { return nil }
+        guard let value = try directory.get("pushTargets", key) else { return nil }
         return try value.withUnsafeBytes { buffer in
             var reader = ByteReader(buffer)
             return try PushTargetRegistered(from: &reader).deviceName

@@ -22,7 +22,7 @@ public struct Requests: Sendable {
         var object = (try? JSONValue.parse(payload))?.objectValue
         object?["responseTopic"] = .string(responseTopic)
         // Not a JSON object: parsing the text as given reports why.
-        let parsed = object.map { Payload(json: .object($0)) } ?? Payload.parse(payload)
+        let parsed = object.map { Payload(json: .object($0)) } ?? ParsedPayloads.parse(payload)
         var report = parsed.validate()
         if parsed.payloadName != nil {
             report.errors.append(
@@ -84,9 +84,36 @@ extension Notifications {
         values: Data, at location: Location? = nil, namespace: String = Names.defaultNamespace,
         actor: String? = nil
     ) async throws -> Answer {
+        try await respond(
+            toRequest: name, user: user, deviceId: deviceId, deviceName: deviceName, submitValue: submitValue,
+            answers: FormRejection.answers(values), at: location, namespace: namespace, actor: actor)
+    }
+
+    /// Answers a request template with answers already parsed; see `respond(toRequest:…values:…)`.
+    ///
+    /// The response is built and validated outside the writer against the template a read shows;
+    /// the writer confirms the template's bytes and the device name are unchanged and appends (or,
+    /// when they changed meanwhile, builds it again there).
+    public func respond(
+        toRequest name: String, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
+        answers: [String: JSONValue], at location: Location? = nil, namespace: String = Names.defaultNamespace,
+        actor: String? = nil
+    ) async throws -> Answer {
         try Names.validate(deviceId, as: "device id")
-        let answers = try FormRejection.answers(values)
         let messageId = EventID.make()
+        let prepared = try log.read { reader -> Prepared? in
+            guard let template = try Requests.template(name, namespace, reader.projection(RequestProjection.name))
+            else { return nil }  // The writer says so.
+            let device =
+                try deviceName
+                ?? Self.registeredName(user, deviceId, namespace, reader.projection(DirectoryProjection.name))
+                ?? deviceId
+            let (response, json) = try Self.submit(
+                ParsedPayloads.parse(Data(template.payload)), answers, user: user, deviceId: deviceId,
+                deviceName: device,
+                submitValue: submitValue, at: location, now: log.configuration.clock())
+            return Prepared(basis: template.payload, deviceName: device, response: response, json: json)
+        }
         return try await log.perform { scope in
             guard try Directory.user(user, namespace, scope.projection(DirectoryProjection.name)) != nil else {
                 throw StoreError(.notFound, "no user named \(String(reflecting: user)) in namespace \(namespace)")
@@ -97,11 +124,19 @@ extension Notifications {
                     .notFound,
                     "no request named \(String(reflecting: name)) in namespace \(namespace) (muster requests list)")
             }
-            let payload = Payload.parse(Data(template.payload))
-            let device = try deviceName ?? Self.registeredName(user, deviceId, namespace, scope) ?? deviceId
-            let (response, json) = try Self.submit(
-                payload, answers, user: user, deviceId: deviceId, deviceName: device, submitValue: submitValue,
-                at: location, now: scope.now)
+            let device =
+                try deviceName
+                ?? Self.registeredName(user, deviceId, namespace, scope.projection(DirectoryProjection.name))
+                ?? deviceId
+            let response: ResponseObject
+            let json: Data
+            if let prepared, prepared.basis == template.payload, prepared.deviceName == device {
+                (response, json) = (prepared.response, prepared.json)
+            } else {
+                (response, json) = try Self.submit(
+                    ParsedPayloads.parse(Data(template.payload)), answers, user: user, deviceId: deviceId,
+                    deviceName: device, submitValue: submitValue, at: location, now: scope.now)
+            }
             let received = ResponseReceived(
                 messageId: messageId, user: user, deviceId: deviceId, deviceName: device, submitValue: submitValue,
                 response: Array(json), responseTopic: template.responseTopic, request: name)

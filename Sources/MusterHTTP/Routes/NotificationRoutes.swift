@@ -70,7 +70,7 @@ extension API {
             let answer = try await request.decode(Answer.self)
             let recorded = try await notifications(caller.namespace).respond(
                 messageId: id, user: caller.username, deviceId: answer.deviceId, deviceName: answer.deviceName,
-                submitValue: answer.submitValue ?? 0, values: answer.values.encoded(),
+                submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
                 at: answer.location.map { .init(latitude: $0.lat, longitude: $0.lng) }, namespace: caller.namespace,
                 actor: caller.username)
             return JSONCoding.response(recorded.json, status: .created)
@@ -97,6 +97,16 @@ struct Answer: Decodable {
     var submitValue: Int?
     var values: JSONValue
     var location: Location?
+
+    /// `values` as field id → value.
+    func answers() throws -> [String: JSONValue] {
+        guard let answers = values.objectValue else {
+            throw APIError(
+                .unprocessableContent, "invalid_values", "values must be a JSON object of field id → value",
+                fields: [.init(field: "values", message: "expected a JSON object")])
+        }
+        return answers
+    }
 }
 
 /// A message as the device fetches it: the payload as the device shows it.

@@ -41,7 +41,7 @@ extension API {
             let answer = try await request.decode(Answer.self)
             let recorded = try await notifications(caller.namespace).respond(
                 toRequest: try context.parameter("name"), user: caller.username, deviceId: answer.deviceId,
-                deviceName: answer.deviceName, submitValue: answer.submitValue ?? 0, values: answer.values.encoded(),
+                deviceName: answer.deviceName, submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
                 at: answer.location.map { .init(latitude: $0.lat, longitude: $0.lng) }, namespace: caller.namespace,
                 actor: caller.username)
             return JSONCoding.response(recorded.json, status: .created)

@@ -9,7 +9,7 @@ import MusterHTTP
 /// against the trivial `GET /api/v1/server` of the same server in the same run. Target ≥ 20,000 req/s.
 struct HTTPSubmission: Scenario {
     let name = "http-submission"
-    static let connections = 64
+    static let connections = 256
 
     func run(_ settings: Settings, into report: inout ScenarioReport) async throws {
         guard let wrk = ExternalCommand.find("wrk") else {
