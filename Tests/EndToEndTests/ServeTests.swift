@@ -23,6 +23,14 @@ import Testing
         // The CLI reads what the server wrote, while it runs.
         let users = try await MusterProcess.run(["users", "list", "--json"] + server.data)
         #expect(users.stdout.contains("joe"))
+        let metrics = try await server.send("GET", "metrics")
+        #expect(metrics.status == 200)
+        for name in [
+            "muster_http_requests_total", "muster_writer_commit_seconds", "muster_writer_batch_events",
+            "muster_log_head", "muster_projection_lag_events",
+        ] {
+            #expect(metrics.text.contains(name), "\(name) in /metrics")
+        }
         let bad = try await server.send("POST", "api/v1/users", token: ada, json: #"{"username":"#)
         #expect(bad.status == 400)
         #expect(bad.errorCode == "bad_request")
