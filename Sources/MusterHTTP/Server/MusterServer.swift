@@ -63,17 +63,29 @@ public struct MusterServer: Sendable {
             logger: logger)
     }
 
-    /// Serves until SIGTERM or SIGINT, then shuts down gracefully: the listener closes, requests in
-    /// flight finish, live streams end, async projections stop at a checkpoint.
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully, in reverse order of start: the
+    /// listener closes and requests in flight finish, live streams end, async projections stop at a
+    /// checkpoint, and last the writer commits what is queued and the log closes.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let projector = AsyncProjectionService(log: api.log)
         let group = ServiceGroup(
             configuration: .init(
                 services: [
-                    .init(service: projector), .init(service: application(onServerRunning: onServerRunning)),
+                    .init(service: EventLogService(log: api.log)), .init(service: AsyncProjectionService(log: api.log)),
+                    .init(service: application(onServerRunning: onServerRunning)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+}
+
+/// The log and its writer: closed — queued commands committed first — once everything started after
+/// it has shut down.
+struct EventLogService: Service {
+    let log: EventLog
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        log.close()
     }
 }
 
