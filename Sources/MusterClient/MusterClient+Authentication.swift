@@ -130,13 +130,17 @@ extension MusterClient {
     ///
     /// Does not log in as the new user. Throws `forbidden` when registration is closed, `conflict` when the
     /// name is taken, and field errors for values the server refuses.
+    ///
+    /// - Parameters:
+    ///   - timeZone: the user's IANA time zone, e.g. `Europe/Paris`; nil for the server's default (UTC).
+    ///   - isAdmin: make the user an administrator of the namespace (administrators only).
     public func createInternalUser(
         username: String, password: String, email: String? = nil, firstName: String? = nil,
-        lastName: String? = nil, phone: String? = nil
+        lastName: String? = nil, phone: String? = nil, timeZone: String? = nil, isAdmin: Bool = false
     ) async throws(MusterClientError) -> User {
         let body = NewUser(
             username: username, password: password, email: email, firstName: firstName, lastName: lastName,
-            phone: phone)
+            phone: phone, timeZone: timeZone, isAdmin: isAdmin ? true : nil)
         let request = try APIRequest("POST", ["users"], json: body, authorized: tokens != nil)
         return try decode(User.self, from: try await perform(request), of: request)
     }
@@ -153,6 +157,9 @@ extension MusterClient {
 
     /// Holds `tokens` as the login and saves them; a store that cannot save is reported in `errorStr`.
     private func adopt(_ tokens: AuthTokens) {
+        var tokens = tokens
+        tokens.server = serverURL
+        tokens.namespace = tokens.namespace ?? namespace
         state.withLock { state in
             state.tokens = tokens
             state.session.authValid = true
@@ -197,4 +204,6 @@ private struct NewUser: Encodable {
     var firstName: String?
     var lastName: String?
     var phone: String?
+    var timeZone: String?
+    var isAdmin: Bool?
 }

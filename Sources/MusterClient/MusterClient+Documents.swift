@@ -8,11 +8,13 @@ extension MusterClient {
     ///   - data: the bytes.
     ///   - contentType: their media type, e.g. `image/jpeg`, `audio/mp4`, `video/mp4`.
     ///   - kind: what they are; it decides the name's folder.
-    public func uploadDocument(_ data: Data, contentType: String, kind: Document.Kind) async throws(MusterClientError)
-        -> String
-    {
+    ///   - fileExtension: the extension the name gets, e.g. `png`; nil for the one the content type suggests.
+    public func uploadDocument(
+        _ data: Data, contentType: String, kind: Document.Kind, fileExtension: String? = nil
+    ) async throws(MusterClientError) -> String {
         var request = APIRequest("POST", ["documents"])
         request.query = [URLQueryItem(name: "kind", value: kind.rawValue)]
+        if let fileExtension { request.query.append(URLQueryItem(name: "extension", value: fileExtension)) }
         request.body = data
         request.contentType = contentType
         return try decode(Uploaded.self, from: try await perform(request), of: request).name

@@ -80,17 +80,22 @@ extension MusterClient {
         return try decode(SentNotification.self, from: try await perform(request), of: request)
     }
 
-    /// Admin: stores a user-initiated request (`PUT /api/v1/requests/{name}`), creating or replacing it.
-    public func putRequest(_ template: RequestTemplate) async throws(MusterClientError) {
+    /// Admin: stores a user-initiated request (`PUT /api/v1/requests/{name}`), creating or replacing it; returns
+    /// it as stored.
+    @discardableResult
+    public func putRequest(_ template: RequestTemplate) async throws(MusterClientError) -> RequestTemplate {
         let body = RequestBody(
             title: template.title, body: template.body, responseTopic: template.responseTopic,
             payload: template.payload)
-        _ = try await perform(try APIRequest("PUT", ["requests", template.name], json: body))
+        let request = try APIRequest("PUT", ["requests", template.name], json: body)
+        return try decode(RequestTemplate.self, from: try await perform(request), of: request)
     }
 
     /// Admin: stores a named payload (`PUT /api/v1/payloads/{name}`) that messages reference by `payloadName`.
-    public func putPayload(name: String, _ payload: JSONValue) async throws(MusterClientError) {
-        _ = try await perform(try APIRequest("PUT", ["payloads", name], json: payload))
+    @discardableResult
+    public func putPayload(name: String, _ payload: JSONValue) async throws(MusterClientError) -> StoredPayload {
+        let request = try APIRequest("PUT", ["payloads", name], json: payload)
+        return try decode(StoredPayload.self, from: try await perform(request), of: request)
     }
 
     /// A named payload (`GET /api/v1/payloads/{name}`).

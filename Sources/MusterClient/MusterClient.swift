@@ -54,7 +54,8 @@ public final class MusterClient: Sendable {
     /// - Parameters:
     ///   - serverURL: the server, e.g. `https://muster.example.com`.
     ///   - namespace: the namespace to log in to; nil for the server's default.
-    ///   - tokenStore: where the login's tokens are kept; a saved login is loaded now.
+    ///   - tokenStore: where the login's tokens are kept; a saved login is loaded now, unless another server
+    ///     issued it (``AuthTokens/server``).
     ///   - urlSession: the session requests go through; live streams copy its configuration.
     ///   - now: the clock token expiry is judged by.
     public init(
@@ -69,7 +70,8 @@ public final class MusterClient: Sendable {
         var session = MusterSession()
         var tokens: AuthTokens?
         do {
-            tokens = try tokenStore.load()
+            // Tokens another server issued are never sent here: they are left in the store, unused.
+            tokens = try tokenStore.load().flatMap { $0.belong(to: serverURL) ? $0 : nil }
         } catch {
             session.recordFailure(Self.storageFailure(error))
         }

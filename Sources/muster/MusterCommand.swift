@@ -10,13 +10,16 @@ struct MusterCommand: AsyncParsableCommand {
         abstract: "Muster: people in the loop of automated decisions, on an append-only event log.",
         discussion: """
             Every command takes --data DIR (or MUSTER_DATA; default ./muster-data).
+            The domain verbs (users, groups, devices, send, inbox, respond, listen, payloads, requests, \
+            documents, settings, audit) also act on a running server as the user of muster login: with \
+            --server URL, or when a login is stored and neither --data nor MUSTER_DATA is given.
             Exit status: 0 ok, 1 runtime failure, 2 bad usage or invalid input, 3 conflict.
             """,
         subcommands: [
             Append.self, Events.self, Import.self, Status.self, Rebuild.self, Migrate.self,
             Verify.self, Backup.self, Restore.self, Serve.self, Users.self, Groups.self, Devices.self,
             Send.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
-            Documents.self, Audit.self, SettingsCommand.self,
+            Documents.self, Audit.self, SettingsCommand.self, Login.self, Logout.self, Whoami.self,
         ]
     )
 

@@ -45,8 +45,11 @@ enum MusterProcess {
     /// The `muster` executable under test.
     static func binary() throws -> URL { try BuiltProduct.url("muster") }
 
-    /// Runs `muster arguments…` to completion with `stdin` (a string or a file) as its input.
-    static func run(_ arguments: [String], stdin: String = "", stdinFile: URL? = nil) async throws -> Outcome {
+    /// Runs `muster arguments…` to completion with `stdin` (a string or a file) as its input, in `environment`
+    /// (nil: the test's own).
+    static func run(
+        _ arguments: [String], stdin: String = "", stdinFile: URL? = nil, environment: [String: String]? = nil
+    ) async throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("muster-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -60,6 +63,7 @@ enum MusterProcess {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
@@ -83,9 +87,10 @@ enum MusterProcess {
             "muster-stderr-\(UUID().uuidString)")
         private var pending: [UInt8] = []
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment: [String: String]? = nil) throws {
             process.executableURL = try MusterProcess.binary()
             process.arguments = arguments
+            if let environment { process.environment = environment }
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = stdout
             _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)

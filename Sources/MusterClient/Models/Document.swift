@@ -26,3 +26,20 @@ public struct Document: Sendable, Hashable {
         case video
     }
 }
+
+extension Document {
+    /// The kind and content type a file name extension stands for, as the server guesses them: `m4a`, `mp3`,
+    /// `wav`, `aac` audio; `jpg`, `jpeg`, `png`, `heic` images; `mp4`, `mov`, `m4v` video. Nil for others.
+    ///
+    /// - Parameter fileExtension: the extension without its dot, in any case, e.g. `JPG`.
+    public static func describe(fileExtension: String) -> (kind: Kind, contentType: String)? {
+        knownExtensions[fileExtension.lowercased()]
+    }
+
+    private static let knownExtensions: [String: (kind: Kind, contentType: String)] = [
+        "m4a": (.audio, "audio/mp4"), "mp3": (.audio, "audio/mpeg"), "wav": (.audio, "audio/wav"),
+        "aac": (.audio, "audio/aac"), "jpg": (.image, "image/jpeg"), "jpeg": (.image, "image/jpeg"),
+        "png": (.image, "image/png"), "heic": (.image, "image/heic"), "mp4": (.video, "video/mp4"),
+        "mov": (.video, "video/quicktime"), "m4v": (.video, "video/x-m4v"),
+    ]
+}

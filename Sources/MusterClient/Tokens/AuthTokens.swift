@@ -17,11 +17,15 @@ public struct AuthTokens: Sendable, Hashable, Codable {
     public var preferredUsername: String?
     /// The server's authentication, so a restored login knows which way to log in again.
     public var serverType: ServerType?
+    /// The server that issued them; a client of another server does not use them. Nil when unknown.
+    public var server: URL?
+    /// The namespace the login is in; nil for the server's default.
+    public var namespace: String?
 
     /// Creates tokens from their parts.
     public init(
         accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil, username: String? = nil,
-        preferredUsername: String? = nil, serverType: ServerType? = nil
+        preferredUsername: String? = nil, serverType: ServerType? = nil, server: URL? = nil, namespace: String? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -29,6 +33,8 @@ public struct AuthTokens: Sendable, Hashable, Codable {
         self.username = username
         self.preferredUsername = preferredUsername
         self.serverType = serverType
+        self.server = server
+        self.namespace = namespace
     }
 
     /// Tokens for an OAuth JWT: the expiry from its `exp` claim and the user from `sub` and
@@ -48,6 +54,24 @@ public struct AuthTokens: Sendable, Hashable, Codable {
         guard let expiresAt else { return false }
         let (seconds, attoseconds) = leeway.components
         return expiresAt.timeIntervalSince(now) <= Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// Whether these tokens may be sent to `serverURL`: they were issued by it, or their server is unknown.
+    /// A trailing slash and the case of the scheme and host do not matter.
+    public func belong(to serverURL: URL) -> Bool {
+        guard let server else { return true }
+        return Self.canonical(server) == Self.canonical(serverURL)
+    }
+
+    /// The URL's text with the scheme and host lowercased and no trailing slash.
+    static func canonical(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        while components.path.hasSuffix("/") { components.path.removeLast() }
+        return components.string ?? url.absoluteString
     }
 
     /// The claims of a JWT's payload (the middle, base64url part), when it is one.

@@ -143,6 +143,8 @@ extension MusterClient {
             renewed.serverType = renewed.serverType ?? stale.serverType
             renewed.username = renewed.username ?? stale.username
             renewed.preferredUsername = renewed.preferredUsername ?? stale.preferredUsername
+            renewed.server = stale.server ?? serverURL
+            renewed.namespace = stale.namespace
             state.withLock { state in
                 state.tokens = renewed
                 state.refresh = nil

@@ -13,6 +13,7 @@ struct Audit: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Option(help: "Only what concerns this user.") var user: String?
     @Option(help: "Only responses from and registrations of this device.") var deviceId: String?
     @Option(help: "Only events recorded at or after this ISO 8601 time (e.g. 2026-01-31T08:00:00Z).")
@@ -39,6 +40,7 @@ struct Audit: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let session = try remote.session(data: data) { return try await run(on: session) }
         let log = try data.open()
         defer { log.close() }
         let filter = Muster.Audit.Filter(
@@ -46,9 +48,8 @@ struct Audit: AsyncParsableCommand {
         var out = StandardOutput()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let widths = [8, 27, 18]
         do {
-            if !json { try out.line(Self.render(["POSITION", "TIME", "WHAT", "DETAIL"], widths)) }
+            if !json { try out.line(Self.render(Self.header)) }
             var closed = false
             try Muster.Audit(log: log).entries(filter) { entry in
                 do {
@@ -56,11 +57,10 @@ struct Audit: AsyncParsableCommand {
                         try out.line(Array(try encoder.encode(entry)))
                     } else {
                         try out.line(
-                            Self.render(
-                                [
-                                    String(entry.position), EventJSON.timestamp(entry.recordedAt),
-                                    entry.what.rawValue, entry.detail,
-                                ], widths))
+                            Self.render([
+                                String(entry.position), EventJSON.timestamp(entry.recordedAt), entry.what.rawValue,
+                                entry.detail,
+                            ]))
                     }
                     return true
                 } catch is StandardOutput.Closed {
@@ -75,7 +75,11 @@ struct Audit: AsyncParsableCommand {
         }
     }
 
-    private static func render(_ cells: [String], _ widths: [Int]) -> String {
+    static let header = ["POSITION", "TIME", "WHAT", "DETAIL"]
+    private static let widths = [8, 27, 18]
+
+    /// One row of the table: every column but the last padded to its width.
+    static func render(_ cells: [String]) -> String {
         cells.enumerated().map { i, cell in
             i >= widths.count ? cell : cell.padding(toLength: max(widths[i], cell.count), withPad: " ", startingAt: 0)
         }

@@ -19,10 +19,11 @@ struct Documents: AsyncParsableCommand {
                 """)
 
         @OptionGroup var data: DataOptions
+        @OptionGroup var remote: RemoteOptions
         @Argument(help: "The file to upload.") var file: String
         @Option(help: "audio, image or video (default: from the extension).") var kind: String?
         @Option(help: "MIME type (default: from the extension).") var contentType: String?
-        @Option(help: "Who uploads it.") var user = "cli"
+        @Option(help: "Who uploads it (over HTTP: the logged-in user).") var user = "cli"
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func validate() throws {
@@ -32,6 +33,7 @@ struct Documents: AsyncParsableCommand {
         }
 
         func run() async throws {
+            if let session = try remote.session(data: data) { return try await run(on: session) }
             let log = try data.open(mustExist: false)
             defer { log.close() }
             let document = try await Muster.Documents(log: log).put(
@@ -43,7 +45,8 @@ struct Documents: AsyncParsableCommand {
         struct PutResult: Encodable {
             var name: String
             var size: UInt64
-            var blob: String
+            /// The content's SHA-256; nil over HTTP, where the server does not say.
+            var blob: String?
         }
     }
 
@@ -52,11 +55,13 @@ struct Documents: AsyncParsableCommand {
             abstract: "Write a document's bytes to stdout, or to --output FILE.")
 
         @OptionGroup var data: DataOptions
+        @OptionGroup var remote: RemoteOptions
         @Argument(help: "Document name, e.g. rcs/audio/<uuid>.m4a.") var name: String
         @Option(name: [.short, .long], help: "Write to this file instead of stdout.") var output: String?
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
+            if let session = try remote.session(data: data) { return try await run(on: session) }
             let log = try data.open()
             defer { log.close() }
             let documents = Muster.Documents(log: log)

@@ -9,10 +9,12 @@ struct Listen: AsyncParsableCommand {
         abstract: "Print the response objects and documents published on TOPIC as JSON lines, until Ctrl-C.",
         discussion: """
             TOPIC is /a/b/c; a + segment matches any one segment, a final # the rest. Responses \
-            recorded by any process on the data directory are printed.
+            recorded by any process on the data directory are printed. Over HTTP (administrators) the \
+            stream resumes by itself after a dropped connection.
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Argument(help: "The topic filter, e.g. /a/b/c, /a/+/c or /a/#.") var topic: String
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Option(help: "First log position to consider (default: only responses from now on).") var from: UInt64?
@@ -22,16 +24,25 @@ struct Listen: AsyncParsableCommand {
         do { filter = try TopicFilter(topic) } catch let error as StoreError {
             throw CommandFailure.invalid(error.message)
         }
+        if let session = try remote.session(data: data) { return try await run(on: session) }
         let log = try data.open()
         defer { log.close() }
-        let stop = StopSignal()
         let responses = Notifications(log: log).listen(filter, namespace: namespace, from: from)
-        let printer = Task {
-            var out = StandardOutput()
+        try await Self.print(until: StopSignal()) { out in
             for try await delivery in responses {
                 try out.line(Array(delivery.json))
                 try out.flush()
             }
+        }
+    }
+
+    /// Runs `lines` until it ends, a signal stops it, or the reader goes away.
+    static func print(
+        until stop: StopSignal, _ lines: @escaping @Sendable (inout StandardOutput) async throws -> Void
+    ) async throws {
+        let printer = Task {
+            var out = StandardOutput()
+            try await lines(&out)
         }
         stop.onSignal { printer.cancel() }
         do {

@@ -15,6 +15,7 @@ struct Payloads: AsyncParsableCommand {
             discussion: "The payload is validated: errors exit 2 (with --json: {\"errors\":[…]} on stdout).")
 
         @OptionGroup var data: DataOptions
+        @OptionGroup var remote: RemoteOptions
         @Argument(help: "The payload's name.") var name: String
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
         @Flag(help: "Print payload errors as JSON on stdout.") var json = false
@@ -22,6 +23,7 @@ struct Payloads: AsyncParsableCommand {
         var payload: String
 
         func run() async throws {
+            if let session = try remote.session(data: data) { return try await run(on: session) }
             let text = FormErrorOutput.read(payload)
             let log = try data.open(mustExist: false)
             defer { log.close() }
@@ -42,10 +44,12 @@ struct Payloads: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a named payload's JSON as stored.")
 
         @OptionGroup var data: DataOptions
+        @OptionGroup var remote: RemoteOptions
         @Argument(help: "The payload's name.") var name: String
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
+            if let session = try remote.session(data: data) { return try await run(on: session) }
             let log = try data.open()
             defer { log.close() }
             guard let payload = try NamedPayloads(log: log).get(name, namespace: namespace) else {

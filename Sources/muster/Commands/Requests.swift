@@ -16,6 +16,7 @@ struct RequestTemplates: AsyncParsableCommand {
             discussion: "PAYLOAD_JSON holds the fields; --topic sets its responseTopic. Errors exit 2.")
 
         @OptionGroup var data: DataOptions
+        @OptionGroup var remote: RemoteOptions
         @Argument(help: "The request's name.") var name: String
         @Option(help: "Title shown in the Start tab.") var title: String
         @Option(help: "Body (subtitle) shown under the title.") var body: String
@@ -26,6 +27,7 @@ struct RequestTemplates: AsyncParsableCommand {
         var payload: String
 
         func run() async throws {
+            if let session = try remote.session(data: data) { return try await run(on: session) }
             let text = FormErrorOutput.read(payload)
             let log = try data.open(mustExist: false)
             defer { log.close() }
@@ -44,13 +46,18 @@ struct RequestTemplates: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the request templates of a namespace.")
 
         @OptionGroup var data: DataOptions
+        @OptionGroup var remote: RemoteOptions
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
         @Flag(help: "Print one JSON array.") var json = false
 
         func run() async throws {
+            if let session = try remote.session(data: data) { return try await run(on: session) }
             let log = try data.open()
             defer { log.close() }
-            let templates = try Requests(log: log).list(namespace: namespace)
+            try Self.print(try Requests(log: log).list(namespace: namespace), json: json)
+        }
+
+        static func print(_ templates: [RequestTemplateStored], json: Bool) throws {
             if json { return try Output.json(templates) }
             Output.table(
                 ["NAME", "TITLE", "BODY", "TOPIC"], templates.map { [$0.name, $0.title, $0.body, $0.responseTopic] })

@@ -14,9 +14,10 @@ struct Respond: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Argument(help: "The message id (not with --request).") var messageId: String?
     @Option(help: "Answer this request template instead of a message.") var request: String?
-    @Option(help: "The responding user.") var user: String
+    @Option(help: "The responding user (over HTTP: the logged-in user, the default).") var user: String?
     @Option(help: "The responding device's id.") var deviceId: String
     @Option(help: "The device's name (default: as registered, else its id).") var deviceName: String?
     @Option(help: "The value of the button clicked (0: the app's Submit).") var submitValue = 0
@@ -41,9 +42,13 @@ struct Respond: AsyncParsableCommand {
         if (latitude == nil) != (longitude == nil) { throw ValidationError("give --latitude and --longitude together") }
     }
 
+    /// The values argument: with --request the only positional argument parsed is the values.
+    var valuesArgument: String { values ?? messageId ?? "" }
+
     func run() async throws {
-        // With --request the only positional argument parsed is the values.
-        let text = FormErrorOutput.read(values ?? messageId ?? "")
+        if let session = try remote.session(data: data) { return try await run(on: session) }
+        guard let user else { throw CommandFailure.invalid("name the responding user: --user USER") }
+        let text = FormErrorOutput.read(valuesArgument)
         let log = try data.open()
         defer { log.close() }
         var location: Notifications.Location?

@@ -13,14 +13,16 @@ struct Send: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Option(help: "Users, comma-separated.") var to: String?
     @Option(help: "Groups, comma-separated.") var group: String?
     @Flag(help: "Every user of the namespace.") var all = false
     @Option(help: "Notification title.") var title: String
     @Option(help: "Notification body.") var body: String
     @Option(help: "Push source name.") var source: String?
-    @Option(help: "Who sends it.") var sender = "cli"
-    @Option(help: "Push size limit in bytes (default: the namespace's pushSizeLimit setting).") var pushSizeLimit: Int?
+    @Option(help: "Who sends it (over HTTP: the logged-in user).") var sender = "cli"
+    @Option(help: "Push size limit in bytes (default, and over HTTP always: the namespace's pushSizeLimit setting).")
+    var pushSizeLimit: Int?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Flag(help: "Print payload errors as JSON on stdout.") var json = false
     @Argument(help: ArgumentHelp("The payload JSON, or - for stdin.", valueName: "PAYLOAD_JSON|-")) var payload: String
@@ -30,6 +32,7 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let session = try remote.session(data: data) { return try await run(on: session) }
         let text = FormErrorOutput.read(payload)
         let log = try data.open(mustExist: false)
         defer { log.close() }

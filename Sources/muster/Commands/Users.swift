@@ -13,6 +13,7 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a user; prints the user as JSON.")
 
         @OptionGroup var data: DataOptions
+        @OptionGroup var remote: RemoteOptions
         @Argument(help: "User name.") var name: String
         @Flag(help: "Read the password from the first line of stdin.") var passwordStdin = false
         @Flag(help: "Make the user an administrator of the namespace.") var admin = false
@@ -25,14 +26,8 @@ struct Users: AsyncParsableCommand {
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
-            var password: String?
-            if passwordStdin {
-                let line = readLine(strippingNewline: true) ?? ""
-                guard !line.isEmpty else {
-                    throw CommandFailure.invalid("--password-stdin: stdin holds no password (one line expected)")
-                }
-                password = line
-            }
+            let password = passwordStdin ? try PasswordInput.firstLineOfStdin() : nil
+            if let session = try remote.session(data: data) { return try await run(on: session, password: password) }
             let log = try data.open(mustExist: false)
             defer { log.close() }
             let user = try await Directory(log: log).addUser(
@@ -46,18 +41,27 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the users of a namespace.")
 
         @OptionGroup var data: DataOptions
+        @OptionGroup var remote: RemoteOptions
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
         @Flag(help: "Print one JSON array.") var json = false
 
         func run() async throws {
+            if let session = try remote.session(data: data) { return try await run(on: session) }
             let log = try data.open()
             defer { log.close() }
             let rows = try Directory(log: log).users(namespace: namespace).map { UserRow($0, namespace: namespace) }
+            try Self.print(rows, json: json)
+        }
+
+        static func print(_ rows: [UserRow], json: Bool) throws {
             if json { return try Output.json(rows) }
             Output.table(
                 ["NAME", "EMAIL", "TIME ZONE", "ADMIN", "PASSWORD"],
                 rows.map {
-                    [$0.name, $0.email ?? "-", $0.timeZone, $0.isAdmin ? "yes" : "no", $0.hasPassword ? "set" : "-"]
+                    [
+                        $0.name, $0.email ?? "-", $0.timeZone, $0.isAdmin ? "yes" : "no",
+                        $0.hasPassword.map { $0 ? "set" : "-" } ?? "?",
+                    ]
                 })
         }
     }
@@ -72,7 +76,8 @@ struct Users: AsyncParsableCommand {
         var phone: String?
         var timeZone: String
         var isAdmin: Bool
-        var hasPassword: Bool
+        /// Nil when unknown: a server does not say.
+        var hasPassword: Bool?
 
         init(_ user: UserCreated, namespace: String) {
             name = user.name

@@ -1,0 +1,62 @@
+import Foundation
+
+extension MusterClient {
+    /// Admin: the users of the namespace (`GET /api/v1/users`).
+    public func users() async throws(MusterClientError) -> [User] {
+        let request = APIRequest("GET", ["users"])
+        return try decode([User].self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: defines a group, replacing the members of one of the same name (`PUT /api/v1/groups/{name}`);
+    /// returns it as stored. Throws `bad_request` naming a member who is not a user.
+    ///
+    /// - Parameters:
+    ///   - name: the group's name.
+    ///   - members: the members' usernames.
+    public func defineGroup(name: String, members: [String]) async throws(MusterClientError) -> Group {
+        let request = try APIRequest("PUT", ["groups", name], json: ["members": members])
+        return try decode(Group.self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: the groups of the namespace (`GET /api/v1/groups`).
+    public func groups() async throws(MusterClientError) -> [Group] {
+        let request = APIRequest("GET", ["groups"])
+        return try decode([Group].self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: every setting of the namespace with its value (`GET /api/v1/settings`).
+    public func settings() async throws(MusterClientError) -> [NamespaceSetting] {
+        let request = APIRequest("GET", ["settings"])
+        return try decode([NamespaceSetting].self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: changes a setting of the namespace (`PUT /api/v1/settings/{key}`); returns it as stored.
+    /// Throws `not_found` for an unknown key and `bad_request` for a value the setting does not take.
+    ///
+    /// - Parameters:
+    ///   - key: the setting, e.g. `pushSizeLimit`.
+    ///   - value: its new value as text; `unset` clears a setting that may be unset.
+    public func setSetting(_ key: String, value: String) async throws(MusterClientError) -> NamespaceSetting {
+        let request = try APIRequest("PUT", ["settings", key], json: ["value": value])
+        return try decode(NamespaceSetting.self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: what was sent to people and what they answered, oldest first (`GET /api/v1/audit`): one JSON
+    /// object per entry, `{"position", "time", "what", "detail", "user"?, "actor", …}`.
+    ///
+    /// - Parameters:
+    ///   - user: only what concerns this user.
+    ///   - deviceId: only responses from and registrations of this device.
+    ///   - since: only what was recorded at or after this time (to the second).
+    public func audit(user: String? = nil, deviceId: String? = nil, since: Date? = nil)
+        async throws(MusterClientError) -> [JSONValue]
+    {
+        var request = APIRequest("GET", ["audit"])
+        request.query = [
+            user.map { URLQueryItem(name: "user", value: $0) },
+            deviceId.map { URLQueryItem(name: "deviceId", value: $0) },
+            since.map { URLQueryItem(name: "since", value: MusterJSON.formatDate($0)) },
+        ].compactMap { $0 }
+        return try decode([JSONValue].self, from: try await perform(request), of: request)
+    }
+}
