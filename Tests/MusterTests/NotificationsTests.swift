@@ -360,3 +360,25 @@ let colourPayload = Data(
         #expect(throws: StoreError.self) { try TopicFilter(filter) }
     }
 }
+
+@Suite struct TimestampTests {
+    @Test(arguments: [
+        (Int64(1_767_225_600_123_000), "2026-01-01T00:00:00.123Z"),
+        (1_767_225_600_000_999, "2026-01-01T00:00:00.000Z"),
+        (1_767_225_600_999_999, "2026-01-01T00:00:00.999Z"),
+        (1_767_225_601_001_000, "2026-01-01T00:00:01.001Z"),
+        (0, "1970-01-01T00:00:00.000Z"),
+        (-1, "1969-12-31T23:59:59.999Z"),
+    ])
+    func microsecondsPrintAsUTCWithTheirExactMilliseconds(micros: Int64, text: String) {
+        #expect(Timestamp.iso8601(microseconds: micros) == text)
+    }
+
+    @Test func everyWholeMillisecondPrintsAsItself() {
+        // The binary fraction of a Double date printed some of these one millisecond early.
+        for millis in Int64(0)..<1000 {
+            let text = Timestamp.iso8601(microseconds: 1_767_225_600_000_000 + millis * 1000)
+            #expect(text.hasSuffix(String(format: ".%03dZ", millis)), "\(millis) → \(text)")
+        }
+    }
+}

@@ -52,8 +52,7 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(position, forKey: .position)
-        try c.encode(
-            recordedDate.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), forKey: .time)
+        try c.encode(Timestamp.iso8601(microseconds: recordedAt), forKey: .time)
         try c.encode(namespace, forKey: .namespace)
         try c.encode(what, forKey: .what)
         try c.encode(detail, forKey: .detail)

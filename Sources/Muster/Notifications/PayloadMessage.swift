@@ -51,7 +51,7 @@ public struct PayloadMessage: Sendable, Hashable, Encodable {
         try c.encode(messageId, forKey: .messageId)
         try c.encode(title, forKey: .title)
         try c.encode(body, forKey: .body)
-        try c.encode(sentDate.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), forKey: .sentAt)
+        try c.encode(Timestamp.iso8601(microseconds: sentAt), forKey: .sentAt)
         try c.encode(responseTopic, forKey: .responseTopic)
     }
 }

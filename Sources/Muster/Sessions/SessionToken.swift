@@ -44,6 +44,6 @@ enum StoreTime {
     static func date(_ micros: Int64) -> Date { Date(timeIntervalSince1970: Double(micros) / 1_000_000) }
 
     static func iso8601(_ micros: Int64) -> String {
-        date(micros).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        Timestamp.iso8601(microseconds: micros)
     }
 }

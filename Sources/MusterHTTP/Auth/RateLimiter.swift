@@ -47,7 +47,8 @@ struct RateLimitMiddleware: RouterMiddleware {
         if let wait = limiter.take(key) {
             throw APIError(
                 .tooManyRequests, "throttled",
-                "more than \(Int(limiter.rate)) requests per second; slow down and retry in \(wait) s", retryAfter: wait
+                "more than \(limiter.rate.formatted()) requests per second; slow down and retry in \(wait) s",
+                retryAfter: wait
             )
         }
         return try await next(request, context)

@@ -47,8 +47,7 @@ struct EventView {
         let envelope = Envelope(
             position: event.position, id: event.id, stream: event.stream, version: event.version, type: event.type,
             schemaVersion: event.schemaVersion,
-            recordedAt: Date(timeIntervalSince1970: Double(event.recordedAt) / 1e6).formatted(
-                Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+            recordedAt: Timestamp.iso8601(microseconds: event.recordedAt),
             namespace: event.namespace, actor: event.actor)
         var json = try JSONCoding.encoder.encode(envelope)
         json.removeLast()

@@ -123,7 +123,7 @@ struct MessageView: Encodable {
         messageId = stored.message.messageId
         title = stored.message.title
         body = stored.message.body
-        sentAt = stored.message.sentDate.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        sentAt = Timestamp.iso8601(microseconds: stored.message.sentAt)
         sender = stored.sender
         source = stored.source
         payload = try JSONValue.parse(stored.payload)

@@ -23,7 +23,7 @@ struct Inbox: AsyncParsableCommand {
             messages.map {
                 Row(
                     messageId: $0.messageId, title: $0.title, body: $0.body, sentDate: $0.sentDate,
-                    sentAt: $0.sentDate.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+                    sentAt: Timestamp.iso8601(microseconds: $0.sentAt),
                     responseTopic: $0.responseTopic)
             }, json: json)
     }
