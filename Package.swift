@@ -74,6 +74,9 @@ let package = Package(
         // The form payload, field and response-object model of seed 000; pure, no I/O.
         .target(name: "Forms"),
 
+        // Geometry, spatial index, opening hours and iBeacon of seed 004; pure, no I/O.
+        .target(name: "Geo"),
+
         // The HTTP edge (Hummingbird): routes, authentication, live streams, metrics. Only translates.
         .target(
             name: "MusterHTTP",
@@ -149,6 +152,10 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Yams", package: "Yams"),
             ]
+        ),
+        .testTarget(
+            name: "GeoTests",
+            dependencies: ["Geo", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "MusterClientTests",
