@@ -38,10 +38,15 @@ enum EventStream {
         _ events: Events, keepAlive: Duration
     ) -> Response where Events.Element == ServerSentEvent {
         let body = ResponseBody { writer in
-            let (frames, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+            // A client that reads slower than events arrive fills the buffer; then the stream ends
+            // after the last frame that fitted, and the client resumes from it with Last-Event-ID.
+            // Dropping the oldest frames instead would lose events without the client knowing.
+            let (frames, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingOldest(4096))
             let producer = Task {
                 do {
-                    for try await event in events { continuation.yield(event.frame) }
+                    for try await event in events {
+                        if case .dropped = continuation.yield(event.frame) { break }
+                    }
                 } catch {}
                 continuation.finish()
             }
