@@ -1,8 +1,10 @@
 import EventLog
 import EventLogTesting
 import Foundation
+import Logging
 import Muster
 import MusterHTTP
+import ServiceLifecycle
 
 /// Durable response submission over HTTP: `wrk` on loopback posting answers to a request template
 /// (`POST /api/v1/requests/{name}/response`, each a `ResponseReceived` committed before the 201),
@@ -12,7 +14,7 @@ struct HTTPSubmission: Scenario {
     static let connections = 256
 
     func run(_ settings: Settings, into report: inout ScenarioReport) async throws {
-        guard let wrk = ExternalCommand.find("wrk") else {
+        guard ExternalCommand.find("wrk") != nil else {
             throw BenchError.command("wrk is not installed (apt install wrk; Tools/install-deps installs it)")
         }
         let directory = try TemporaryDirectory("bench-http")
@@ -34,11 +36,27 @@ struct HTTPSubmission: Scenario {
         let application = try await MusterServer.make(log: log, configuration: server).application { port in
             portContinuation.yield(port)
         }
-        let serving = Task { try await application.runService(gracefulShutdownSignals: []) }
-        defer { serving.cancel() }
+        // Stopped gracefully at the end (connections closed, requests finished), never by cancelling.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: application)], logger: Logger(label: "bench-http")))
+        let serving = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw BenchError.command("the server did not start") }
-        let base = "http://127.0.0.1:\(port)"
+        do {
+            try await measure(base: "http://127.0.0.1:\(port)", log: log, settings: settings, into: &report)
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = await serving.result
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        _ = await serving.result
+    }
+
+    /// Runs wrk against the submission route, then the trivial one, and checks every answer was recorded.
+    func measure(base: String, log: EventLog, settings: Settings, into report: inout ScenarioReport) async throws {
+        guard let wrk = ExternalCommand.find("wrk") else { throw BenchError.command("wrk is not installed") }
         let token = try await Sessions(log: log).login(username: "bench", password: "bench-password").accessToken
 
         let scripts = try TemporaryDirectory("bench-wrk")
