@@ -51,7 +51,9 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, Sendable {
         // The session holds its delegate until invalidated; didCompleteWithError invalidates it.
         let session = URLSession(configuration: configuration, delegate: connection, delegateQueue: nil)
         let task = session.dataTask(with: request)
-        continuation.onTermination = { _ in task.cancel() }
+        // Not synchronously: a termination may run inside a cancellation handler, and corelibs'
+        // `cancel()` waits for the session's queue (see `URLSession.exchange`).
+        continuation.onTermination = { _ in DispatchQueue.global().async { task.cancel() } }
         task.resume()
         return deliveries
     }

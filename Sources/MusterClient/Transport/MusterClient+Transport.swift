@@ -63,7 +63,7 @@ extension MusterClient {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await urlSession.data(for: urlRequest)
+            (data, response) = try await urlSession.exchange(urlRequest)
         } catch {
             throw MusterClientError.transport(error, url: urlRequest.url)
         }
