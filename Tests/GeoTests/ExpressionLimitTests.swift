@@ -95,8 +95,43 @@ import Testing
         let limits = ExpressionLimits(maximumSourceLength: 100, maximumDepth: 3, maximumSteps: 5, maximumTextLength: 4)
         #expect(expressionError("((1))", limits: limits) == nil)
         #expect(expressionError("(((1)))", limits: limits)?.code == .tooComplex)
+        // A template's `${…}` counts the nesting around the template.
+        #expect(expressionError("(`${1}`)", limits: limits) == nil)
+        #expect(expressionError("(`${(1)}`)", limits: limits)?.message == "expression nested deeper than 3 levels")
         #expect(expressionError("1 + 1 + 1 + 1 + 1", limits: limits)?.code == .budgetExceeded)
         #expect(expressionError("'ab' + 'cde'", limits: limits)?.message == "text longer than 4 bytes")
         #expect(expressionError(String(repeating: " ", count: 101), limits: limits)?.code == .tooComplex)
+    }
+}
+
+@Suite struct ExpressionSharedTextTests {
+    /// 1,000 references to one 60,000-byte text: 60 MB if converted naively.
+    static let shared = """
+        var t = '\(String(repeating: "x", count: 60_000))'
+        var a = [t, t, t, t, t, t, t, t, t, t]
+        var b = [a, a, a, a, a, a, a, a, a, a]
+        var c = [b, b, b, b, b, b, b, b, b, b]
+        """
+
+    @Test(arguments: ["Text(c)", "'' + c", "`${c}`", "Concatenate(c)", "Upper(c)"])
+    func convertingManyReferencesToOneLongTextStopsAtTheLimit(use: String) {
+        let error = expressionError(Self.shared + "\n" + use)
+        #expect(error?.description.hasSuffix("text longer than 65536 bytes [budget-exceeded]") == true)
+        #expect(error?.position.line == 5)
+    }
+
+    @Test func aDictionaryMessageIsBoundedToo() throws {
+        let expression = try MessageExpression(Self.shared + "\n{message: c}")
+        #expect(
+            throws: ExpressionError(
+                .badResult, at: SourcePosition(line: 1, column: 1), "expected a message of at most 65536 bytes")
+        ) {
+            try expression.message(for: fenceContext())
+        }
+    }
+
+    @Test func aFormatErrorQuotesOnlyAShortPattern() {
+        let error = expressionError(Self.shared + "\nText(1, c)")
+        #expect(error?.message == "expected a number format of # 0 , . (such as \"#,##0.00\"), found a long Array")
     }
 }

@@ -20,8 +20,18 @@ extension ArcadeValue {
     /// dates are ISO 8601 in UTC, arrays and dictionaries are JSON.
     public var textValue: String {
         var out = ""
-        appendText(to: &out, quoted: false)
+        _ = appendText(to: &out, quoted: false, limit: .max)
         return out
+    }
+
+    /// The text conversion quoted, or the type when that is long: for error messages.
+    var preview: String { text(limit: 40)?.debugDescription ?? "a long \(typeName)" }
+
+    /// The text conversion, or nil as soon as it grows past `limit` UTF-8 bytes: a small array
+    /// holding the same long text many times never becomes a huge string.
+    func text(limit: Int) -> String? {
+        var out = ""
+        return appendText(to: &out, quoted: false, limit: limit) ? out : nil
     }
 
     /// The text of a number: whole numbers without `.0`, otherwise the shortest round-tripping digits.
@@ -38,7 +48,8 @@ extension ArcadeValue {
         return formatter.string(from: date)
     }
 
-    private func appendText(to out: inout String, quoted: Bool) {
+    /// Appends the text of the value; false once `out` is longer than `limit` bytes.
+    private func appendText(to out: inout String, quoted: Bool, limit: Int) -> Bool {
         switch self {
         case .null: out += quoted ? "null" : ""
         case .boolean(let flag): out += flag ? "true" : "false"
@@ -49,7 +60,7 @@ extension ArcadeValue {
             out += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { out += "," }
-                element.appendText(to: &out, quoted: true)
+                guard element.appendText(to: &out, quoted: true, limit: limit) else { return false }
             }
             out += "]"
         case .dictionary(let dictionary):
@@ -57,10 +68,11 @@ extension ArcadeValue {
             for (index, entry) in dictionary.entries.enumerated() {
                 if index > 0 { out += "," }
                 out += Self.quoted(entry.key) + ":"
-                entry.value.appendText(to: &out, quoted: true)
+                guard entry.value.appendText(to: &out, quoted: true, limit: limit) else { return false }
             }
             out += "}"
         }
+        return out.utf8.count <= limit
     }
 
     /// `text` as a double-quoted literal of the language (and of JSON), with escapes.

@@ -50,7 +50,7 @@ extension Evaluator {
             guard case .text(let format) = pattern, let numberFormat = NumberFormat(format) else {
                 throw ExpressionError(
                     .typeMismatch, at: arguments[1].position,
-                    "expected a number format of # 0 , . (such as \"#,##0.00\"), found \(pattern.textValue.debugDescription)"
+                    "expected a number format of # 0 , . (such as \"#,##0.00\"), found \(pattern.preview)"
                 )
             }
             return try bounded(numberFormat.format(value.numberValue), at: position)
@@ -71,7 +71,7 @@ extension Evaluator {
             guard case .text(let text) = pattern, let parsed = NumberFormat(text) else {
                 throw ExpressionError(
                     .typeMismatch, at: arguments[2].position,
-                    "expected a number format of # 0 , . for Concatenate, found \(pattern.textValue.debugDescription)")
+                    "expected a number format of # 0 , . for Concatenate, found \(pattern.preview)")
             }
             format = parsed
         }

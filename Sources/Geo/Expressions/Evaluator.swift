@@ -44,7 +44,10 @@ struct Evaluator {
 
     /// The text of `value`, refusing values whose text would exceed the limit.
     func text(of value: ArcadeValue, at position: SourcePosition) throws(ExpressionError) -> String {
-        guard case .text(let text) = try bounded(value.textValue, at: position) else { return "" }
+        guard let text = value.text(limit: limits.maximumTextLength) else {
+            throw ExpressionError(
+                .budgetExceeded, at: position, "text longer than \(limits.maximumTextLength) bytes")
+        }
         return text
     }
 

@@ -17,6 +17,11 @@ public struct GeotriggerMessage: Sendable, Hashable {
     /// Reads an expression's result: text is the message; a dictionary's `message` is converted to
     /// text (missing is empty), its `actions` must be an array of texts (missing or null is none).
     public init(_ result: ArcadeValue) throws(ExpressionError) {
+        try self.init(result, maximumTextLength: ExpressionLimits.standard.maximumTextLength)
+    }
+
+    /// Reads a result, refusing a message whose text would be longer than `maximumTextLength` bytes.
+    init(_ result: ArcadeValue, maximumTextLength: Int) throws(ExpressionError) {
         let start = SourcePosition(line: 1, column: 1)
         switch result {
         case .text(let text):
@@ -45,7 +50,10 @@ public struct GeotriggerMessage: Sendable, Hashable {
                     )
                 }
             }
-            let message = dictionary.entries.first { $0.key == "message" }?.value.textValue ?? ""
+            let value = dictionary.entries.first { $0.key == "message" }?.value ?? .null
+            guard let message = value.text(limit: maximumTextLength) else {
+                throw ExpressionError(.badResult, at: start, "expected a message of at most \(maximumTextLength) bytes")
+            }
             self.init(message: message, actions: actions, properties: properties)
         default:
             throw ExpressionError(

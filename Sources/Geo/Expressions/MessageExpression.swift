@@ -71,7 +71,7 @@ public struct MessageExpression: Sendable, Hashable {
 
     /// The notification's message, actions and message properties.
     public func message(for context: GeotriggerContext) throws(ExpressionError) -> GeotriggerMessage {
-        try GeotriggerMessage(try value(for: context))
+        try GeotriggerMessage(try value(for: context), maximumTextLength: limits.maximumTextLength)
     }
 }
 

@@ -105,7 +105,7 @@ extension Parser {
             switch part {
             case .text(let text): pieces.append(.text(text))
             case .tokens(let tokens):
-                var inner = Parser(tokens: tokens, maximumDepth: maximumDepth - depth, declared: declaredNames)
+                var inner = Parser(tokens: tokens, maximumDepth: maximumDepth, declared: declaredNames, depth: depth)
                 let node = try inner.expression()
                 guard inner.atTemplateEnd else { throw inner.failure("'}' to close '${' in the template literal") }
                 pieces.append(.expression(node))

@@ -8,10 +8,12 @@ struct Parser {
     /// Variables declared so far, lowercased; passed on to the parsers of template parts.
     private(set) var declaredNames: [String]
 
-    init(tokens: [Token], maximumDepth: Int, declared: [String] = []) {
+    /// A parser of `tokens`; a template part's parser starts at the `depth` of the template.
+    init(tokens: [Token], maximumDepth: Int, declared: [String] = [], depth: Int = 0) {
         self.tokens = tokens
         self.maximumDepth = maximumDepth
         self.declaredNames = declared
+        self.depth = depth
     }
 
     var current: Token { tokens[index] }
