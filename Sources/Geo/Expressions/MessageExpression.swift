@@ -1,47 +1,47 @@
-// MARK: - The documented subset of Arcade for geotrigger message expressions (seed 003)
-//
-// A message expression turns a fence notification into a message, as ArcGIS's geotrigger
-// `messageExpression` does: `"You have " + $fencenotificationtype + " " + $fencefeature.area_name`.
-// This is a subset of Arcade, pure and bounded:
-//
-// Program     `var name = expr;` declarations, bare expressions and a final `return expr;`, separated by
-//             `;` or new lines. The result is the `return`'s value, or the last expression's.
-//             `//` and `/* */` comments.
-// Values      null, Boolean, Number (a double), Text, Date (from `Now()`), Dictionary (keys keep their
-//             order) and Array.
-// Literals    `12`, `3.5`, `1e3`; `'text'` and `"text"` with escapes `\n \t \r \b \f \\ \' \" \` \$ \/
-//             \uXXXX`; `true`, `false`, `null` (keywords ignore case); template literals
-//             `` `Hi ${name}` ``; arrays `[1, "a"]`; dictionaries `{"message": "…", actions: […]}`
-//             with text or bare-name keys.
-// Operators   loosest first: `||`, `&&`, `== !=`, `< <= > >=`, `+ -`, `* / %`, then prefix `! - +`,
-//             then `a.b` and `a["b"]` / `a[0]` (a negative index counts from the end).
-//             `+` concatenates when either side is Text (numbers without `.0`, null as empty, arrays
-//             and dictionaries as JSON) and adds otherwise. `- * / %` convert to numbers (null 0,
-//             booleans 0/1, text parsed or NaN); x/0 is Infinity. `==` needs the same type and value
-//             (`1 == "1"` is false). `<` compares texts as texts, dates as dates, all else as numbers.
-//             `&&`, `||`, `!` and conditions need Booleans, and `&&`/`||` short-circuit.
-// Profile     `$fencenotificationtype` ("entered" or "exited"), `$fencefeature` and `$feedfeature`
-//             (dictionaries of attributes from the caller). Attribute names fall back to ignoring case.
-//             A missing attribute is an error naming it and listing those there are.
-// Functions   names ignore case; arities are checked when parsing.
-//             `IIf(condition, ifTrue, ifFalse)`, `When(c1, v1, …, default)`,
-//             `Decode(value, match1, result1, …, default)` (matches with `==`) — each evaluates only
-//             the branch it picks; `DefaultValue(value, default)` — default when value is null or
-//             empty text, or a member chain that does not exist (`DefaultValue($feedfeature.x.y, 0)`);
-//             `Upper(text)`, `Lower(text)`; `Round(number, places = 0)` half away from zero;
-//             `Text(value)` and `Text(number, format)` with `# 0 , .` patterns (`"#,##0.00"`, see
-//             `NumberFormat`); `Now()` from the caller's clock; `Concatenate(values, separator,
-//             format)`.
-// Not here    loops, functions of one's own, assignment without `var`, `if`, geometry functions,
-//             date formats, `$map` / `$datastore`, and any other profile variable or function.
-// Limits      (`ExpressionLimits`) the source's length, nesting depth (parentheses, calls, arrays,
-//             prefix operators, member chains), evaluation steps (each node evaluated, each value
-//             held in a built array or dictionary), and the length of any text built. Exceeding one
-//             is an `ExpressionError`, never a hang or a crash.
-// Result      Text becomes the message; a dictionary gives `message` (converted to text), `actions`
-//             (an array of texts) and any other keys as message properties. Anything else is an error.
-
 /// A parsed geotrigger message expression, ready to be evaluated for each notification.
+///
+/// ## The documented subset of Arcade for geotrigger message expressions (seed 003)
+///
+/// A message expression turns a fence notification into a message, as ArcGIS's geotrigger
+/// `messageExpression` does: `"You have " + $fencenotificationtype + " " + $fencefeature.area_name`.
+/// This is a subset of Arcade, pure and bounded:
+///
+/// Program     `var name = expr;` declarations, bare expressions and a final `return expr;`, separated by
+///             `;` or new lines. The result is the `return`'s value, or the last expression's.
+///             `//` and `/* */` comments.
+/// Values      null, Boolean, Number (a double), Text, Date (from `Now()`), Dictionary (keys keep their
+///             order) and Array.
+/// Literals    `12`, `3.5`, `1e3`; `'text'` and `"text"` with escapes `\n \t \r \b \f \\ \' \" \` \$ \/
+///             \uXXXX`; `true`, `false`, `null` (keywords ignore case); template literals
+///             `` `Hi ${name}` ``; arrays `[1, "a"]`; dictionaries `{"message": "…", actions: […]}`
+///             with text or bare-name keys.
+/// Operators   loosest first: `||`, `&&`, `== !=`, `< <= > >=`, `+ -`, `* / %`, then prefix `! - +`,
+///             then `a.b` and `a["b"]` / `a[0]` (a negative index counts from the end).
+///             `+` concatenates when either side is Text (numbers without `.0`, null as empty, arrays
+///             and dictionaries as JSON) and adds otherwise. `- * / %` convert to numbers (null 0,
+///             booleans 0/1, text parsed or NaN); x/0 is Infinity. `==` needs the same type and value
+///             (`1 == "1"` is false). `<` compares texts as texts, dates as dates, all else as numbers.
+///             `&&`, `||`, `!` and conditions need Booleans, and `&&`/`||` short-circuit.
+/// Profile     `$fencenotificationtype` ("entered" or "exited"), `$fencefeature` and `$feedfeature`
+///             (dictionaries of attributes from the caller). Attribute names fall back to ignoring case.
+///             A missing attribute is an error naming it and listing those there are.
+/// Functions   names ignore case; arities are checked when parsing.
+///             `IIf(condition, ifTrue, ifFalse)`, `When(c1, v1, …, default)`,
+///             `Decode(value, match1, result1, …, default)` (matches with `==`) — each evaluates only
+///             the branch it picks; `DefaultValue(value, default)` — default when value is null or
+///             empty text, or a member chain that does not exist (`DefaultValue($feedfeature.x.y, 0)`);
+///             `Upper(text)`, `Lower(text)`; `Round(number, places = 0)` half away from zero;
+///             `Text(value)` and `Text(number, format)` with `# 0 , .` patterns (`"#,##0.00"`, see
+///             `NumberFormat`); `Now()` from the caller's clock; `Concatenate(values, separator,
+///             format)`.
+/// Not here    loops, functions of one's own, assignment without `var`, `if`, geometry functions,
+///             date formats, `$map` / `$datastore`, and any other profile variable or function.
+/// Limits      (`ExpressionLimits`) the source's length, nesting depth (parentheses, calls, arrays,
+///             prefix operators, member chains), evaluation steps (each node evaluated, each value
+///             held in a built array or dictionary), and the length of any text built. Exceeding one
+///             is an `ExpressionError`, never a hang or a crash.
+/// Result      Text becomes the message; a dictionary gives `message` (converted to text), `actions`
+///             (an array of texts) and any other keys as message properties. Anything else is an error.
 public struct MessageExpression: Sendable, Hashable {
     /// The expression as written.
     public let source: String
