@@ -67,7 +67,9 @@ extension Notifications {
             let (response, json) = try Self.submit(
                 payload, answers, user: user, deviceId: deviceId, deviceName: name, submitValue: submitValue,
                 at: location, now: log.configuration.clock())
-            return Prepared(basis: [], deviceName: name, response: response, json: json)
+            return Prepared(
+                basis: [], deviceName: name, response: response, json: json,
+                sent: InboxProjection.position(entry), responseTopic: sent.responseTopic)
         }
         return try await log.perform { scope in
             let inbox = try scope.projection(InboxProjection.name)
@@ -78,30 +80,32 @@ extension Notifications {
             guard entry.last == 0 else {
                 throw StoreError(.conflict, "message \(messageId) was answered already by \(user)")
             }
-            guard let event = try scope.event(at: InboxProjection.position(entry)),
-                let sent = try PayloadSent.decode(event)
-            else {
-                throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(messageId)")
-            }
+            let position = InboxProjection.position(entry)
             let name =
                 try deviceName
                 ?? Self.registeredName(user, deviceId, namespace, scope.projection(DirectoryProjection.name))
                 ?? deviceId
             let response: ResponseObject
             let json: Data
-            if let prepared, prepared.deviceName == name {
-                (response, json) = (prepared.response, prepared.json)
+            let topic: String
+            if let prepared, prepared.deviceName == name, prepared.sent == position {
+                // Not decoding PayloadSent again here: a send to everyone carries every recipient.
+                (response, json, topic) = (prepared.response, prepared.json, prepared.responseTopic)
             } else {
+                guard let event = try scope.event(at: position), let sent = try PayloadSent.decode(event) else {
+                    throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(messageId)")
+                }
                 // An indirect payload is answered as the device showed it: resolved now, as the fetch does.
                 let resolved = try NamedPayloads.resolve(
                     sent.payload, namespace, scope.projection(NamedPayloadProjection.name))
                 (response, json) = try Self.submit(
                     ParsedPayloads.parse(resolved ?? Data(sent.payload)), answers, user: user, deviceId: deviceId,
                     deviceName: name, submitValue: submitValue, at: location, now: scope.now)
+                topic = sent.responseTopic
             }
             let received = ResponseReceived(
                 messageId: messageId, user: user, deviceId: deviceId, deviceName: name, submitValue: submitValue,
-                response: Array(json), responseTopic: sent.responseTopic)
+                response: Array(json), responseTopic: topic)
             let result = try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: "message/\(messageId.uuidString)", expectedVersion: .noStream,
@@ -117,6 +121,9 @@ extension Notifications {
         var deviceName: String
         var response: ResponseObject
         var json: Data
+        /// Position of the `PayloadSent` answered, and its topic (0 and the template's topic for a request).
+        var sent: UInt64 = 0
+        var responseTopic: String = ""
     }
 
     /// The response object the app builds for `answers`, validated against `payload`; its JSON text.
