@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import Geo
+
+@Suite struct PresenceDetectorTests {
+    static let shop = at(48.86821546, 2.3231598)
+
+    static func detector(radius: Double = 100) -> PresenceDetector<String> {
+        var fences = CircleIndex<String>()
+        fences.insert(try! Circle(center: shop, radius: radius), id: "shop")
+        return PresenceDetector(fences: fences)
+    }
+
+    @Test func aFixInsideEntersAndAFixFarOutsideExits() {
+        let detector = Self.detector()
+        let inside = north(of: Self.shop, by: 50)
+        #expect(
+            detector.crossings(inside: [], previous: nil, fix: Fix(inside))
+                == [FenceCrossing(id: "shop", trigger: .entry)])
+        #expect(detector.crossings(inside: ["shop"], previous: inside, fix: Fix(inside)) == [])
+        let away = north(of: Self.shop, by: 150)
+        #expect(
+            detector.crossings(inside: ["shop"], previous: inside, fix: Fix(away))
+                == [FenceCrossing(id: "shop", trigger: .exit)])
+    }
+
+    @Test func jitterAtTheEdgeDoesNotFlap() {
+        let detector = Self.detector()
+        var inside: Set<String> = []
+        var previous: Coordinate?
+        var crossings: [FenceCrossing<String>] = []
+        // Fixes wobbling between 95 m and 110 m from the centre of a 100 m fence.
+        for metres in [95.0, 110, 98, 112, 96, 109, 101, 114] {
+            let point = north(of: Self.shop, by: metres)
+            for crossing in detector.crossings(inside: inside, previous: previous, fix: Fix(point)) {
+                crossings.append(crossing)
+                if crossing.trigger == .entry { inside.insert(crossing.id) } else { inside.remove(crossing.id) }
+            }
+            previous = point
+        }
+        #expect(crossings == [FenceCrossing(id: "shop", trigger: .entry)])
+    }
+
+    @Test func anInaccurateFixKeepsTheDeviceInside() {
+        let detector = Self.detector()
+        let point = north(of: Self.shop, by: 160)
+        #expect(detector.crossings(inside: ["shop"], previous: nil, fix: Fix(point, accuracy: 80)) == [])
+        #expect(
+            detector.crossings(inside: ["shop"], previous: nil, fix: Fix(point, accuracy: 40))
+                == [FenceCrossing(id: "shop", trigger: .exit)])
+    }
+
+    @Test func aFixLessSureThanTheMaximumDecidesNothing() {
+        let detector = Self.detector()
+        let fix = Fix(Self.shop, accuracy: 5_000)
+        #expect(!detector.isUsable(fix))
+        #expect(detector.crossings(inside: [], previous: nil, fix: fix) == [])
+        #expect(!detector.isUsable(Fix(Self.shop, accuracy: -1)))
+    }
+
+    @Test func aJumpOverTheFenceEntersThenExits() {
+        let detector = Self.detector(radius: 20)
+        let south = north(of: Self.shop, by: -300)
+        let northPoint = north(of: Self.shop, by: 300)
+        #expect(
+            detector.crossings(inside: [], previous: south, fix: Fix(northPoint))
+                == [FenceCrossing(id: "shop", trigger: .entry), FenceCrossing(id: "shop", trigger: .exit)])
+        let beside = east(of: northPoint, by: 500)
+        #expect(detector.crossings(inside: [], previous: east(of: south, by: 500), fix: Fix(beside)) == [])
+    }
+
+    @Test func aRelocationInfersNoCrossing() {
+        let detector = Self.detector()
+        let far = north(of: Self.shop, by: -60_000)
+        #expect(detector.crossings(inside: [], previous: far, fix: Fix(north(of: Self.shop, by: 60_000))) == [])
+    }
+
+    @Test func aRemovedFenceIsExited() {
+        let detector = Self.detector()
+        #expect(
+            detector.crossings(inside: ["gone"], previous: nil, fix: Fix(Self.shop))
+                == [FenceCrossing(id: "gone", trigger: .exit)])
+    }
+}
