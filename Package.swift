@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "Muster",
             dependencies: [
-                "EventLog", "Forms",
+                "EventLog", "Forms", "Geo",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -138,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MusterTests",
-            dependencies: ["Muster", "EventLog", "EventLogTesting", "Forms"]
+            dependencies: ["Muster", "EventLog", "EventLogTesting", "Forms", "Geo"]
         ),
         .testTarget(
             name: "FormsTests",

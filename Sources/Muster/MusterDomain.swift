@@ -5,6 +5,6 @@ public enum MusterDomain {
     /// The domain's projections, to add to `EventLog.Configuration.projections`.
     public static let projections: [any Projection] = [
         DirectoryProjection(), InboxProjection(), NamedPayloadProjection(), RequestProjection(),
-        DocumentsProjection(), SettingsProjection(), SessionsProjection(),
+        DocumentsProjection(), SettingsProjection(), SessionsProjection(), AreasProjection(), RulesProjection(),
     ]
 }

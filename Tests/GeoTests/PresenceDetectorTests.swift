@@ -79,7 +79,7 @@ import Testing
     @Test func aRemovedFenceIsExited() {
         let detector = Self.detector()
         #expect(
-            detector.crossings(inside: ["gone"], previous: nil, fix: Fix(Self.shop))
+            detector.crossings(inside: ["gone"], previous: nil, fix: Fix(north(of: Self.shop, by: 500)))
                 == [FenceCrossing(id: "gone", trigger: .exit)])
     }
 }

@@ -1,0 +1,45 @@
+/// What a location fix or sighting caused: the transitions and each rule's outcome
+/// (`{"transitions":[{"area","trigger"}],"outcomes":[{"rule","area","fired","reason"}]}`).
+public struct Evaluation: Sendable, Hashable, Encodable {
+    public struct Transition: Sendable, Hashable, Encodable {
+        public var area: String
+        public var trigger: String
+
+        public init(area: String, trigger: String) {
+            self.area = area
+            self.trigger = trigger
+        }
+    }
+
+    public struct Outcome: Sendable, Hashable, Encodable {
+        public var rule: String
+        public var area: String
+        public var fired: Bool
+        public var reason: String
+        /// Inbox message the notification went out as, when one did.
+        public var messageId: String?
+    }
+
+    public var transitions: [Transition] = []
+    public var outcomes: [Outcome] = []
+    /// Why a report decided nothing (e.g. a fix too inaccurate), when that is so.
+    public var ignored: String?
+
+    public init() {}
+
+    /// This evaluation followed by `other`; a rule that waited for its server hook keeps only its final outcome.
+    func merging(_ other: Evaluation) -> Evaluation {
+        var merged = self
+        merged.transitions += other.transitions
+        for outcome in other.outcomes {
+            if let i = merged.outcomes.lastIndex(where: {
+                $0.rule == outcome.rule && $0.area == outcome.area && $0.reason.hasPrefix("waiting for the server hook")
+            }) {
+                merged.outcomes[i] = outcome
+            } else {
+                merged.outcomes.append(outcome)
+            }
+        }
+        return merged
+    }
+}

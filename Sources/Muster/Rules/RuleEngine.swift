@@ -1,0 +1,202 @@
+import EventLog
+import Foundation
+import Geo
+
+/// Decides whom to tell what when devices move (seed 004, "Area rule"): location fixes and beacon
+/// sightings become area transitions; each transition runs the area's rules — latch time,
+/// counters, every IF condition, then the server hook and the user notification.
+///
+/// Decisions run on the writer, so the counters and quotas they read cannot change under them.
+/// The server hook is called between two transactions: the first records that the rule waits for
+/// it, the second its answer, so a restart resumes waiting hooks (`resumeServerHooks`).
+public struct RuleEngine: Sendable {
+    let log: EventLog
+    let cache = AreaCache()
+    public let hook: ServerHook
+
+    public init(log: EventLog, hook: ServerHook = ServerHook()) {
+        self.log = log
+        self.hook = hook
+    }
+
+    /// A device's location fix.
+    public struct LocationReport: Sendable, Hashable {
+        public var user: String
+        public var deviceId: String
+        public var latitude: Double
+        public var longitude: Double
+        public var accuracy: Double?
+        /// When the fix was taken; now when nil.
+        public var at: Date?
+        public var namespace: String
+
+        public init(
+            user: String, deviceId: String, latitude: Double, longitude: Double, accuracy: Double? = nil,
+            at: Date? = nil, namespace: String = Names.defaultNamespace
+        ) {
+            self.user = user
+            self.deviceId = deviceId
+            self.latitude = latitude
+            self.longitude = longitude
+            self.accuracy = accuracy
+            self.at = at
+            self.namespace = namespace
+        }
+    }
+
+    /// A device's sighting of an iBeacon.
+    public struct BeaconReport: Sendable, Hashable {
+        public var user: String
+        public var deviceId: String
+        public var proximityUUID: String
+        public var major: Int
+        public var minor: Int
+        public var rssi: Int
+        /// The beacon's calibrated power at 1 m (the advertisement's last byte); -59 dBm when unknown.
+        public var measuredPower: Int
+        public var at: Date?
+        public var namespace: String
+
+        public init(
+            user: String, deviceId: String, proximityUUID: String, major: Int, minor: Int, rssi: Int,
+            measuredPower: Int = -59, at: Date? = nil, namespace: String = Names.defaultNamespace
+        ) {
+            self.user = user
+            self.deviceId = deviceId
+            self.proximityUUID = proximityUUID
+            self.major = major
+            self.minor = minor
+            self.rssi = rssi
+            self.measuredPower = measuredPower
+            self.at = at
+            self.namespace = namespace
+        }
+    }
+
+    /// Seconds without a sighting after which a device has left a beacon region.
+    public static let beaconExitAfter: Int64 = 30
+
+    /// Records a location fix and runs the rules of every area it enters or leaves.
+    public func report(_ location: LocationReport) async throws -> Evaluation {
+        try Names.validate(location.namespace, as: "namespace")
+        try Names.validate(location.deviceId, as: "deviceId", maximumBytes: 256)
+        let coordinate: Coordinate
+        do {
+            coordinate = try Coordinate(latitude: location.latitude, longitude: location.longitude)
+        } catch {
+            let field = error.code == .latitudeOutOfRange ? "lat" : "lng"
+            throw StoreError(.invalidArgument, "\(field): \(error.message)")
+        }
+        if let accuracy = location.accuracy, !(accuracy >= 0 && accuracy.isFinite) {
+            throw StoreError(.invalidArgument, "accuracy: expected metres ≥ 0, not \(accuracy)")
+        }
+        let (evaluation, hooks) = try await log.perform { scope in
+            let run = try RuleRun(scope: scope, namespace: location.namespace, user: location.user, cache: cache)
+            let at = location.at.map(Self.microseconds) ?? scope.now
+            try run.fireDueLatches(deviceId: location.deviceId, upTo: at)
+            try run.locate(deviceId: location.deviceId, fix: Fix(coordinate, accuracy: location.accuracy), at: at)
+            return (run.evaluation, run.hooks)
+        }
+        return try await evaluation.merging(callServerHooks(hooks))
+    }
+
+    /// Records a beacon sighting; enters the regions it belongs to and leaves those not seen for
+    /// `beaconExitAfter` seconds.
+    public func report(_ sighting: BeaconReport) async throws -> Evaluation {
+        try Names.validate(sighting.namespace, as: "namespace")
+        try Names.validate(sighting.deviceId, as: "deviceId", maximumBytes: 256)
+        guard let uuid = UUID(uuidString: sighting.proximityUUID) else {
+            throw StoreError(
+                .invalidArgument, "uuid: expected a proximity UUID like F2A74FC4-7625-44DB-9B08-CB7E130B2029")
+        }
+        for (field, value) in [("major", sighting.major), ("minor", sighting.minor)] where !(0...65535).contains(value)
+        {
+            throw StoreError(.invalidArgument, "\(field): expected a number from 0 to 65535, not \(value)")
+        }
+        for (field, value) in [("rssi", sighting.rssi), ("tx-power", sighting.measuredPower)]
+        where !(-150...20).contains(value) {
+            throw StoreError(.invalidArgument, "\(field): expected dBm from -150 to 20, not \(value)")
+        }
+        var copy = sighting
+        copy.proximityUUID = uuid.uuidString
+        let normalised = copy
+        let (evaluation, hooks) = try await log.perform { scope in
+            let run = try RuleRun(scope: scope, namespace: sighting.namespace, user: sighting.user, cache: cache)
+            let at = sighting.at.map(Self.microseconds) ?? scope.now
+            try run.fireDueLatches(deviceId: sighting.deviceId, upTo: at)
+            try run.sight(normalised, at: at)
+            return (run.evaluation, run.hooks)
+        }
+        return try await evaluation.merging(callServerHooks(hooks))
+    }
+
+    /// Evaluates every rule whose latch time has ended by `now` (the log's clock when nil), in
+    /// the order they end; what a restart re-arms. Returns what they decided.
+    @discardableResult
+    public func fireDueLatches(now: Date? = nil, limit: Int = 1000) async throws -> Evaluation {
+        let (evaluation, hooks) = try await log.perform { scope in
+            let upTo = now.map(Self.microseconds) ?? scope.now
+            let run = try RuleRun(scope: scope, cache: cache)
+            try run.fireDueLatches(deviceId: nil, upTo: upTo, limit: limit)
+            return (run.evaluation, run.hooks)
+        }
+        return try await evaluation.merging(callServerHooks(hooks))
+    }
+
+    /// When the next latch ends, µs since 1970; nil when none waits.
+    public func nextLatchEnd() throws -> Int64? {
+        try log.read { reader in
+            var first: Int64?
+            try reader.projection(RulesProjection.name).scan("due") { key, _ in
+                first = Int64(bitPattern: key.loadUnaligned(as: UInt64.self).bigEndian)
+                return false
+            }
+            return first
+        }
+    }
+
+    /// Calls the server hooks recorded as waiting (after a restart, or a failure mid-way).
+    @discardableResult
+    public func resumeServerHooks() async throws -> Evaluation {
+        let hooks = try log.read { reader in
+            var positions: [UInt64] = []
+            try reader.projection(RulesProjection.name).scan("hooks") { _, value in
+                var r = ByteReader(value)
+                positions.append(try r.readVarint("position"))
+                return true
+            }
+            return try positions.compactMap { position -> PendingHook? in
+                guard let event = try reader.event(at: position), let record = try RuleEvaluated.decode(event),
+                    let url = record.serverURL
+                else { return nil }
+                return PendingHook(record: record, namespace: event.namespace, url: url, position: position)
+            }
+        }
+        return try await callServerHooks(hooks)
+    }
+
+    func callServerHooks(_ hooks: [PendingHook]) async throws -> Evaluation {
+        var evaluation = Evaluation()
+        for pending in hooks {
+            let answer = await hook.fetch(pending.url)
+            let part = try await log.perform { scope in
+                let run = try RuleRun(scope: scope, namespace: pending.namespace, cache: cache)
+                try run.complete(pending, answer: answer)
+                return run.evaluation
+            }
+            evaluation = evaluation.merging(part)
+        }
+        return evaluation
+    }
+
+    static func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+}
+
+/// A rule waiting for its server hook's answer.
+struct PendingHook: Sendable {
+    var record: RuleEvaluated
+    var namespace: String
+    var url: String
+    /// Position of the record that says it waits.
+    var position: UInt64
+}

@@ -1,0 +1,444 @@
+import EventLog
+import Foundation
+import Geo
+
+/// One writer transaction of the rules engine: reads the rules state, appends transitions and
+/// decisions, collects the outcomes and the server hooks to call after the commit.
+final class RuleRun {
+    let scope: WriteScope
+    let namespace: String
+    let areas: AreaCache.Compiled
+    let state: ProjectionState
+    let directory: ProjectionState
+    private(set) var evaluation = Evaluation()
+    private(set) var hooks: [PendingHook] = []
+    /// The user reporting, when the run is for one report.
+    let reporter: UserCreated?
+    let cache: AreaCache
+
+    init(scope: WriteScope, namespace: String = Names.defaultNamespace, user: String? = nil, cache: AreaCache) throws {
+        self.scope = scope
+        self.cache = cache
+        self.namespace = namespace
+        areas = try cache.compiled(namespace, scope)
+        state = try scope.projection(RulesProjection.name)
+        directory = try scope.projection(DirectoryProjection.name)
+        if let user {
+            guard let found = try Directory.user(user, namespace, directory) else {
+                throw StoreError(
+                    .invalidArgument, "user: no user named \(String(reflecting: user)) in namespace \(namespace)")
+            }
+            reporter = found
+        } else {
+            reporter = nil
+        }
+    }
+
+    // MARK: Reports
+
+    func locate(deviceId: String, fix: Fix, at: Int64) throws {
+        let user = reporter!.name
+        let previous = try lastFix(deviceId)
+        try append(
+            stream: deviceId,
+            LocationReported(
+                user: user, deviceId: deviceId, latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
+                accuracy: fix.accuracy, at: at))
+        guard areas.detector.isUsable(fix) else {
+            evaluation.ignored =
+                "accuracy \(fix.accuracy!) m is above \(areas.detector.maximumAccuracy) m: the fix decides no transition"
+            return
+        }
+        let inside = try insideGeofences(deviceId)
+        for crossing in areas.detector.crossings(inside: inside, previous: previous, fix: fix) {
+            try transition(
+                deviceId: deviceId, user: user, area: crossing.id, trigger: crossing.trigger.rawValue,
+                source: .location, at: at, location: fix.coordinate, proximity: nil)
+        }
+    }
+
+    func sight(_ sighting: RuleEngine.BeaconReport, at: Int64) throws {
+        let user = reporter!.name
+        let proximity = BeaconProximity(rssi: sighting.rssi, measuredPower: sighting.measuredPower)
+        let regions = areas.beaconRegions.filter {
+            $0.matches(proximityUUID: sighting.proximityUUID, major: sighting.major, minor: sighting.minor)
+        }
+        let matched = Set(regions.map(\.id))
+        // Regions the device is in but has not seen for a while: left.
+        var stale: [String] = []
+        try state.scan("inside", prefix: key(namespace, sighting.deviceId)) { key, value in
+            let area = Self.lastComponent(key)
+            guard let known = areas.areas[area], case .beacon = known.region, !matched.contains(area) else {
+                return true
+            }
+            if value.loadUnaligned(as: Int64.self) < at - RuleEngine.beaconExitAfter * 1_000_000 { stale.append(area) }
+            return true
+        }
+        let location = try lastFix(sighting.deviceId)
+        for area in stale {
+            try transition(
+                deviceId: sighting.deviceId, user: user, area: area, trigger: "on_exit", source: .beacon, at: at,
+                location: location, proximity: nil)
+        }
+        try append(
+            stream: sighting.deviceId,
+            BeaconSighted(
+                user: user, deviceId: sighting.deviceId, proximityUUID: sighting.proximityUUID, major: sighting.major,
+                minor: sighting.minor, rssi: sighting.rssi, measuredPower: sighting.measuredPower,
+                proximity: proximity.rawValue, at: at, regions: regions.map(\.id)))
+        for region in regions where try state.get("inside", key(namespace, sighting.deviceId, region.id)) == nil {
+            try transition(
+                deviceId: sighting.deviceId, user: user, area: region.id, trigger: "on_entry", source: .beacon, at: at,
+                location: location, proximity: proximity.rawValue)
+        }
+    }
+
+    // MARK: Transitions and latches
+
+    func transition(
+        deviceId: String, user: String, area id: String, trigger: String, source: AreaTransition.Source, at: Int64,
+        location: Coordinate?, proximity: String?
+    ) throws {
+        evaluation.transitions.append(Evaluation.Transition(area: id, trigger: trigger))
+        // Rules still waiting for their latch time: this newer event supersedes them.
+        var waiting: [(rule: String, transition: UInt64)] = []
+        try state.scan("latches", prefix: key(namespace, deviceId, id)) { key, value in
+            let pending = try RulesProjection.pending(Array(value))
+            waiting.append((Self.lastComponent(key), pending.transition))
+            return true
+        }
+        for (rule, position) in waiting {
+            guard let event = try scope.event(at: position), let earlier = try AreaTransition.decode(event) else {
+                continue
+            }
+            let reason =
+                "superseded: another event for the area (\(trigger) at \(Timestamp.iso8601(microseconds: at))) came within the latch time"
+            try record(
+                RuleEvaluated(
+                    user: earlier.user, deviceId: deviceId, area: id, rule: rule, trigger: earlier.trigger,
+                    transition: position, at: at, reason: reason))
+        }
+        let area = areas.areas[id]
+        let rules = (area?.rules ?? []).filter { $0.trigger == trigger }
+        let latches = rules.filter { $0.latchTime > 0 }.map {
+            AreaTransition.Latch(rule: $0.id, dueAt: at + Int64($0.latchTime) * 1_000_000)
+        }
+        let event = AreaTransition(
+            user: user, deviceId: deviceId, area: id, trigger: trigger, source: source, at: at,
+            latitude: location?.latitude, longitude: location?.longitude, proximity: proximity, latches: latches)
+        let position = try append(stream: deviceId, event)
+        guard let area else { return }
+        for rule in rules {
+            if rule.latchTime > 0 {
+                let due = at + Int64(rule.latchTime) * 1_000_000
+                evaluation.outcomes.append(
+                    Evaluation.Outcome(
+                        rule: rule.id, area: id, fired: false,
+                        reason:
+                            "waiting for the latch time (\(rule.latchTime) s, until \(Timestamp.iso8601(microseconds: due)))"
+                    ))
+            } else {
+                try evaluate(area, rule, event, transition: position, at: at)
+            }
+        }
+    }
+
+    /// Evaluates the latched rules (of one device, or all) whose time has come by `upTo`.
+    func fireDueLatches(deviceId: String?, upTo: Int64, limit: Int = .max) throws {
+        var due: [(key: [UInt8], transition: UInt64, dueAt: Int64)] = []
+        try state.scan("due") { key, value in
+            let dueAt = Int64(bitPattern: key.loadUnaligned(as: UInt64.self).bigEndian)
+            guard dueAt <= upTo, due.count < limit else { return false }
+            let latchKey = Array(key.dropFirst(8))
+            var r = ByteReader(value)
+            let transition = try r.readVarint("transition")
+            if let deviceId {
+                guard latchKey.starts(with: self.key(namespace, deviceId)) else { return true }
+            }
+            due.append((latchKey, transition, dueAt))
+            return true
+        }
+        for item in due {
+            guard let event = try scope.event(at: item.transition), let transition = try AreaTransition.decode(event)
+            else {
+                continue
+            }
+            let rule = Self.lastComponent(item.key)
+            let run =
+                event.namespace == namespace
+                ? self : try RuleRun(scope: scope, namespace: event.namespace, cache: cache)
+            try run.fireLatch(transition, position: item.transition, rule: rule, at: item.dueAt)
+            if run !== self {
+                evaluation = evaluation.merging(run.evaluation)
+                hooks += run.hooks
+            }
+        }
+    }
+
+    private func fireLatch(_ transition: AreaTransition, position: UInt64, rule id: String, at: Int64) throws {
+        guard let area = areas.areas[transition.area], let rule = area.rules.first(where: { $0.id == id }) else {
+            try record(
+                RuleEvaluated(
+                    user: transition.user, deviceId: transition.deviceId, area: transition.area, rule: id,
+                    trigger: transition.trigger, transition: position, at: at,
+                    reason: "the area or rule was removed before its latch time ended"))
+            return
+        }
+        try evaluate(area, rule, transition, transition: position, at: at)
+    }
+
+    // MARK: Evaluation
+
+    /// Counts the event, checks every condition of the IF list, then acts.
+    func evaluate(_ area: Area, _ rule: AreaRule, _ event: AreaTransition, transition: UInt64, at: Int64) throws {
+        let user = event.user
+        var decision = RuleEvaluated(
+            user: user, deviceId: event.deviceId, area: area.id, rule: rule.id, trigger: event.trigger,
+            transition: transition, at: at)
+        decision.areaCount = try count("counters", key(namespace, user, area.id, rule.id)) + 1
+        if let group = area.groupId {
+            decision.group = group
+            decision.groupCount = try groupCount(
+                user: user, group: group, trigger: event.trigger, transition: transition)
+        }
+        let timeZone = try userTimeZone(user)
+        let day = Self.day(at, in: timeZone)
+        let limit = try dailyLimit()
+        let conditions = RuleConditions(
+            area: area, rule: rule, at: at, areaCount: decision.areaCount!, groupCount: decision.groupCount,
+            notificationsToday: try count("quota", key(namespace, user, day)), dailyLimit: limit, day: day,
+            proximity: event.proximity.flatMap(BeaconProximity.init(rawValue:)))
+        if let reason = conditions.firstUnmet() {
+            decision.reason = reason
+            try record(decision)
+            return
+        }
+        let values = URLTemplate.Values(
+            area: area.id, latitude: event.latitude, longitude: event.longitude, deviceId: event.deviceId,
+            namespace: namespace)
+        if !rule.action.notifyServer.isEmpty {
+            guard try setting(.automaticServerNotifications) else {
+                decision.decision = "delegated"
+                decision.reason =
+                    "notify_server handed to the application (automaticServerNotifications is false); the application decides"
+                try record(decision)
+                return
+            }
+            let url = URLTemplate.expand(rule.action.notifyServer, values)
+            decision.serverURL = url
+            decision.awaitingServer = true
+            decision.reason = "waiting for the server hook \(url)"
+            let position = try record(decision)
+            hooks.append(PendingHook(record: decision, namespace: namespace, url: url, position: position))
+            return
+        }
+        try notify(
+            decision, area: area, notice: rule.action.notification, openURL: rule.action.openURL,
+            openPBK: rule.action.openPBK, values: values, timeZone: timeZone)
+    }
+
+    /// Ends a rule that waited for its server hook with the hook's answer.
+    func complete(_ pending: PendingHook, answer: ServerHook.Answer) throws {
+        // Already answered (another instance, or a resumed hook): nothing to do.
+        let hookKey = key(
+            namespace, pending.record.deviceId, pending.record.area, pending.record.rule,
+            String(pending.record.transition))
+        guard try state.get("hooks", hookKey) != nil else { return }
+        var decision = pending.record
+        decision.awaitingServer = false
+        decision.areaCount = nil
+        decision.groupCount = nil
+        decision.group = nil
+        let at = scope.now
+        switch answer {
+        case .failure(let why):
+            decision.decision = "failed"
+            decision.reason = "aborted: \(why)"
+            try record(decision)
+        case .decision(let answer):
+            decision.decision = answer.kind.rawValue
+            guard answer.kind != .disable else {
+                decision.reason = "the server hook decided disable"
+                try record(decision)
+                return
+            }
+            guard let area = areas.areas[decision.area], let rule = area.rules.first(where: { $0.id == decision.rule })
+            else {
+                decision.reason = "the area or rule was removed while the server hook answered"
+                try record(decision)
+                return
+            }
+            let event = try scope.event(at: decision.transition).flatMap { try AreaTransition.decode($0) }
+            let values = URLTemplate.Values(
+                area: area.id, latitude: event?.latitude, longitude: event?.longitude, deviceId: decision.deviceId,
+                namespace: namespace)
+            decision.at = max(decision.at, at)
+            let timeZone = try userTimeZone(decision.user)
+            if answer.kind == .notify {
+                try notify(
+                    decision, area: area, notice: answer.notice, openURL: answer.openURL, openPBK: answer.openPBK,
+                    values: values, timeZone: timeZone)
+            } else {
+                try notify(
+                    decision, area: area, notice: rule.action.notification, openURL: rule.action.openURL,
+                    openPBK: rule.action.openPBK, values: values, timeZone: timeZone)
+            }
+        }
+    }
+
+    /// The notify_user step: count the notification for the day, then deliver it (or hand it to
+    /// the application).
+    private func notify(
+        _ decision: RuleEvaluated, area: Area, notice: UserNotice?, openURL: String, openPBK: String,
+        values: URLTemplate.Values, timeZone: TimeZone
+    ) throws {
+        var decision = decision
+        decision.fired = true
+        guard let notice else {
+            decision.reason = "fired; no notify_user text, so nothing to deliver"
+            try record(decision)
+            return
+        }
+        let day = Self.day(decision.at, in: timeZone)
+        let count = try count("quota", key(namespace, decision.user, day)) + 1
+        decision.day = day
+        decision.dailyCount = count
+        if let limit = try dailyLimit(), count > limit {
+            decision.fired = false
+            decision.reason =
+                "daily notification limit reached: this would be notification \(count) of \(limit) for \(decision.user) on \(day)"
+            try record(decision)
+            return
+        }
+        guard try setting(.automaticUserNotifications) else {
+            decision.reason =
+                "fired; the notification is handed to the application (automaticUserNotifications is false)"
+            try record(decision)
+            return
+        }
+        let link: RuleNotice.Link? =
+            !openURL.isEmpty
+            ? .web(URLTemplate.expand(openURL, values))
+            : !openPBK.isEmpty ? .wallet(URLTemplate.expand(openPBK, values)) : nil
+        let message = RuleNotice(area: area, rule: decision.rule, trigger: decision.trigger, notice: notice, link: link)
+        let messageId = EventID.make()
+        let sent = PayloadSent(
+            sender: "rules", title: message.title, body: notice.alertBody, source: "rules", payload: message.payload(),
+            responseTopic: message.responseTopic,
+            recipients: [PayloadSent.Recipient(user: decision.user, messageId: messageId)])
+        try scope.append(
+            AppendRequest(
+                namespace: namespace, stream: "send/\(messageId.uuidString)", expectedVersion: .noStream,
+                events: [sent.newEvent(actor: "rules")]))
+        decision.messageId = messageId
+        decision.reason = "notified \(decision.user): \(String(reflecting: notice.alertBody))"
+        try record(decision)
+    }
+
+    // MARK: State
+
+    @discardableResult
+    private func record(_ decision: RuleEvaluated) throws -> UInt64 {
+        let position = try append(stream: decision.deviceId, decision)
+        if let i = evaluation.outcomes.lastIndex(where: {
+            $0.rule == decision.rule && $0.area == decision.area && $0.reason.hasPrefix("waiting for the latch time")
+        }) {
+            evaluation.outcomes.remove(at: i)
+        }
+        evaluation.outcomes.append(
+            Evaluation.Outcome(
+                rule: decision.rule, area: decision.area, fired: decision.fired, reason: decision.reason,
+                messageId: decision.messageId?.uuidString.lowercased()))
+        return position
+    }
+
+    @discardableResult
+    private func append(stream deviceId: String, _ event: some DomainEvent) throws -> UInt64 {
+        try scope.append(
+            AppendRequest(namespace: namespace, stream: "device/\(deviceId)", events: [event.newEvent(actor: "rules")]))
+        return scope.head
+    }
+
+    private func count(_ table: String, _ key: [UInt8]) throws -> Int {
+        guard let bytes = try state.get(table, key) else { return 0 }
+        return try bytes.withUnsafeBytes { buffer in
+            var r = ByteReader(buffer)
+            return Int(try r.readVarint("count"))
+        }
+    }
+
+    /// The group count after this transition: counted once per transition, however many rules share it.
+    private func groupCount(user: String, group: String, trigger: String, transition: UInt64) throws -> Int {
+        guard let bytes = try state.get("groupCounters", key(namespace, user, group, trigger)) else { return 1 }
+        return try bytes.withUnsafeBytes { buffer in
+            var r = ByteReader(buffer)
+            let count = Int(try r.readVarint("count"))
+            return try r.readVarint("last transition") == transition ? count : count + 1
+        }
+    }
+
+    private func insideGeofences(_ deviceId: String) throws -> Set<String> {
+        var inside = Set<String>()
+        try state.scan("inside", prefix: key(namespace, deviceId)) { key, _ in
+            let area = Self.lastComponent(key)
+            if let known = areas.areas[area], case .beacon = known.region { return true }
+            inside.insert(area)
+            return true
+        }
+        return inside
+    }
+
+    private func lastFix(_ deviceId: String) throws -> Coordinate? {
+        guard let bytes = try state.get("fixes", key(namespace, deviceId)), bytes.count == 16 else { return nil }
+        return bytes.withUnsafeBytes { buffer in
+            try? Coordinate(
+                latitude: Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(as: UInt64.self))),
+                longitude: Double(
+                    bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))))
+        }
+    }
+
+    private func userTimeZone(_ user: String) throws -> TimeZone {
+        let name = try Directory.user(user, namespace, directory)?.timeZone ?? "UTC"
+        return TimeZone(identifier: name) ?? TimeZone(identifier: "UTC")!
+    }
+
+    private func settings() throws -> ProjectionState { try scope.projection(SettingsProjection.name) }
+
+    private func setting(_ setting: Setting) throws -> Bool {
+        try Settings.entry(setting, namespace, settings()).value != "false"
+    }
+
+    private func dailyLimit() throws -> Int? {
+        try Settings.entry(.dailyNotificationLimit, namespace, settings()).value.flatMap(Int.init)
+    }
+
+    /// The user's local calendar day of `at`, `YYYY-MM-DD`.
+    static func day(_ at: Int64, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents(
+            [.year, .month, .day], from: Date(timeIntervalSince1970: Double(at) / 1_000_000))
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
+    func key(_ parts: String...) -> [UInt8] {
+        var key: [UInt8] = []
+        for part in parts {
+            key.append(contentsOf: part.utf8)
+            key.append(0)
+        }
+        return key
+    }
+
+    /// The last NUL-terminated part of a key.
+    static func lastComponent(_ key: UnsafeRawBufferPointer) -> String {
+        lastComponent(Array(key))
+    }
+
+    static func lastComponent(_ key: [UInt8]) -> String {
+        let body = key.last == 0 ? key.dropLast() : key[...]
+        let start = body.lastIndex(of: 0).map { $0 + 1 } ?? body.startIndex
+        return String(decoding: body[start...], as: UTF8.self)
+    }
+}

@@ -1,0 +1,134 @@
+import EventLog
+import Foundation
+
+/// What the rules engine remembers between events, per namespace — all of it rebuilt from the log:
+///
+/// - `inside`: `ns 0 device 0 area 0` → time of entry or last beacon sighting (µs, 8 bytes)
+/// - `fixes`: `ns 0 device 0` → the device's last latitude and longitude (2 × 8 bytes)
+/// - `latches`: `ns 0 device 0 area 0 rule 0` → the waiting transition's position and due time
+/// - `due`: due time (8 bytes, big-endian) + the latch key → the transition's position
+/// - `counters`: `ns 0 user 0 area 0 rule 0` → event count
+/// - `groupCounters`: `ns 0 user 0 group 0 trigger 0` → event count + position of the last transition counted
+/// - `quota`: `ns 0 user 0 YYYY-MM-DD 0` → rule notifications that day
+/// - `hooks`: `ns 0 device 0 area 0 rule 0 transition 0` → position of the record awaiting the server
+public struct RulesProjection: Projection {
+    public static let name = "rules"
+    public var name: String { Self.name }
+    public var version: UInt32 { 1 }
+    public var mode: ProjectionMode { .inline }
+    public var tables: [String] {
+        ["inside", "fixes", "latches", "due", "counters", "groupCounters", "quota", "hooks"]
+    }
+
+    public init() {}
+
+    public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        let ns = event.namespace
+        switch event.type {
+        case LocationReported.type:
+            let fix = try LocationReported.decode(event)!
+            var w = ByteWriter(capacity: 16)
+            w.write(fixed: fix.latitude.bitPattern)
+            w.write(fixed: fix.longitude.bitPattern)
+            try state.put("fixes", key(ns, fix.deviceId), w.bytes)
+        case BeaconSighted.type:
+            let sighting = try BeaconSighted.decode(event)!
+            for region in sighting.regions where try state.get("inside", key(ns, sighting.deviceId, region)) != nil {
+                try state.put("inside", key(ns, sighting.deviceId, region), Self.time(sighting.at))
+            }
+        case AreaTransition.type:
+            let transition = try AreaTransition.decode(event)!
+            let inside = key(ns, transition.deviceId, transition.area)
+            if transition.trigger == "on_entry" {
+                try state.put("inside", inside, Self.time(transition.at))
+            } else {
+                try state.delete("inside", inside)
+            }
+            // A newer event for the area supersedes whatever still waited for its latch time.
+            var superseded: [([UInt8], [UInt8])] = []
+            try state.scan("latches", prefix: inside) { key, value in
+                superseded.append((Array(key), Array(value)))
+                return true
+            }
+            for (latchKey, value) in superseded {
+                try state.delete("latches", latchKey)
+                try state.delete("due", Self.dueKey(Self.pending(value).dueAt, latchKey))
+            }
+            for latch in transition.latches {
+                let latchKey = key(ns, transition.deviceId, transition.area, latch.rule)
+                var w = ByteWriter(capacity: 16)
+                w.write(varint: event.position)
+                w.write(signed: latch.dueAt)
+                try state.put("latches", latchKey, w.bytes)
+                var p = ByteWriter(capacity: 10)
+                p.write(varint: event.position)
+                try state.put("due", Self.dueKey(latch.dueAt, latchKey), p.bytes)
+            }
+        case RuleEvaluated.type:
+            let record = try RuleEvaluated.decode(event)!
+            let latchKey = key(ns, record.deviceId, record.area, record.rule)
+            if let value = try state.get("latches", latchKey) {
+                let pending = try Self.pending(value)
+                if pending.transition == record.transition {
+                    try state.delete("latches", latchKey)
+                    try state.delete("due", Self.dueKey(pending.dueAt, latchKey))
+                }
+            }
+            if let count = record.areaCount {
+                try state.put("counters", key(ns, record.user, record.area, record.rule), Self.count(count))
+            }
+            if let group = record.group, let count = record.groupCount {
+                var w = ByteWriter(capacity: 12)
+                w.write(varint: UInt64(count))
+                w.write(varint: record.transition)
+                try state.put("groupCounters", key(ns, record.user, group, record.trigger), w.bytes)
+            }
+            if let day = record.day, let count = record.dailyCount {
+                try state.put("quota", key(ns, record.user, day), Self.count(count))
+            }
+            let hook = key(ns, record.deviceId, record.area, record.rule, String(record.transition))
+            if record.awaitingServer {
+                var w = ByteWriter(capacity: 10)
+                w.write(varint: event.position)
+                try state.put("hooks", hook, w.bytes)
+            } else {
+                try state.delete("hooks", hook)
+            }
+        default: break
+        }
+    }
+
+    func key(_ parts: String...) -> [UInt8] {
+        var key: [UInt8] = []
+        for part in parts {
+            key.append(contentsOf: part.utf8)
+            key.append(0)
+        }
+        return key
+    }
+
+    static func time(_ at: Int64) -> [UInt8] {
+        var w = ByteWriter(capacity: 8)
+        w.write(fixed: at)
+        return w.bytes
+    }
+
+    static func count(_ value: Int) -> [UInt8] {
+        var w = ByteWriter(capacity: 5)
+        w.write(varint: UInt64(value))
+        return w.bytes
+    }
+
+    /// The due time big-endian first, so a scan visits latches in the order they end.
+    static func dueKey(_ dueAt: Int64, _ latchKey: [UInt8]) -> [UInt8] {
+        withUnsafeBytes(of: UInt64(bitPattern: max(dueAt, 0)).bigEndian, Array.init) + latchKey
+    }
+
+    /// A `latches` value: the transition and when its latch ends.
+    static func pending(_ value: [UInt8]) throws -> (transition: UInt64, dueAt: Int64) {
+        try value.withUnsafeBytes { buffer in
+            var r = ByteReader(buffer)
+            return (try r.readVarint("transition"), try r.readSigned("due at"))
+        }
+    }
+}

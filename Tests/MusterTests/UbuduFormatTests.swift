@@ -1,0 +1,100 @@
+import EventLog
+import Foundation
+import Geo
+import Muster
+import Testing
+
+@Suite struct UbuduFormatTests {
+    @Test func theSeedsGeofenceExampleReadsWithRadiiInMetres() throws {
+        let document = try UbuduFormat.read(Data(seedGeofences.utf8))
+        #expect(document.areas.map(\.id) == ["52", "35"])
+        let shop = document.areas[1]
+        #expect(shop.region == .geofence(latitude: 48.87621805, longitude: 2.32686415, radius: 20))
+        #expect(shop.timeZone == "Europe/Paris")
+        #expect(shop.start == UbuduFormat.parseDate("2013-07-10T00:00:00Z"))
+        #expect(shop.rules.map(\.id) == ["33", "32"])
+        #expect(shop.rules[1].minEvents == 1)
+        #expect(shop.rules[1].action.notification?.alertBody == "Venez découvrir nos offres !")
+        // "-1" means no minimum.
+        #expect(document.areas[0].rules[0].minEvents == nil)
+        #expect(shop.schedule.week?[.sun] == DailyHours(open: 0, close: 0))
+    }
+
+    @Test func theSeedsBeaconExampleReadsWithItsSlipsReported() throws {
+        let document = try UbuduFormat.read(Data(seedBeacons.utf8))
+        let region = try #require(document.areas.first)
+        #expect(region.region == .beacon(proximityUUID: "566C5595-6EC7-4F08-909F-C954BDCA6CD3", major: 42, minor: nil))
+        #expect(region.groupId == "1000")
+        #expect(region.schedule.week?[.thu] == DailyHours(open: 32400, close: 68400))
+        #expect(document.warnings.contains { $0.contains("thi") })
+        let rule = try #require(region.rules.first)
+        #expect(rule.minEvents == 2 && rule.maxEvents == 4 && rule.minGroupEvents == 0 && rule.maxGroupEvents == 4)
+        #expect(rule.latchTime == 2)
+        #expect(rule.maximumProximity == nil)
+        #expect(region.matches(proximityUUID: "566c5595-6ec7-4f08-909f-c954bdca6cd3", major: 42, minor: 7))
+        #expect(!region.matches(proximityUUID: "566C5595-6EC7-4F08-909F-C954BDCA6CD3", major: 43, minor: 7))
+    }
+
+    @Test func writingThenReadingGivesTheSameAreas() throws {
+        let areas = try UbuduFormat.read(Data(seedGeofences.utf8)).areas
+        let served = UbuduFormat.response(
+            beacons: false, areas: areas, validUntil: Date(timeIntervalSince1970: 0),
+            queryParameters: ["api_version": "2"])
+        let object = try #require(try JSONSerialization.jsonObject(with: served) as? [String: Any])
+        #expect(object["api_version"] as? String == "2")
+        let first = try #require((object["u_geofences"] as? [[String: Any]])?.first)
+        #expect(first["radius"] as? Double == 0.1)
+        #expect(try UbuduFormat.read(served).areas == areas)
+        let beacons = try UbuduFormat.read(Data(seedBeacons.utf8)).areas
+        let servedBeacons = UbuduFormat.response(
+            beacons: true, areas: beacons, validUntil: Date(), queryParameters: [:])
+        #expect(try UbuduFormat.read(servedBeacons).areas == beacons)
+    }
+
+    @Test(arguments: [
+        (#"{"u_geofences":[{"id":1,"lat":91,"lng":2,"radius":0.1}]}"#, "u_geofences[0].lat"),
+        (#"{"u_geofences":[{"id":1,"lat":48,"lng":2,"radius":"wide"}]}"#, "u_geofences[0].radius"),
+        (#"{"u_geofences":[{"lat":48,"lng":2,"radius":0.1}]}"#, "u_geofences[0].id"),
+        (#"{"u_beacons":[{"id":1,"proximity_uid":"nope"}]}"#, "u_beacons[0].proximity_uid"),
+        (
+            #"{"u_beacons":[{"id":1,"proximity_uid":"566C5595-6EC7-4F08-909F-C954BDCA6CD3","major":70000}]}"#,
+            "u_beacons[0].major"
+        ),
+        (
+            #"{"u_geofences":[{"id":1,"lat":48,"lng":2,"radius":0.1,"timezone":{"zone":"Mars/Olympus"}}]}"#,
+            "u_geofences[0].timezone.zone"
+        ),
+        (#"{"u_geofences":[{"id":1,"lat":48,"lng":2,"radius":0.1,"start":"yesterday"}]}"#, "u_geofences[0].start"),
+        (
+            #"{"u_geofences":[{"id":1,"lat":48,"lng":2,"radius":0.1,"rules_actions":[{"id":1,"rule":{"trigger":"on_entry","max_events":"many"}}]}]}"#,
+            "u_geofences[0].rules_actions[0].rule.max_events"
+        ),
+        (
+            #"{"u_geofences":[{"id":1,"lat":48,"lng":2,"radius":0.1},{"id":"1","lat":48,"lng":2,"radius":0.1}]}"#,
+            "u_geofences[1].id"
+        ),
+        ("not json", "not valid JSON"),
+    ])
+    func aBadFieldIsNamed(document: String, field: String) {
+        let error = #expect(throws: StoreError.self) { try UbuduFormat.read(Data(document.utf8)) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
+    }
+
+    @Test func notifyUserTakesTextOrTheJSONForm() {
+        #expect(UserNotice("Hello")?.alertBody == "Hello")
+        #expect(UserNotice("") == nil)
+        let json = UserNotice(#"{"alertBody":"Hi","payload":{"coupon":7}}"#)
+        #expect(json?.alertBody == "Hi")
+        #expect(json?.payload.map { String(decoding: $0, as: UTF8.self) } == #"{"coupon":7}"#)
+        #expect(UserNotice(#"{"alertBody":"","payload":{}}"#) == nil)
+    }
+
+    @Test func urlTemplatesSubstituteEncodedValues() {
+        let url = URLTemplate.expand(
+            "http://x/space/{namespace}/fence/{id}/device/{udid}?at={lat},{lng}",
+            URLTemplate.Values(
+                area: "shop 1", latitude: 48.5, longitude: -2.25, deviceId: "phone/1", namespace: "default"))
+        #expect(url == "http://x/space/default/fence/shop%201/device/phone%2F1?at=48.5,-2.25")
+    }
+}
