@@ -149,6 +149,8 @@ let package = Package(
             dependencies: [
                 "MusterHTTP", "Muster", "EventLog", "EventLogTesting", "Forms",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Yams", package: "Yams"),
             ]

@@ -109,8 +109,3 @@ struct RulesWorld {
 
     func inbox() throws -> [PayloadMessage] { try Notifications(log: log).inbox(user: "ada") }
 }
-
-extension Evaluation {
-    /// The outcome for a rule, if any.
-    func outcome(_ rule: String) -> Outcome? { outcomes.last { $0.rule == rule } }
-}

@@ -27,6 +27,9 @@ public struct Evaluation: Sendable, Hashable, Encodable {
 
     public init() {}
 
+    /// The last outcome of a rule, if any.
+    public func outcome(_ rule: String) -> Outcome? { outcomes.last { $0.rule == rule } }
+
     /// This evaluation followed by `other`; a rule that waited for its server hook keeps only its final outcome.
     func merging(_ other: Evaluation) -> Evaluation {
         var merged = self

@@ -268,7 +268,7 @@ final class RuleRun {
                 try record(decision)
                 return
             }
-            let event = try scope.event(at: decision.transition).flatMap { try AreaTransition.decode($0) }
+            let event = (try? scope.event(at: decision.transition)).flatMap { try? AreaTransition.decode($0) }
             let values = URLTemplate.Values(
                 area: area.id, latitude: event?.latitude, longitude: event?.longitude, deviceId: decision.deviceId,
                 namespace: namespace)

@@ -15,9 +15,16 @@ public struct ServerHook: Sendable {
     /// Attempts in all (1 = no retry).
     public var attempts: Int
 
+    private let session: URLSession
+
     public init(timeout: TimeInterval = 5, attempts: Int = 2) {
         self.timeout = timeout
         self.attempts = max(attempts, 1)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpMaximumConnectionsPerHost = 8
+        session = URLSession(configuration: configuration)
     }
 
     /// A decision record.
@@ -47,7 +54,7 @@ public struct ServerHook: Sendable {
         var last = "no attempt made"
         for attempt in 1...attempts {
             do {
-                let (data, response) = try await Self.session.data(for: request)
+                let (data, response) = try await session.data(for: request)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                 if (500...599).contains(status) {
                     last = "the server hook answered HTTP \(status)"
@@ -88,10 +95,4 @@ public struct ServerHook: Sendable {
                 kind: kind, notice: notice, openURL: object["open_url"] as? String ?? "",
                 openPBK: object["open_pbk"] as? String ?? object["open_pkb"] as? String ?? ""))
     }
-
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 8
-        return URLSession(configuration: configuration)
-    }()
 }
