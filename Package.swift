@@ -81,6 +81,7 @@ let package = Package(
         .target(
             name: "MusterHTTP",
             dependencies: [
+                "Geo",
                 "EventLog", "Forms", "Muster",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

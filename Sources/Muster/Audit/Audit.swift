@@ -23,12 +23,21 @@ public struct Audit: Sendable {
         public var since: Date?
         /// Only this namespace.
         public var namespace: String?
+        /// Only what concerns this area: its definition, transitions and rule decisions.
+        public var area: String?
+        /// Only the decisions of this rule.
+        public var rule: String?
 
-        public init(user: String? = nil, deviceId: String? = nil, since: Date? = nil, namespace: String? = nil) {
+        public init(
+            user: String? = nil, deviceId: String? = nil, since: Date? = nil, namespace: String? = nil,
+            area: String? = nil, rule: String? = nil
+        ) {
             self.user = user
             self.deviceId = deviceId
             self.since = since
             self.namespace = namespace
+            self.area = area
+            self.rule = rule
         }
     }
 
@@ -67,6 +76,8 @@ public struct Audit: Sendable {
 
         func keeps(_ entry: AuditEntry) -> Bool {
             if let deviceId = filter.deviceId, entry.deviceId != deviceId { return false }
+            if let area = filter.area, entry.area != area { return false }
+            if let rule = filter.rule, entry.rule != rule { return false }
             return true
         }
 
@@ -151,7 +162,65 @@ public struct Audit: Sendable {
                 e.document = document.name
                 return [e]
             }
+            if let found = try ruleEntries(for: event, entry) { return found }
             return try sessionEntries(for: event, entry)
+        }
+
+        /// Area changes, transitions and rule decisions; nil for other events.
+        private func ruleEntries(
+            for event: RecordedEvent, _ entry: (AuditEntry.What, String) -> AuditEntry
+        ) throws -> [AuditEntry]? {
+            if let defined = try AreaDefined.decode(event) {
+                let area = defined.area
+                var e = entry(
+                    .areaDefined,
+                    "\(area.kind) \(area.id) (\(String(reflecting: area.name))) defined with \(area.rules.count) rule\(area.rules.count == 1 ? "" : "s")"
+                )
+                e.area = area.id
+                return filter.user == nil ? [e] : []
+            }
+            if let removed = try AreaRemoved.decode(event) {
+                var e = entry(.areaRemoved, "area \(removed.id) removed")
+                e.area = removed.id
+                return filter.user == nil ? [e] : []
+            }
+            if let transition = try AreaTransition.decode(event) {
+                guard concerns(transition.user) else { return [] }
+                let verb = transition.trigger == "on_entry" ? "entered" : transition.trigger == "on_exit" ? "left" : transition.trigger
+                let waiting = transition.latches.map {
+                    "rule \($0.rule) waits until \(Timestamp.iso8601(microseconds: $0.dueAt))"
+                }
+                var e = entry(
+                    .areaTransition,
+                    "\(transition.user)'s device \(transition.deviceId) \(verb) area \(transition.area) (\(transition.source.rawValue)\(transition.proximity.map { ", \($0)" } ?? ""))"
+                        + (waiting.isEmpty ? "" : "; " + waiting.joined(separator: ", ")))
+                e.user = transition.user
+                e.deviceId = transition.deviceId
+                e.area = transition.area
+                return [e]
+            }
+            if let decision = try RuleEvaluated.decode(event) {
+                guard concerns(decision.user) else { return [] }
+                let counts = [
+                    decision.areaCount.map { "event \($0) in the area" },
+                    decision.groupCount.map { "event \($0) in group \(decision.group ?? "")" },
+                    decision.dailyCount.map { "notification \($0) of \(decision.day ?? "the day")" },
+                ].compactMap { $0 }
+                var e = entry(
+                    .ruleEvaluated,
+                    "rule \(decision.rule) of area \(decision.area) (\(decision.trigger), \(decision.user)) "
+                        + (decision.awaitingServer ? "waits" : decision.fired ? "fired" : "did not fire")
+                        + ": \(decision.reason)" + (counts.isEmpty ? "" : " [\(counts.joined(separator: "; "))]"))
+                e.user = decision.user
+                e.deviceId = decision.deviceId
+                e.area = decision.area
+                e.rule = decision.rule
+                e.fired = decision.fired
+                e.reason = decision.reason
+                e.messageId = decision.messageId
+                return [e]
+            }
+            return nil
         }
 
         /// Logins, refreshes, logouts and failed logins (a rotation's revocation shows as the refresh).

@@ -5,7 +5,8 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     /// What happened.
     public enum What: String, Sendable, Hashable, Encodable {
         case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
-            documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed
+            documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
+            areaTransition, ruleEvaluated
     }
 
     /// Position of the event that says so.
@@ -31,6 +32,12 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     public var document: String?
     /// The session of a login, refresh or logout.
     public var sessionId: UUID?
+    /// The area and rule of an area change, transition or rule decision.
+    public var area: String?
+    public var rule: String?
+    /// Whether a rule fired, and why (not).
+    public var fired: Bool?
+    public var reason: String?
 
     init(_ what: What, position: UInt64, recordedAt: Int64, namespace: String, actor: String, detail: String) {
         self.what = what
@@ -46,7 +53,7 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case position, time, namespace, what, detail, user, actor, messageId, title, recipients, recipientCount,
-            deviceId, submitValue, group, document, sessionId
+            deviceId, submitValue, group, document, sessionId, area, rule, fired, reason
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -67,5 +74,9 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
         try c.encodeIfPresent(group, forKey: .group)
         try c.encodeIfPresent(document, forKey: .document)
         try c.encodeIfPresent(sessionId, forKey: .sessionId)
+        try c.encodeIfPresent(area, forKey: .area)
+        try c.encodeIfPresent(rule, forKey: .rule)
+        try c.encodeIfPresent(fired, forKey: .fired)
+        try c.encodeIfPresent(reason, forKey: .reason)
     }
 }

@@ -12,12 +12,15 @@ struct API: Sendable {
     let configuration: ServerConfiguration
     let authenticator: Authenticator
     let metrics: ServerMetrics
+    /// One engine for the server's lifetime: it keeps the areas compiled for lookups.
+    let rules: RuleEngine
     var sessions: Sessions { authenticator.sessions }
     var directory: Directory { Directory(log: log) }
     var documents: Documents { Documents(log: log) }
     var payloads: NamedPayloads { NamedPayloads(log: log) }
     var requests: Requests { Requests(log: log) }
     var settings: Settings { Settings(log: log) }
+    var areas: Areas { Areas(log: log) }
 
     /// Notifications with the namespace's push size limit.
     func notifications(_ namespace: String) throws -> Notifications {
@@ -28,6 +31,7 @@ struct API: Sendable {
     /// Every route of `/api/v1` and the operations routes.
     func addRoutes(to router: Router<Context>) {
         addOperationsRoutes(to: router)
+        addUbuduRoutes(to: router)
         let v1 = router.group("api/v1")
         addAuthRoutes(to: v1)
         addUserRoutes(to: v1)
@@ -39,6 +43,7 @@ struct API: Sendable {
         addTopicRoutes(to: v1)
         addEventRoutes(to: v1)
         addAdministrationRoutes(to: v1)
+        addAreaRoutes(to: v1)
     }
 }
 

@@ -21,7 +21,9 @@ public struct MusterServer: Sendable {
         let authenticator = Authenticator(
             mode: mode, sessions: Sessions(log: log, policy: configuration.sessionPolicy),
             oauthNamespace: configuration.namespace)
-        api = API(log: log, configuration: configuration, authenticator: authenticator, metrics: metrics)
+        api = API(
+            log: log, configuration: configuration, authenticator: authenticator, metrics: metrics,
+            rules: RuleEngine(log: log))
         self.logger = logger
     }
 
@@ -71,6 +73,7 @@ public struct MusterServer: Sendable {
             configuration: .init(
                 services: [
                     .init(service: EventLogService(log: api.log)), .init(service: AsyncProjectionService(log: api.log)),
+                    .init(service: RuleTimerService(engine: api.rules, logger: logger)),
                     .init(service: application(onServerRunning: onServerRunning)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+import Muster
+import MusterHTTP
+import Testing
+
+@Suite struct AreaRoutesTests {
+    static let shop = #"""
+        {"name":"Shop","lat":48.87,"lng":2.33,"radius":0.05,"group_id":"","timezone":{"zone":"Europe/Paris"},
+         "rules_actions":[{"id":"hello","rule":{"trigger":"on_entry","min_events":""},
+           "action":{"notify_user":"Welcome to the shop","open_url":"https://shop.example/{id}?d={udid}"}}]}
+        """#
+
+    @Test func anAdministratorDefinesAGeofenceAndAUsersLocationFiresItsRule() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            let put = try await client.send(.put, "/api/v1/geofences/shop", token: ada, json: Self.shop)
+            #expect(put.status == .created, "\(put.text)")
+            #expect(put.object["radius"] as? Double == 0.05)
+            #expect(try await client.send(.put, "/api/v1/geofences/shop", token: ada, json: Self.shop).status == .ok)
+            #expect(
+                try await client.send(.put, "/api/v1/geofences/shop", token: joe, json: Self.shop).status == .forbidden)
+            let listed = try await client.send(.get, "/api/v1/geofences", token: joe)
+            #expect(listed.array.map { $0["id"] as? String } == ["shop"])
+
+            let located = try await client.send(
+                .post, "/api/v1/locations", token: joe,
+                json: #"{"deviceId":"phone","lat":48.87,"lng":2.33,"accuracy":8,"at":"2026-11-23T10:00:00+01:00"}"#)
+            #expect(located.status == .ok, "\(located.text)")
+            #expect(located.object["transitions"] as? [[String: String]] == [["area": "shop", "trigger": "on_entry"]])
+            let outcome = try #require((located.object["outcomes"] as? [[String: Any]])?.first)
+            #expect(outcome["fired"] as? Bool == true)
+            let inbox = try await client.send(.get, "/api/v1/inbox", token: joe)
+            #expect(inbox.array.map { $0["body"] as? String } == ["Welcome to the shop"])
+            let messageId = try #require(inbox.array.first?["messageId"] as? String)
+            let message = try await client.send(.get, "/api/v1/messages/\(messageId)", token: joe)
+            #expect(message.text.contains("https://shop.example/shop?d=phone"))
+
+            let audit = try await client.send(.get, "/api/v1/audit?area=shop&rule=hello", token: ada)
+            #expect(audit.array.map { $0["what"] as? String } == ["ruleEvaluated"])
+            #expect(audit.array.first?["fired"] as? Bool == true)
+
+            #expect(try await client.send(.delete, "/api/v1/geofences/shop", token: ada).status == .noContent)
+            #expect(try await client.send(.get, "/api/v1/geofences/shop", token: joe).status == .notFound)
+        }
+    }
+
+    @Test func badReportsAreRefusedNamingTheField() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let joe = try await client.login("joe")
+            let head = api.log.head
+            for (body, field) in [
+                (#"{"deviceId":"phone","lat":91,"lng":2.33}"#, "lat"),
+                (#"{"deviceId":"phone","lat":48,"lng":2.33,"at":"soon"}"#, "at"),
+                (#"{"deviceId":"phone","lat":48}"#, "lng"),
+            ] {
+                let answer = try await client.send(.post, "/api/v1/locations", token: joe, json: body)
+                #expect(answer.status == .badRequest, "\(answer.text)")
+                #expect(answer.errorMessage.contains(field) || answer.errorFields.contains(field), "\(answer.text)")
+            }
+            let sighting = try await client.send(
+                .post, "/api/v1/beacons/sightings", token: joe,
+                json: #"{"deviceId":"phone","uuid":"nope","major":1,"minor":1,"rssi":-60}"#)
+            #expect(sighting.status == .badRequest)
+            #expect(sighting.errorMessage.hasPrefix("uuid"))
+            let area = try await client.send(
+                .put, "/api/v1/geofences/x", token: try await client.login("ada"),
+                json: #"{"lat":48,"lng":2,"radius":"far"}"#)
+            #expect(area.status == .badRequest)
+            #expect(area.errorMessage.contains("radius"))
+            #expect(api.log.head == head + 1)  // ada's login
+            #expect(
+                try await client.send(.post, "/api/v1/locations", json: #"{"deviceId":"p","lat":1,"lng":1}"#).status
+                    == .unauthorized)
+        }
+    }
+
+    @Test func theUbuduWebAPIServesAreasByNamespaceAndPlaceWithoutALogin() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        _ = try await Areas(log: api.log).importAreas(Data(seedBeaconsForHTTP.utf8))
+        _ = try await Areas(log: api.log).define([
+            Area(id: "paris", region: .geofence(latitude: 48.8682, longitude: 2.3232, radius: 100)),
+            Area(id: "warsaw", region: .geofence(latitude: 52.2319565, longitude: 21.0208855, radius: 100)),
+        ])
+        try await api.run { client in
+            let near = try await client.send(
+                .get, "/u_geofences.json?api_version=2&namespace=default&lat=52.2319565&lgn=21.0208855&radius=10.0")
+            #expect(near.status == .ok, "\(near.text)")
+            #expect((near.object["u_geofences"] as? [[String: Any]])?.map { $0["id"] as? String } == ["warsaw"])
+            #expect((near.object["query_params"] as? [String: String])?["lgn"] == "21.0208855")
+            #expect(near.object["api_version"] as? String == "2")
+            let all = try await client.send(.get, "/u_geofences.json?namespace=default")
+            #expect((all.object["u_geofences"] as? [[String: Any]])?.count == 2)
+            let beacons = try await client.send(.get, "/u_beacons.json?api_version=2")
+            let region = try #require((beacons.object["u_beacons"] as? [[String: Any]])?.first)
+            #expect(region["proximity_uid"] as? String == "566C5595-6EC7-4F08-909F-C954BDCA6CD3")
+            #expect(region["major"] as? Int == 42)
+            let old = try await client.send(.get, "/u_beacons.json?api_version=1")
+            #expect(old.status == .badRequest)
+            #expect(old.errorFields == ["api_version"])
+        }
+    }
+}
+
+let seedBeaconsForHTTP = #"""
+    {"u_beacons":[{"id":"1","group_id":"1000","name":"Full Beacon Example","timezone":{"zone":"Europe/Paris"},
+     "rules_actions":[{"id":"11","rule":{"trigger":"on_entry","min_events":2,"max_events":4,"latch_time":2,
+     "maximum_proximity":null},"action":{"notify_user":"Come buy at example fence"}}],
+     "proximity_uid":"566C5595-6EC7-4F08-909F-C954BDCA6CD3","major":42,"minor":""}]}
+    """#
