@@ -48,14 +48,16 @@ extension MusterClient {
     ///   - user: only what concerns this user.
     ///   - deviceId: only responses from and registrations of this device.
     ///   - since: only what was recorded at or after this time (to the second).
-    public func audit(user: String? = nil, deviceId: String? = nil, since: Date? = nil)
-        async throws(MusterClientError) -> [JSONValue]
-    {
+    public func audit(
+        user: String? = nil, deviceId: String? = nil, since: Date? = nil, area: String? = nil, rule: String? = nil
+    ) async throws(MusterClientError) -> [JSONValue] {
         var request = APIRequest("GET", ["audit"])
         request.query = [
             user.map { URLQueryItem(name: "user", value: $0) },
             deviceId.map { URLQueryItem(name: "deviceId", value: $0) },
             since.map { URLQueryItem(name: "since", value: MusterJSON.formatDate($0)) },
+            area.map { URLQueryItem(name: "area", value: $0) },
+            rule.map { URLQueryItem(name: "rule", value: $0) },
         ].compactMap { $0 }
         return try decode([JSONValue].self, from: try await perform(request), of: request)
     }

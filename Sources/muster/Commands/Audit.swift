@@ -9,7 +9,8 @@ struct Audit: AsyncParsableCommand {
         abstract: "Explain what was sent and answered: a table, or JSON lines with --json.",
         discussion: """
             Entries: sends (to or by the user), responses, account, group and device changes and \
-            document uploads, oldest first. (--area and --rule come with areas and rules.)
+            document uploads, area changes and transitions, and every rule decision with its reason, \
+            oldest first.
             """)
 
     @OptionGroup var data: DataOptions
@@ -19,6 +20,8 @@ struct Audit: AsyncParsableCommand {
     @Option(help: "Only events recorded at or after this ISO 8601 time (e.g. 2026-01-31T08:00:00Z).")
     var since: String?
     @Option(help: "Only this namespace.") var namespace: String?
+    @Option(help: "Only this area's definition, transitions and rule decisions.") var area: String?
+    @Option(help: "Only this rule's decisions.") var rule: String?
     @Flag(help: "Print JSON lines.") var json = false
 
     func validate() throws {
@@ -44,7 +47,8 @@ struct Audit: AsyncParsableCommand {
         let log = try data.open()
         defer { log.close() }
         let filter = Muster.Audit.Filter(
-            user: user, deviceId: deviceId, since: since.flatMap(Self.parse), namespace: namespace)
+            user: user, deviceId: deviceId, since: since.flatMap(Self.parse), namespace: namespace, area: area,
+            rule: rule)
         var out = StandardOutput()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

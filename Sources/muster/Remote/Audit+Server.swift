@@ -7,7 +7,8 @@ extension Audit {
     func run(on session: ServerSession) async throws {
         try session.requireNamespace(namespace)
         let entries = try await session.call {
-            try await $0.audit(user: user, deviceId: deviceId, since: since.flatMap(Self.parse))
+            try await $0.audit(
+                user: user, deviceId: deviceId, since: since.flatMap(Self.parse), area: area, rule: rule)
         }
         var out = StandardOutput()
         do {

@@ -1,0 +1,89 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Muster
+
+/// `muster location`: a device's fix, as if it had posted it; prints what the rules decided.
+struct Location: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Report where a device is; print the transitions and each rule's outcome.",
+        discussion: """
+            Prints {"transitions":[{"area","trigger"}],"outcomes":[{"rule","area","fired","reason"}]} with --json.
+            Rules waiting for their latch time fire at the next report of the device after it, or when \
+            the server's timer reaches it.
+            """)
+
+    @OptionGroup var data: DataOptions
+    @Option(help: "The user the device belongs to.") var user: String
+    @Option(help: "The device.") var deviceId: String
+    @Option(parsing: .unconditional, help: "Latitude in degrees (-90…90).") var lat: Double
+    @Option(parsing: .unconditional, help: "Longitude in degrees (-180…180).") var lng: Double
+    @Option(help: "Horizontal accuracy in metres.") var accuracy: Double?
+    @Option(help: "When the fix was taken, ISO 8601 (default now).") var at: String?
+    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Flag(help: "Print one JSON document.") var json = false
+
+    func validate() throws {
+        if let at, UbuduFormat.parseDate(at) == nil {
+            throw ValidationError("--at \(at) is not an ISO 8601 time such as 2026-11-23T10:00:00+01:00")
+        }
+    }
+
+    func run() async throws {
+        let log = try data.open()
+        defer { log.close() }
+        let evaluation = try await RuleEngine(log: log).report(
+            RuleEngine.LocationReport(
+                user: user, deviceId: deviceId, latitude: lat, longitude: lng, accuracy: accuracy,
+                at: at.flatMap(UbuduFormat.parseDate), namespace: namespace))
+        try EvaluationOutput.print(evaluation, json: json)
+    }
+}
+
+/// `muster beacon`: a device's sighting of an iBeacon.
+struct Beacon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Report a device's iBeacon sighting; print the transitions and each rule's outcome.")
+
+    @OptionGroup var data: DataOptions
+    @Option(help: "The user the device belongs to.") var user: String
+    @Option(help: "The device.") var deviceId: String
+    @Option(help: "The beacon's proximity UUID.") var uuid: String
+    @Option(help: "The beacon's major number.") var major: Int
+    @Option(help: "The beacon's minor number.") var minor: Int
+    @Option(parsing: .unconditional, help: "Received signal strength, dBm (e.g. -60).") var rssi: Int
+    @Option(parsing: .unconditional, help: "The beacon's measured power at 1 m, dBm (default -59).")
+    var txPower: Int = -59
+    @Option(help: "When it was seen, ISO 8601 (default now).") var at: String?
+    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Flag(help: "Print one JSON document.") var json = false
+
+    func validate() throws {
+        if let at, UbuduFormat.parseDate(at) == nil {
+            throw ValidationError("--at \(at) is not an ISO 8601 time such as 2026-11-23T10:00:00+01:00")
+        }
+    }
+
+    func run() async throws {
+        let log = try data.open()
+        defer { log.close() }
+        let evaluation = try await RuleEngine(log: log).report(
+            RuleEngine.BeaconReport(
+                user: user, deviceId: deviceId, proximityUUID: uuid, major: major, minor: minor, rssi: rssi,
+                measuredPower: txPower, at: at.flatMap(UbuduFormat.parseDate), namespace: namespace))
+        try EvaluationOutput.print(evaluation, json: json)
+    }
+}
+
+enum EvaluationOutput {
+    static func print(_ evaluation: Evaluation, json: Bool) throws {
+        if json { return try Output.json(evaluation) }
+        if let ignored = evaluation.ignored { Output.line("ignored: \(ignored)") }
+        Output.table(
+            ["AREA", "TRIGGER"], evaluation.transitions.map { [$0.area, $0.trigger] })
+        Output.line("")
+        Output.table(
+            ["AREA", "RULE", "FIRED", "REASON"],
+            evaluation.outcomes.map { [$0.area, $0.rule, $0.fired ? "yes" : "no", $0.reason] })
+    }
+}
