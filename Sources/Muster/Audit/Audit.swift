@@ -186,7 +186,9 @@ public struct Audit: Sendable {
             }
             if let transition = try AreaTransition.decode(event) {
                 guard concerns(transition.user) else { return [] }
-                let verb = transition.trigger == "on_entry" ? "entered" : transition.trigger == "on_exit" ? "left" : transition.trigger
+                let verb =
+                    transition.trigger == "on_entry"
+                    ? "entered" : transition.trigger == "on_exit" ? "left" : transition.trigger
                 let waiting = transition.latches.map {
                     "rule \($0.rule) waits until \(Timestamp.iso8601(microseconds: $0.dueAt))"
                 }
@@ -197,6 +199,35 @@ public struct Audit: Sendable {
                 e.user = transition.user
                 e.deviceId = transition.deviceId
                 e.area = transition.area
+                return [e]
+            }
+            if let defined = try GeotriggerDefined.decode(event) {
+                let geotrigger = defined.geotrigger
+                var e = entry(
+                    .geotriggerDefined,
+                    "geotrigger \(geotrigger.id) (\(String(reflecting: geotrigger.name))) defined: \(geotrigger.rule.rawValue), \(geotrigger.fences.isEmpty ? (geotrigger.areas.isEmpty ? "every geofence" : "areas " + geotrigger.areas.joined(separator: ", ")) : "\(geotrigger.fences.count) fences"), buffer \(geotrigger.bufferDistance) m"
+                )
+                e.geotrigger = geotrigger.id
+                return filter.user == nil && filter.area == nil ? [e] : []
+            }
+            if let removed = try GeotriggerRemoved.decode(event) {
+                var e = entry(.geotriggerRemoved, "geotrigger \(removed.id) removed")
+                e.geotrigger = removed.id
+                return filter.user == nil && filter.area == nil ? [e] : []
+            }
+            if let notified = try GeotriggerNotified.decode(event) {
+                guard concerns(notified.user) else { return [] }
+                var e = entry(
+                    .geotriggerNotified,
+                    "\(notified.user)'s device \(notified.deviceId) \(notified.notificationType) fence \(notified.fence) of geotrigger \(notified.geotrigger): "
+                        + (notified.fired ? "" : "no notification, ") + notified.reason)
+                e.user = notified.user
+                e.deviceId = notified.deviceId
+                e.area = notified.fence
+                e.geotrigger = notified.geotrigger
+                e.fired = notified.fired
+                e.reason = notified.reason
+                e.messageId = notified.messageId
                 return [e]
             }
             if let decision = try RuleEvaluated.decode(event) {

@@ -6,7 +6,7 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     public enum What: String, Sendable, Hashable, Encodable {
         case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
             documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
-            areaTransition, ruleEvaluated
+            areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified
     }
 
     /// Position of the event that says so.
@@ -38,6 +38,8 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     /// Whether a rule fired, and why (not).
     public var fired: Bool?
     public var reason: String?
+    /// The geotrigger of a geotrigger change or notification.
+    public var geotrigger: String?
 
     init(_ what: What, position: UInt64, recordedAt: Int64, namespace: String, actor: String, detail: String) {
         self.what = what
@@ -53,7 +55,7 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case position, time, namespace, what, detail, user, actor, messageId, title, recipients, recipientCount,
-            deviceId, submitValue, group, document, sessionId, area, rule, fired, reason
+            deviceId, submitValue, group, document, sessionId, area, rule, fired, reason, geotrigger
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -78,5 +80,6 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
         try c.encodeIfPresent(rule, forKey: .rule)
         try c.encodeIfPresent(fired, forKey: .fired)
         try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(geotrigger, forKey: .geotrigger)
     }
 }

@@ -1,4 +1,5 @@
 import EventLog
+import Forms
 import Geo
 import Synchronization
 
@@ -10,24 +11,69 @@ final class AreaCache: Sendable {
         var areas: [String: Area]
         var detector: PresenceDetector<String>
         var beaconRegions: [Area]
+        var geotriggers: [CompiledGeotrigger]
+    }
+
+    /// A geotrigger ready to watch fixes: its fences (buffer included) indexed, the attributes each
+    /// shows as `$fencefeature`, and the expression parsed.
+    struct CompiledGeotrigger: Sendable {
+        var geotrigger: Geotrigger
+        var expression: MessageExpression?
+        var detector: PresenceDetector<String>
+        var attributes: [String: ArcadeDictionary]
     }
 
     private let entries = Mutex<[String: Compiled]>([:])
 
     /// The compiled areas as of the writer's transaction.
     func compiled(_ namespace: String, _ scope: WriteScope) throws -> Compiled {
-        let version = try scope.streamVersion(namespace: namespace, stream: "areas")
+        let version =
+            try scope.streamVersion(namespace: namespace, stream: "areas") << 32
+            | scope.streamVersion(namespace: namespace, stream: "geotriggers")
         if let hit = entries.withLock({ $0[namespace] }), hit.version == version { return hit }
         let areas = try AreasProjection.areas(namespace, scope.projection(AreasProjection.name))
         var index = CircleIndex<String>()
         for area in areas {
             if let circle = area.circle { index.insert(circle, id: area.id) }
         }
+        let byId = Dictionary(uniqueKeysWithValues: areas.map { ($0.id, $0) })
+        let geotriggers = try GeotriggersProjection.all(namespace, scope.projection(GeotriggersProjection.name))
         let compiled = Compiled(
-            version: version, areas: Dictionary(uniqueKeysWithValues: areas.map { ($0.id, $0) }),
-            detector: PresenceDetector(fences: index),
-            beaconRegions: areas.filter { if case .beacon = $0.region { true } else { false } })
+            version: version, areas: byId, detector: PresenceDetector(fences: index),
+            beaconRegions: areas.filter { if case .beacon = $0.region { true } else { false } },
+            geotriggers: geotriggers.map { Self.compile($0, areas: byId) })
         entries.withLock { $0[namespace] = compiled }
         return compiled
+    }
+
+    static func compile(_ geotrigger: Geotrigger, areas: [String: Area]) -> CompiledGeotrigger {
+        var index = CircleIndex<String>()
+        var attributes: [String: ArcadeDictionary] = [:]
+        let buffer = geotrigger.bufferDistance
+        if geotrigger.fences.isEmpty {
+            let chosen = geotrigger.areas.isEmpty ? Array(areas.values) : geotrigger.areas.compactMap { areas[$0] }
+            for area in chosen {
+                guard let circle = area.circle,
+                    let fence = try? Circle(center: circle.center, radius: circle.radius + buffer)
+                else { continue }
+                index.insert(fence, id: area.id)
+                attributes[area.id] = ArcadeDictionary([
+                    ("id", .text(area.id)), ("name", .text(area.name)), ("address", .text(area.address)),
+                    ("group_id", .text(area.groupId ?? "")),
+                ])
+            }
+        } else {
+            for fence in geotrigger.fences {
+                guard let centre = try? Coordinate(latitude: fence.latitude, longitude: fence.longitude),
+                    let circle = try? Circle(center: centre, radius: fence.radius + buffer)
+                else { continue }
+                index.insert(circle, id: fence.id)
+                attributes[fence.id] = ArcadeDictionary(
+                    fence.attributes.sorted { $0.key < $1.key }.map { ($0.key, ArcadeJSON.value($0.value)) })
+            }
+        }
+        return CompiledGeotrigger(
+            geotrigger: geotrigger, expression: try? MessageExpression(geotrigger.messageExpression),
+            detector: PresenceDetector(fences: index), attributes: attributes)
     }
 }

@@ -20,8 +20,22 @@ public struct Evaluation: Sendable, Hashable, Encodable {
         public var messageId: String?
     }
 
+    /// A geotrigger fence entered or exited, and the notification it gave.
+    public struct GeotriggerOutcome: Sendable, Hashable, Encodable {
+        public var geotrigger: String
+        public var fence: String
+        /// `entered` or `exited`.
+        public var notificationType: String
+        public var fired: Bool
+        public var reason: String
+        public var message: String?
+        public var actions: [String]?
+        public var messageId: String?
+    }
+
     public var transitions: [Transition] = []
     public var outcomes: [Outcome] = []
+    public var geotriggers: [GeotriggerOutcome] = []
     /// Why a report decided nothing (e.g. a fix too inaccurate), when that is so.
     public var ignored: String?
 
@@ -34,6 +48,7 @@ public struct Evaluation: Sendable, Hashable, Encodable {
     func merging(_ other: Evaluation) -> Evaluation {
         var merged = self
         merged.transitions += other.transitions
+        merged.geotriggers += other.geotriggers
         for outcome in other.outcomes {
             if let i = merged.outcomes.lastIndex(where: {
                 $0.rule == outcome.rule && $0.area == outcome.area && $0.reason.hasPrefix("waiting for the server hook")

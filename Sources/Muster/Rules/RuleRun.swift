@@ -10,7 +10,7 @@ final class RuleRun {
     let areas: AreaCache.Compiled
     let state: ProjectionState
     let directory: ProjectionState
-    private(set) var evaluation = Evaluation()
+    var evaluation = Evaluation()
     private(set) var hooks: [PendingHook] = []
     /// The user reporting, when the run is for one report.
     let reporter: UserCreated?
@@ -55,6 +55,7 @@ final class RuleRun {
                 deviceId: deviceId, user: user, area: crossing.id, trigger: crossing.trigger.rawValue,
                 source: .location, at: at, location: fix.coordinate, proximity: nil)
         }
+        try runGeotriggers(deviceId: deviceId, user: user, fix: fix, previous: previous, at: at)
     }
 
     func sight(_ sighting: RuleEngine.BeaconReport, at: Int64) throws {

@@ -44,6 +44,7 @@ struct API: Sendable {
         addEventRoutes(to: v1)
         addAdministrationRoutes(to: v1)
         addAreaRoutes(to: v1)
+        addGeotriggerRoutes(to: v1)
     }
 }
 

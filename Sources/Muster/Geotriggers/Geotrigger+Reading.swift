@@ -1,0 +1,126 @@
+import EventLog
+import Forms
+import Foundation
+import Geo
+
+extension Geotrigger {
+    /// Reads the API's JSON form:
+    /// `{"name","fences":{"areas":[ids]} | GeoJSON FeatureCollection of Points with properties.radius,
+    ///   "rule":"enter"|"exit"|"enterOrExit","bufferDistance":m,"messageExpression":"…","requestedActions":[…]}`.
+    /// Throws `.invalidArgument` naming the field; an expression error names its line and column.
+    public static func read(_ data: Data, id: String) throws -> Geotrigger {
+        guard case .object(let object)? = try? JSONValue.parse(data) else {
+            throw StoreError(.invalidArgument, "the geotrigger is not a JSON object")
+        }
+        func fail(_ field: String, _ expected: String) -> StoreError {
+            StoreError(.invalidArgument, "\(field): expected \(expected)")
+        }
+        if let given = object["id"], given.stringValue != id {
+            throw fail("id", "\(id) (the path's) or nothing")
+        }
+        let name = object["name"]?.stringValue ?? ""
+        var ruleText = "enterOrExit"
+        if let value = object["rule"] {
+            guard let text = value.stringValue else { throw fail("rule", "enter, exit or enterOrExit") }
+            ruleText = text
+        }
+        guard let rule = Rule(rawValue: ruleText) else { throw fail("rule", "enter, exit or enterOrExit") }
+        var buffer = 0.0
+        if let value = object["bufferDistance"], !value.isNull {
+            guard let metres = value.numberValue, metres >= 0, metres <= 100_000 else {
+                throw fail("bufferDistance", "metres from 0 to 100000")
+            }
+            buffer = metres
+        }
+        guard let source = object["messageExpression"]?.stringValue, !source.isEmpty else {
+            throw fail("messageExpression", "an Arcade expression such as \"You have \" + $fencenotificationtype")
+        }
+        do {
+            _ = try MessageExpression(source)
+        } catch {
+            throw StoreError(.invalidArgument, "messageExpression: \(error)")
+        }
+        var actions: [String] = []
+        if let value = object["requestedActions"], !value.isNull {
+            guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw fail("requestedActions", "a list of strings")
+            }
+            actions = list.compactMap(\.stringValue)
+        }
+        var areas: [String] = []
+        var fences: [Fence] = []
+        switch object["fences"] {
+        case nil, .null?: break
+        case .object(let set)? where set["areas"] != nil:
+            guard let list = set["areas"]?.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw fail("fences.areas", "a list of area ids")
+            }
+            areas = list.compactMap(\.stringValue)
+        case .object(let collection)? where collection["type"]?.stringValue == "FeatureCollection":
+            guard let features = collection["features"]?.arrayValue else {
+                throw fail("fences.features", "a list of GeoJSON features")
+            }
+            for (i, feature) in features.enumerated() {
+                fences.append(try Self.fence(feature, path: "fences.features[\(i)]"))
+            }
+        default:
+            throw fail("fences", "{\"areas\":[…]} or a GeoJSON FeatureCollection")
+        }
+        return Geotrigger(
+            id: id, name: name, areas: areas, fences: fences, rule: rule, bufferDistance: buffer,
+            messageExpression: source, requestedActions: actions)
+    }
+
+    /// A GeoJSON Point feature with `properties.radius` (metres) as a circular fence.
+    static func fence(_ feature: JSONValue, path: String) throws -> Fence {
+        guard let object = feature.objectValue, object["type"]?.stringValue == "Feature" else {
+            throw StoreError(.invalidArgument, "\(path): expected a GeoJSON Feature")
+        }
+        let properties = object["properties"]?.objectValue ?? [:]
+        guard let geometry = object["geometry"]?.objectValue, geometry["type"]?.stringValue == "Point",
+            let position = geometry["coordinates"]?.arrayValue, position.count >= 2,
+            let longitude = position[0].numberValue, let latitude = position[1].numberValue,
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else {
+            throw StoreError(
+                .invalidArgument,
+                "\(path).geometry: expected a Point [longitude, latitude] (circles only: a point with properties.radius)"
+            )
+        }
+        guard let radius = properties["radius"]?.numberValue, radius >= 0, radius <= 40_075_017 else {
+            throw StoreError(.invalidArgument, "\(path).properties.radius: expected metres ≥ 0")
+        }
+        let id =
+            object["id"]?.stringValue ?? object["id"]?.numberValue.map { String(Int($0)) }
+            ?? String(path.split(separator: "[").last?.dropLast() ?? "")
+        return Fence(id: id, latitude: latitude, longitude: longitude, radius: radius, attributes: properties)
+    }
+
+    /// The API's JSON form, as `read` takes it.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(id), "name": .string(name), "rule": .string(rule.rawValue),
+            "bufferDistance": .number(bufferDistance), "messageExpression": .string(messageExpression),
+            "requestedActions": .array(requestedActions.map(JSONValue.string)),
+        ]
+        if fences.isEmpty {
+            object["fences"] = .object(["areas": .array(areas.map(JSONValue.string))])
+        } else {
+            object["fences"] = .object([
+                "type": .string("FeatureCollection"),
+                "features": .array(
+                    fences.map { fence in
+                        .object([
+                            "type": .string("Feature"), "id": .string(fence.id),
+                            "geometry": .object([
+                                "type": .string("Point"),
+                                "coordinates": .array([.number(fence.longitude), .number(fence.latitude)]),
+                            ]),
+                            "properties": .object(fence.attributes),
+                        ])
+                    }),
+            ])
+        }
+        return .object(object)
+    }
+}

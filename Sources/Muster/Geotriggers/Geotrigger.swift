@@ -1,0 +1,66 @@
+import Forms
+import Foundation
+import Geo
+
+/// A fence geotrigger (seed 003): a set of fences, a spatial rule, and the message expression that
+/// says what to tell the person whose device met it.
+public struct Geotrigger: Sendable, Hashable, Codable {
+    /// When it fires.
+    public enum Rule: String, Sendable, Hashable, Codable, CaseIterable {
+        case enter, exit, enterOrExit
+
+        func fires(on type: FenceNotificationType) -> Bool {
+            switch self {
+            case .enter: type == .entered
+            case .exit: type == .exited
+            case .enterOrExit: true
+            }
+        }
+    }
+
+    /// One fence: a circle, with the attributes `$fencefeature` shows.
+    public struct Fence: Sendable, Hashable, Codable {
+        public var id: String
+        public var latitude: Double
+        public var longitude: Double
+        /// Metres, before the buffer distance.
+        public var radius: Double
+        public var attributes: [String: JSONValue]
+
+        public init(id: String, latitude: Double, longitude: Double, radius: Double, attributes: [String: JSONValue]) {
+            self.id = id
+            self.latitude = latitude
+            self.longitude = longitude
+            self.radius = radius
+            self.attributes = attributes
+        }
+    }
+
+    public var id: String
+    public var name: String
+    /// Geofence areas used as fences; empty with no `fences` means every geofence of the namespace.
+    public var areas: [String]
+    /// Fences given as GeoJSON points with a radius.
+    public var fences: [Fence]
+    public var rule: Rule
+    /// Metres added around every fence.
+    public var bufferDistance: Double
+    /// The Arcade message expression (the documented subset of `Geo.MessageExpression`).
+    public var messageExpression: String
+    /// Every action the author intends notifications to request.
+    public var requestedActions: [String]
+
+    public init(
+        id: String, name: String = "", areas: [String] = [], fences: [Fence] = [], rule: Rule = .enterOrExit,
+        bufferDistance: Double = 0, messageExpression: String, requestedActions: [String] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.areas = areas
+        self.fences = fences
+        self.rule = rule
+        self.bufferDistance = bufferDistance
+        self.messageExpression = messageExpression
+        self.requestedActions = requestedActions
+    }
+}

@@ -1,0 +1,44 @@
+import EventLog
+
+/// Geotriggers and which of their fences each device is in:
+/// `geotriggers`: `ns 0 id 0` → the `GeotriggerDefined` body;
+/// `inside`: `ns 0 device 0 geotrigger 0 fence 0` → nothing.
+public struct GeotriggersProjection: Projection {
+    public static let name = "geotriggers"
+    public var name: String { Self.name }
+    public var version: UInt32 { 1 }
+    public var mode: ProjectionMode { .inline }
+    public var tables: [String] { ["geotriggers", "inside"] }
+
+    public init() {}
+
+    public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        switch event.type {
+        case GeotriggerDefined.type:
+            let geotrigger = try GeotriggerDefined.decode(event)!.geotrigger
+            try state.put("geotriggers", DirectoryProjection.key(event.namespace, geotrigger.id), event.body.bytes)
+        case GeotriggerRemoved.type:
+            let removed = try GeotriggerRemoved.decode(event)!
+            try state.delete("geotriggers", DirectoryProjection.key(event.namespace, removed.id))
+        case GeotriggerNotified.type:
+            let notified = try GeotriggerNotified.decode(event)!
+            let key = DirectoryProjection.key(event.namespace, notified.deviceId, notified.geotrigger, notified.fence)
+            if notified.notificationType == "entered" {
+                try state.put("inside", key, [])
+            } else {
+                try state.delete("inside", key)
+            }
+        default: break
+        }
+    }
+
+    static func all(_ namespace: String, _ state: ProjectionState) throws -> [Geotrigger] {
+        var result: [Geotrigger] = []
+        try state.scan("geotriggers", prefix: DirectoryProjection.key(namespace)) { _, value in
+            var reader = ByteReader(value)
+            result.append(try GeotriggerDefined(from: &reader).geotrigger)
+            return true
+        }
+        return result
+    }
+}

@@ -1,0 +1,95 @@
+import EventLog
+import Forms
+import Foundation
+import Geo
+
+extension RuleRun {
+    /// Runs every geotrigger of the namespace on a fix: its fences entered or exited, and for those
+    /// its rule matches, the message expression's notification delivered to the user's inbox.
+    func runGeotriggers(deviceId: String, user: String, fix: Fix, previous: Coordinate?, at: Int64) throws {
+        for compiled in areas.geotriggers {
+            let geotrigger = compiled.geotrigger
+            var inside = Set<String>()
+            let state = try scope.projection(GeotriggersProjection.name)
+            try state.scan("inside", prefix: key(namespace, deviceId, geotrigger.id)) { key, _ in
+                inside.insert(Self.lastComponent(key))
+                return true
+            }
+            for crossing in compiled.detector.crossings(inside: inside, previous: previous, fix: fix) {
+                let type: FenceNotificationType = crossing.trigger == .entry ? .entered : .exited
+                var event = GeotriggerNotified(
+                    user: user, deviceId: deviceId, geotrigger: geotrigger.id, fence: crossing.id,
+                    notificationType: type.rawValue, at: at, latitude: fix.coordinate.latitude,
+                    longitude: fix.coordinate.longitude, fired: false, reason: "")
+                if !geotrigger.rule.fires(on: type) {
+                    event.reason = "the rule is \(geotrigger.rule.rawValue)"
+                } else if let expression = compiled.expression {
+                    try notify(&event, compiled, expression: expression, fix: fix, type: type)
+                } else {
+                    event.reason = "the message expression does not parse"
+                }
+                try scope.append(
+                    AppendRequest(
+                        namespace: namespace, stream: "device/\(deviceId)", events: [event.newEvent(actor: "rules")]))
+                evaluation.geotriggers.append(
+                    Evaluation.GeotriggerOutcome(
+                        geotrigger: geotrigger.id, fence: crossing.id, notificationType: type.rawValue,
+                        fired: event.fired, reason: event.reason, message: event.fired ? event.message : nil,
+                        actions: event.fired ? event.actions : nil, messageId: event.messageId?.uuidString.lowercased())
+                )
+            }
+        }
+    }
+
+    private func notify(
+        _ event: inout GeotriggerNotified, _ compiled: AreaCache.CompiledGeotrigger, expression: MessageExpression,
+        fix: Fix, type: FenceNotificationType
+    ) throws {
+        let geotrigger = compiled.geotrigger
+        var feed: [(String, ArcadeValue)] = [
+            ("deviceId", .text(event.deviceId)), ("user", .text(event.user)),
+            ("latitude", .number(fix.coordinate.latitude)), ("longitude", .number(fix.coordinate.longitude)),
+        ]
+        if let accuracy = fix.accuracy { feed.append(("accuracy", .number(accuracy))) }
+        let fenceFeature = compiled.attributes[event.fence] ?? ArcadeDictionary()
+        let context = GeotriggerContext(
+            notificationType: type, fenceFeature: fenceFeature, feedFeature: ArcadeDictionary(feed),
+            now: Date(timeIntervalSince1970: Double(event.at) / 1_000_000))
+        let message: GeotriggerMessage
+        do {
+            message = try expression.message(for: context)
+        } catch {
+            event.reason = "the message expression failed: \(error)"
+            return
+        }
+        let properties = JSONValue.object(message.properties.mapValues(ArcadeJSON.json))
+        event.message = message.message
+        event.actions = message.actions
+        event.properties = String(decoding: properties.encoded(), as: UTF8.self)
+        let info: JSONValue = .object([
+            "geotrigger": .string(geotrigger.id), "name": .string(geotrigger.name),
+            "fenceNotificationType": .string(type.rawValue), "message": .string(message.message),
+            "actions": .array(message.actions.map(JSONValue.string)), "messageProperties": properties,
+            "requestedActions": .array(geotrigger.requestedActions.map(JSONValue.string)),
+            "fenceFeature": ArcadeJSON.json(.dictionary(fenceFeature)),
+            "feedFeature": ArcadeJSON.json(.dictionary(context.feedFeature)),
+        ])
+        var topic = "/geotriggers/\(geotrigger.id)"
+        if !ResponseTopic.isValid(topic) { topic = "/geotriggers" }
+        let payload: JSONValue = .object([
+            "responseTopic": .string(topic), "fields": .array([]), "geotriggerNotification": info,
+        ])
+        let messageId = EventID.make()
+        let sent = PayloadSent(
+            sender: "geotriggers", title: geotrigger.name.isEmpty ? geotrigger.id : geotrigger.name,
+            body: message.message, source: "geotriggers", payload: Array(payload.encoded()), responseTopic: topic,
+            recipients: [PayloadSent.Recipient(user: event.user, messageId: messageId)])
+        try scope.append(
+            AppendRequest(
+                namespace: namespace, stream: "send/\(messageId.uuidString)", expectedVersion: .noStream,
+                events: [sent.newEvent(actor: "geotriggers")]))
+        event.fired = true
+        event.messageId = messageId
+        event.reason = "notified \(event.user): \(String(reflecting: message.message))"
+    }
+}

@@ -1,0 +1,38 @@
+import EventLog
+import Forms
+import Foundation
+import Hummingbird
+import Muster
+
+extension API {
+    /// `PUT|GET|DELETE /api/v1/geotriggers/{id}` and `GET /api/v1/geotriggers`: fence geotriggers.
+    func addGeotriggerRoutes(to group: RouterGroup<Context>) {
+        group.put("geotriggers/:id") { request, context in
+            let caller = try context.administrator()
+            let geotrigger = try Geotrigger.read(try await request.jsonBody(), id: try context.parameter("id"))
+            let changed = try await Geotriggers(log: log).define(
+                geotrigger, namespace: caller.namespace, actor: caller.username)
+            return JSONCoding.response(geotrigger.json.encoded(), status: changed ? .created : .ok)
+        }
+        group.get("geotriggers/:id") { _, context in
+            let caller = try context.caller()
+            let id = try context.parameter("id")
+            guard let geotrigger = try Geotriggers(log: log).geotrigger(id: id, namespace: caller.namespace) else {
+                throw APIError(
+                    .notFound, "not_found", "no geotrigger \(String(reflecting: id)) in namespace \(caller.namespace)")
+            }
+            return JSONCoding.response(geotrigger.json.encoded())
+        }
+        group.get("geotriggers") { _, context in
+            let caller = try context.caller()
+            let all = try Geotriggers(log: log).list(namespace: caller.namespace)
+            return JSONCoding.response(JSONValue.array(all.map(\.json)).encoded())
+        }
+        group.delete("geotriggers/:id") { _, context in
+            let caller = try context.administrator()
+            try await Geotriggers(log: log).remove(
+                id: try context.parameter("id"), namespace: caller.namespace, actor: caller.username)
+            return emptyResponse(.noContent)
+        }
+    }
+}
