@@ -48,6 +48,35 @@ import Testing
         }
     }
 
+    @Test func anAdministratorDefinesAGeotriggerAndALocationGetsItsMessage() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            let definition = #"""
+                {"name":"Lobby","rule":"enter","bufferDistance":5,"messageExpression":"\"You have \" + $fencenotificationtype + \" \" + $fencefeature.area_name",
+                 "fences":{"type":"FeatureCollection","features":[{"type":"Feature","id":"lobby",
+                   "geometry":{"type":"Point","coordinates":[2.33,48.87]},"properties":{"radius":20,"area_name":"the lobby"}}]}}
+                """#
+            let put = try await client.send(.put, "/api/v1/geotriggers/lobby", token: ada, json: definition)
+            #expect(put.status == .created, "\(put.text)")
+            #expect(try await client.send(.get, "/api/v1/geotriggers", token: joe).array.count == 1)
+            let bad = try await client.send(
+                .put, "/api/v1/geotriggers/bad", token: ada, json: #"{"messageExpression":"IIf("}"#)
+            #expect(bad.status == .badRequest)
+            #expect(bad.errorMessage.hasPrefix("messageExpression: line 1"))
+            let located = try await client.send(
+                .post, "/api/v1/locations", token: joe, json: #"{"deviceId":"phone","lat":48.87,"lng":2.33}"#)
+            let notified = try #require((located.object["geotriggers"] as? [[String: Any]])?.first)
+            #expect(notified["message"] as? String == "You have entered the lobby")
+            let inbox = try await client.send(.get, "/api/v1/inbox", token: joe)
+            #expect(inbox.array.map { $0["body"] as? String } == ["You have entered the lobby"])
+            #expect(try await client.send(.delete, "/api/v1/geotriggers/lobby", token: ada).status == .noContent)
+            #expect(try await client.send(.get, "/api/v1/geotriggers/lobby", token: joe).status == .notFound)
+        }
+    }
+
     @Test func badReportsAreRefusedNamingTheField() async throws {
         let api = try await APITester.make()
         defer { api.remove() }
