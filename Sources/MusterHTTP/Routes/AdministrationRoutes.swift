@@ -46,7 +46,8 @@ extension API {
             }
             let filter = Audit.Filter(
                 user: request.uri.queryParameters.get("user"), deviceId: request.uri.queryParameters.get("deviceId"),
-                since: since, namespace: caller.namespace, area: request.uri.queryParameters.get("area").map { String($0) },
+                since: since, namespace: caller.namespace,
+                area: request.uri.queryParameters.get("area").map { String($0) },
                 rule: request.uri.queryParameters.get("rule").map { String($0) })
             return try JSONCoding.response(try Audit(log: log).entries(filter))
         }
