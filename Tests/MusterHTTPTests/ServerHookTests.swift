@@ -134,7 +134,7 @@ struct DecisionServer {
             Area(id: "shop", region: .geofence(latitude: 48.87, longitude: 2.33, radius: 50), rules: [rule])
         ])
         // Record a waiting hook the way a crash between the two transactions leaves it.
-        try await log.perform { scope in
+        _ = try await log.perform { scope in
             try scope.append(
                 AppendRequest(
                     stream: "device/phone",

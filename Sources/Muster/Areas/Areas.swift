@@ -31,6 +31,7 @@ public struct Areas: Sendable {
     }
 
     /// Creates or replaces areas in one transaction; an area identical to the stored one is skipped.
+    @discardableResult
     public func define(
         _ areas: [Area], namespace: String = Names.defaultNamespace, actor: String = "system"
     ) async throws -> DefineResult {

@@ -18,7 +18,7 @@ struct RuleTimerService: Service {
         } catch {
             logger.error("resuming server hooks failed: \(error)")
         }
-        while !Task.isCancelled, await !Task.isShuttingDownGracefully {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
                 try await engine.fireDueLatches()
             } catch {
