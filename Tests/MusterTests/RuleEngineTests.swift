@@ -236,6 +236,33 @@ import Testing
         #expect(other.transitions == [Evaluation.Transition(area: "counter", trigger: "on_exit")])
     }
 
+    @Test func amongSeveralBeaconsOnlyTheClearlyNearestTriggers() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        let uuid = "F2A74FC4-7625-44DB-9B08-CB7E130B2029"
+        let shelves = ["1", "2"].map { minor in
+            Area(
+                id: "shelf-\(minor)", region: .beacon(proximityUUID: uuid, major: 7, minor: Int(minor)),
+                rules: [Self.notify("r\(minor)", text: "Shelf \(minor)")])
+        }
+        try await Areas(log: world.log).define(shelves)
+        func sight(_ minor: Int, _ rssi: Int, _ seconds: Double) async throws -> Evaluation {
+            try await world.engine.report(
+                RuleEngine.BeaconReport(
+                    user: "ada", deviceId: "phone", proximityUUID: uuid, major: 7, minor: minor, rssi: rssi,
+                    at: Self.monday + seconds))
+        }
+        // Shelf 1 alone: nearest. Shelf 2 a little stronger: not clearly, nothing happens.
+        #expect(try await sight(1, -70, 0).transitions == [Evaluation.Transition(area: "shelf-1", trigger: "on_entry")])
+        let close = try await sight(2, -67, 1)
+        #expect(close.transitions.isEmpty)
+        #expect(close.ignored?.hasPrefix("the nearest beacon is still") == true)
+        // Shelf 2 clearly stronger (smoothed over its readings): hand-over.
+        let handedOver = try await sight(2, -58, 2).transitions + sight(2, -57, 3).transitions
+        #expect(handedOver == [Evaluation.Transition(area: "shelf-2", trigger: "on_entry")])
+        #expect(try world.inbox().map(\.body) == ["Shelf 1", "Shelf 2"])
+    }
+
     @Test func automaticUserNotificationsOffHandsTheNoticeToTheApplication() async throws {
         let world = try await RulesWorld()
         defer { world.remove() }

@@ -81,12 +81,29 @@ final class RuleRun {
                 deviceId: sighting.deviceId, user: user, area: area, trigger: "on_exit", source: .beacon, at: at,
                 location: location, proximity: nil)
         }
-        try append(
-            stream: sighting.deviceId,
-            BeaconSighted(
-                user: user, deviceId: sighting.deviceId, proximityUUID: sighting.proximityUUID, major: sighting.major,
-                minor: sighting.minor, rssi: sighting.rssi, measuredPower: sighting.measuredPower,
-                proximity: proximity.rawValue, at: at, regions: regions.map(\.id)))
+        let sighted = BeaconSighted(
+            user: user, deviceId: sighting.deviceId, proximityUUID: sighting.proximityUUID, major: sighting.major,
+            minor: sighting.minor, rssi: sighting.rssi, measuredPower: sighting.measuredPower,
+            proximity: proximity.rawValue, at: at, regions: regions.map(\.id))
+        // Several region beacons heard: only the clearly nearest one triggers (seed 004's hand-over).
+        var readings =
+            try state.get("beaconReadings", key(namespace, sighting.deviceId)).map(BeaconReading.decode) ?? []
+        readings = BeaconReading.recent(readings, at: at)
+        try append(stream: sighting.deviceId, sighted)
+        guard !regions.isEmpty else { return }
+        var handOver = BeaconReading.handOver(readings)
+        handOver.record(sighted.beacon, rssi: sighting.rssi, at: Double(at) / 1_000_000)
+        switch handOver.nearest {
+        case .beacon(let nearest) where nearest == sighted.beacon: break
+        case .beacon(let nearest):
+            evaluation.ignored =
+                "the nearest beacon is still \(nearest) (another must be \(Int(handOver.margin)) dB stronger to take over): this sighting triggers nothing"
+            return
+        case .undetermined, .noneInRange:
+            let heard = handOver.inRange.map(\.id).joined(separator: ", ")
+            evaluation.ignored = "no beacon is clearly nearest (\(heard)): nothing triggered"
+            return
+        }
         for region in regions where try state.get("inside", key(namespace, sighting.deviceId, region.id)) == nil {
             try transition(
                 deviceId: sighting.deviceId, user: user, area: region.id, trigger: "on_entry", source: .beacon, at: at,

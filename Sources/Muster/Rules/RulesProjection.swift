@@ -11,13 +11,14 @@ import Foundation
 /// - `groupCounters`: `ns 0 user 0 group 0 trigger 0` → event count + position of the last transition counted
 /// - `quota`: `ns 0 user 0 YYYY-MM-DD 0` → rule notifications that day
 /// - `hooks`: `ns 0 device 0 area 0 rule 0 transition 0` → position of the record awaiting the server
+/// - `beaconReadings`: `ns 0 device 0` → the device's recent readings of region beacons, for the hand-over
 public struct RulesProjection: Projection {
     public static let name = "rules"
     public var name: String { Self.name }
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] {
-        ["inside", "fixes", "latches", "due", "counters", "groupCounters", "quota", "hooks"]
+        ["inside", "fixes", "latches", "due", "counters", "groupCounters", "quota", "hooks", "beaconReadings"]
     }
 
     public init() {}
@@ -36,6 +37,12 @@ public struct RulesProjection: Projection {
             for region in sighting.regions where try state.get("inside", key(ns, sighting.deviceId, region)) != nil {
                 try state.put("inside", key(ns, sighting.deviceId, region), Self.time(sighting.at))
             }
+            guard !sighting.regions.isEmpty else { break }
+            let readingsKey = key(ns, sighting.deviceId)
+            var readings = try state.get("beaconReadings", readingsKey).map(BeaconReading.decode) ?? []
+            readings.append(BeaconReading(beacon: sighting.beacon, rssi: sighting.rssi, at: sighting.at))
+            try state.put(
+                "beaconReadings", readingsKey, BeaconReading.encode(BeaconReading.recent(readings, at: sighting.at)))
         case AreaTransition.type:
             let transition = try AreaTransition.decode(event)!
             let inside = key(ns, transition.deviceId, transition.area)
