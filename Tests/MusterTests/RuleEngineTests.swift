@@ -234,6 +234,11 @@ import Testing
                 user: "ada", deviceId: "near-phone", proximityUUID: "00000000-0000-0000-0000-000000000001", major: 1,
                 minor: 1, rssi: -60, at: Self.monday + 60))
         #expect(other.transitions == [Evaluation.Transition(area: "counter", trigger: "on_exit")])
+        // The far phone reports nothing more: the timer takes it out after 30 s of silence.
+        #expect(try await world.engine.expireBeaconRegions(now: Self.monday + 29).transitions.isEmpty)
+        let silent = try await world.engine.expireBeaconRegions(now: Self.monday + 31)
+        #expect(silent.transitions == [Evaluation.Transition(area: "counter", trigger: "on_exit")])
+        #expect(try await world.engine.expireBeaconRegions(now: Self.monday + 90).transitions.isEmpty)
     }
 
     @Test func amongSeveralBeaconsOnlyTheClearlyNearestTriggers() async throws {

@@ -143,6 +143,41 @@ public struct RuleEngine: Sendable {
         return try await evaluation.merging(callServerHooks(hooks))
     }
 
+    /// Takes every device out of the beacon regions it has not seen for `beaconExitAfter` seconds
+    /// by `now` (the log's clock when nil), running their exit rules; what the timer does between
+    /// reports.
+    @discardableResult
+    public func expireBeaconRegions(now: Date? = nil) async throws -> Evaluation {
+        let stale: [(namespace: String, deviceId: String, area: String)] = try log.read { reader in
+            let cutoff = (now.map(Self.microseconds) ?? Self.microseconds(Date())) - Self.beaconExitAfter * 1_000_000
+            let areas = try reader.projection(AreasProjection.name)
+            var found: [(String, String, String)] = []
+            try reader.projection(RulesProjection.name).scan("inside") { key, value in
+                guard value.count > 8, value.loadUnaligned(as: Int64.self) < cutoff else { return true }
+                let parts = RuleCounters.parts(key)
+                guard parts.count == 3, case .beacon? = try AreasProjection.area(parts[2], parts[0], areas)?.region
+                else { return true }
+                found.append((parts[0], parts[1], parts[2]))
+                return true
+            }
+            return found
+        }
+        guard !stale.isEmpty else { return Evaluation() }
+        let (evaluation, hooks) = try await log.perform { scope in
+            var evaluation = Evaluation()
+            var hooks: [PendingHook] = []
+            let upTo = now.map(Self.microseconds) ?? scope.now
+            for (namespace, deviceId, area) in stale {
+                let run = try RuleRun(scope: scope, namespace: namespace, cache: cache)
+                try run.expireBeaconRegion(deviceId: deviceId, area: area, at: upTo)
+                evaluation = evaluation.merging(run.evaluation)
+                hooks += run.hooks
+            }
+            return (evaluation, hooks)
+        }
+        return try await evaluation.merging(callServerHooks(hooks))
+    }
+
     /// When the next latch ends, µs since 1970; nil when none waits.
     public func nextLatchEnd() throws -> Int64? {
         try log.read { reader in

@@ -111,6 +111,19 @@ final class RuleRun {
         }
     }
 
+    /// Leaves a beacon region not seen for `beaconExitAfter` seconds, if that is still so.
+    func expireBeaconRegion(deviceId: String, area: String, at: Int64) throws {
+        guard let value = try state.get("inside", key(namespace, deviceId, area)), value.count > 8 else { return }
+        let lastSeen = value.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
+        guard lastSeen < at - RuleEngine.beaconExitAfter * 1_000_000 else { return }
+        // The value holds the time, then the user whose device it is.
+        let user = String(decoding: value.dropFirst(8), as: UTF8.self)
+        guard !user.isEmpty else { return }
+        try transition(
+            deviceId: deviceId, user: user, area: area, trigger: "on_exit", source: .beacon, at: at,
+            location: try lastFix(deviceId), proximity: nil)
+    }
+
     // MARK: Transitions and latches
 
     func transition(

@@ -3,7 +3,8 @@ import Foundation
 
 /// What the rules engine remembers between events, per namespace — all of it rebuilt from the log:
 ///
-/// - `inside`: `ns 0 device 0 area 0` → time of entry or last beacon sighting (µs, 8 bytes)
+/// - `inside`: `ns 0 device 0 area 0` → time of entry or last beacon sighting (µs, 8 bytes), then, for
+///   beacon regions, the user
 /// - `fixes`: `ns 0 device 0` → the device's last latitude and longitude (2 × 8 bytes)
 /// - `latches`: `ns 0 device 0 area 0 rule 0` → the waiting transition's position and due time
 /// - `due`: due time (8 bytes, big-endian) + the latch key → the transition's position
@@ -35,7 +36,8 @@ public struct RulesProjection: Projection {
         case BeaconSighted.type:
             let sighting = try BeaconSighted.decode(event)!
             for region in sighting.regions where try state.get("inside", key(ns, sighting.deviceId, region)) != nil {
-                try state.put("inside", key(ns, sighting.deviceId, region), Self.time(sighting.at))
+                try state.put(
+                    "inside", key(ns, sighting.deviceId, region), Self.time(sighting.at) + Array(sighting.user.utf8))
             }
             guard !sighting.regions.isEmpty else { break }
             let readingsKey = key(ns, sighting.deviceId)
@@ -47,7 +49,9 @@ public struct RulesProjection: Projection {
             let transition = try AreaTransition.decode(event)!
             let inside = key(ns, transition.deviceId, transition.area)
             if transition.trigger == "on_entry" {
-                try state.put("inside", inside, Self.time(transition.at))
+                // Beacon regions also keep the user, so the timer can take a silent device out.
+                let user = transition.source == .beacon ? Array(transition.user.utf8) : []
+                try state.put("inside", inside, Self.time(transition.at) + user)
             } else {
                 try state.delete("inside", inside)
             }

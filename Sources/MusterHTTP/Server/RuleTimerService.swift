@@ -21,8 +21,9 @@ struct RuleTimerService: Service {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
                 try await engine.fireDueLatches()
+                try await engine.expireBeaconRegions()
             } catch {
-                logger.error("firing latched rules failed: \(error)")
+                logger.error("firing latched rules or leaving silent beacon regions failed: \(error)")
             }
             var wait = Self.longestWait
             if let next = try? engine.nextLatchEnd() {
