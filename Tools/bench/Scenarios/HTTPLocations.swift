@@ -1,0 +1,151 @@
+import EventLog
+import EventLogTesting
+import Foundation
+import Logging
+import Muster
+import MusterHTTP
+import ServiceLifecycle
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Location ingest over HTTP: `wrk` on loopback posting fixes of 10,000 devices wandering over a
+/// city with 100,000 geofences (`POST /api/v1/locations`, each a `LocationReported` — and the
+/// transitions and rule decisions it causes — committed before the 200), against the trivial
+/// `GET /api/v1/server` of the same server in the same run.
+struct HTTPLocations: Scenario {
+    let name = "http-locations"
+
+    func run(_ settings: Settings, into report: inout ScenarioReport) async throws {
+        guard let wrk = ExternalCommand.find("wrk") else {
+            throw BenchError.command("wrk is not installed (apt install wrk; Tools/install-deps installs it)")
+        }
+        let directory = try TemporaryDirectory("bench-locations")
+        defer { settings.discard(directory) }
+        var configuration = EventLog.Configuration()
+        configuration.projections += MusterDomain.projections
+        let log = try EventLog(directory: directory.url, configuration: configuration)
+        defer { log.close() }
+        try await Directory(log: log).addUser("bench", password: "bench-password")
+        let fences = settings.smoke ? 1_000 : 100_000
+        try await Self.defineFences(fences, log: log)
+
+        var server = ServerConfiguration()
+        server.port = 0
+        server.rateLimit = 1e9
+        server.burst = 1e9
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let application = try await MusterServer.make(log: log, configuration: server).application { port in
+            portContinuation.yield(port)
+        }
+        let group = ServiceGroup(
+            configuration: .init(services: [.init(service: application)], logger: Logger(label: "bench-locations")))
+        let serving = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw BenchError.command("the server did not start") }
+        do {
+            let base = "http://127.0.0.1:\(port)"
+            let token = try await Sessions(log: log).login(username: "bench", password: "bench-password").accessToken
+            // One fix first, so the areas are compiled before the clock runs.
+            try await Self.warmUp(base: base, token: token)
+            let scripts = try TemporaryDirectory("bench-wrk")
+            defer { scripts.remove() }
+            let script = scripts.url.appendingPathComponent("locations.lua")
+            try Data(Self.script(token: token).utf8).write(to: script)
+            let seconds = max(1, Int(settings.seconds.rounded()))
+            let headBefore = log.head
+            let posted = try await HTTPSubmission.wrk(
+                wrk, ["-s", script.path, "\(base)/api/v1/locations"], seconds: seconds)
+            let recorded = log.head - headBefore
+            let transitions = try log.read { try $0.events(EventQuery(type: AreaTransition.type)).count }
+            let trivial = try await HTTPSubmission.wrk(wrk, ["\(base)/api/v1/server"], seconds: seconds)
+            guard posted.failures == 0 else {
+                throw BenchError.command("\(posted.failures) fixes were not answered 200")
+            }
+            guard recorded >= UInt64(posted.requests) else {
+                throw BenchError.command("wrk saw \(posted.requests) answers but only \(recorded) events were recorded")
+            }
+            report.comparisons.append(
+                Comparison(
+                    "durable location ingest, \(fences.formatted()) geofences, \(HTTPSubmission.connections) connections",
+                    figure: Figure(label: "POST /api/v1/locations", value: posted.perSecond, unit: "req/s"),
+                    baseline: Figure(label: "GET /api/v1/server", value: trivial.perSecond, unit: "req/s")))
+            report.context.append(Figure(label: "location p99", value: posted.p99Milliseconds, unit: "ms"))
+            report.context.append(Figure(label: "events recorded", value: Double(recorded), unit: "events"))
+            report.context.append(Figure(label: "area transitions", value: Double(transitions), unit: "events"))
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = await serving.result
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        _ = await serving.result
+    }
+
+    /// Circles of 20–200 m spread over 0.15° × 0.2° of Paris, from a fixed seed, with one rule each.
+    static func defineFences(_ count: Int, log: EventLog) async throws {
+        var random = CitySeed(seed: 2026)
+        var batch: [Area] = []
+        for i in 0..<count {
+            let latitude = 48.80 + random.unit() * 0.15
+            let longitude = 2.25 + random.unit() * 0.2
+            let radius = 20 + random.unit() * 180
+            batch.append(
+                Area(
+                    id: "f\(i)", region: .geofence(latitude: latitude, longitude: longitude, radius: radius),
+                    rules: [AreaRule(id: "r", trigger: "on_entry", maxEvents: 1)]))
+            if batch.count == 5_000 {
+                try await Areas(log: log).define(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try await Areas(log: log).define(batch) }
+    }
+
+    static func warmUp(base: String, token: String) async throws {
+        var request = URLRequest(url: URL(string: "\(base)/api/v1/locations")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(#"{"deviceId":"warm-up","lat":48.85,"lng":2.35}"#.utf8)
+        let prepared = request
+        _ = try await onThread("warm-up") {
+            let done = DispatchSemaphore(value: 0)
+            let task = URLSession.shared.dataTask(with: prepared) { _, _, _ in done.signal() }
+            task.resume()
+            done.wait()
+        }
+    }
+
+    /// Random fixes of 10,000 devices over the fenced area.
+    static func script(token: String) -> String {
+        """
+        math.randomseed(42)
+        request = function()
+          local body = string.format('{"deviceId":"d%d","lat":%.6f,"lng":%.6f,"accuracy":10}',
+            math.random(1, 10000), 48.80 + math.random() * 0.15, 2.25 + math.random() * 0.2)
+          return wrk.format("POST", nil, {["Content-Type"] = "application/json",
+            ["Authorization"] = "Bearer \(token)"}, body)
+        end
+        """
+    }
+}
+
+/// A small deterministic generator (CitySeed64), so every run fences the same city.
+struct CitySeed {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// In [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
