@@ -20,7 +20,7 @@ struct MusterCommand: AsyncParsableCommand {
             Verify.self, Backup.self, Restore.self, Serve.self, Users.self, Groups.self, Devices.self,
             Send.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
             Documents.self, Audit.self, SettingsCommand.self, Login.self, Logout.self, Whoami.self,
-            AreasCommand.self, Location.self, Beacon.self, Counters.self, Quota.self,
+            AreasCommand.self, Location.self, Beacon.self, Transition.self, Counters.self, Quota.self,
         ]
     )
 

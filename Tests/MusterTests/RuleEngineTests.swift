@@ -268,6 +268,32 @@ import Testing
         #expect(try world.inbox().map(\.body) == ["Shelf 1", "Shelf 2"])
     }
 
+    @Test func aDeviceReportedEntryRunsTheRulesOnceAndMinGroupEventsWaitsForTheGroup() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        var rule = Self.notify()
+        rule.minGroupEvents = 2
+        let a = RulesWorld.shop("a", latitude: 48.80, group: "chain", rules: [rule])
+        let b = RulesWorld.shop("b", latitude: 48.90, group: "chain", rules: [rule])
+        try await Areas(log: world.log).define([a, b])
+        func report(_ area: String, _ trigger: String, _ seconds: Double) async throws -> Evaluation {
+            try await world.engine.report(
+                RuleEngine.TransitionReport(
+                    user: "ada", deviceId: "phone", area: area, trigger: trigger, at: Self.monday + seconds))
+        }
+        let first = try await report("a", "on_entry", 0)
+        #expect(first.outcome("r")?.reason == "event 1 in group chain, min_group_events is 2")
+        #expect(
+            try await report("a", "on_entry", 10).ignored == "device phone is already inside area a: nothing changed")
+        #expect(try await report("b", "on_entry", 20).outcome("r")?.fired == true)
+        #expect(
+            try await report("b", "on_exit", 30).transitions == [Evaluation.Transition(area: "b", trigger: "on_exit")])
+        let unknown = await #expect(throws: StoreError.self) { try await report("nowhere", "on_entry", 40) }
+        #expect(unknown?.message.hasPrefix("area: no area") == true)
+        let sideways = await #expect(throws: StoreError.self) { try await report("a", "sideways", 50) }
+        #expect(sideways?.message.hasPrefix("trigger:") == true)
+    }
+
     @Test func automaticUserNotificationsOffHandsTheNoticeToTheApplication() async throws {
         let world = try await RulesWorld()
         defer { world.remove() }

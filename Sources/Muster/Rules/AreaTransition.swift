@@ -12,6 +12,8 @@ public struct AreaTransition: DomainEvent, Hashable {
         case location
         /// The server, from a beacon sighting (or a beacon no longer seen).
         case beacon
+        /// The device itself (its OS's region monitoring).
+        case device
     }
 
     /// A rule of the area that waits for its latch time before evaluating this transition.

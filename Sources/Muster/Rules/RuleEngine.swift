@@ -73,6 +73,63 @@ public struct RuleEngine: Sendable {
         }
     }
 
+    /// An entry or exit the device detected itself (iOS / Android region monitoring).
+    public struct TransitionReport: Sendable, Hashable {
+        public var user: String
+        public var deviceId: String
+        public var area: String
+        /// `on_entry` or `on_exit`.
+        public var trigger: String
+        public var at: Date?
+        /// Where the device was, for `{lat}` / `{lng}` in URL templates.
+        public var latitude: Double?
+        public var longitude: Double?
+        public var namespace: String
+
+        public init(
+            user: String, deviceId: String, area: String, trigger: String, at: Date? = nil, latitude: Double? = nil,
+            longitude: Double? = nil, namespace: String = Names.defaultNamespace
+        ) {
+            self.user = user
+            self.deviceId = deviceId
+            self.area = area
+            self.trigger = trigger
+            self.at = at
+            self.latitude = latitude
+            self.longitude = longitude
+            self.namespace = namespace
+        }
+    }
+
+    /// Records an entry or exit the device reported and runs the area's rules. A repeated entry
+    /// (already inside) or an exit while outside changes nothing and says so in `ignored`.
+    public func report(_ reported: TransitionReport) async throws -> Evaluation {
+        try Names.validate(reported.namespace, as: "namespace")
+        try Names.validate(reported.deviceId, as: "deviceId", maximumBytes: 256)
+        guard FenceTrigger(rawValue: reported.trigger) != nil else {
+            throw StoreError(
+                .invalidArgument, "trigger: expected on_entry or on_exit, not \(String(reflecting: reported.trigger))")
+        }
+        var given: Coordinate?
+        if let latitude = reported.latitude, let longitude = reported.longitude {
+            do {
+                given = try Coordinate(latitude: latitude, longitude: longitude)
+            } catch {
+                throw StoreError(
+                    .invalidArgument, "\(error.code == .latitudeOutOfRange ? "lat" : "lng"): \(error.message)")
+            }
+        }
+        let location = given
+        let (evaluation, hooks) = try await log.perform { scope in
+            let run = try RuleRun(scope: scope, namespace: reported.namespace, user: reported.user, cache: cache)
+            let at = reported.at.map(Self.microseconds) ?? scope.now
+            try run.fireDueLatches(deviceId: reported.deviceId, upTo: at)
+            try run.reported(reported, at: at, location: location)
+            return (run.evaluation, run.hooks)
+        }
+        return try await evaluation.merging(callServerHooks(hooks))
+    }
+
     /// Seconds without a sighting after which a device has left a beacon region.
     public static let beaconExitAfter: Int64 = 30
 

@@ -124,6 +124,23 @@ final class RuleRun {
             location: try lastFix(deviceId), proximity: nil)
     }
 
+    /// An entry or exit the device reported: recorded when it changes where the device is.
+    func reported(_ report: RuleEngine.TransitionReport, at: Int64, location: Coordinate?) throws {
+        guard areas.areas[report.area] != nil else {
+            throw StoreError(
+                .invalidArgument, "area: no area \(String(reflecting: report.area)) in namespace \(namespace)")
+        }
+        let isInside = try state.get("inside", key(namespace, report.deviceId, report.area)) != nil
+        if isInside == (report.trigger == "on_entry") {
+            evaluation.ignored =
+                "device \(report.deviceId) is already \(isInside ? "inside" : "outside") area \(report.area): nothing changed"
+            return
+        }
+        try transition(
+            deviceId: report.deviceId, user: reporter!.name, area: report.area, trigger: report.trigger,
+            source: .device, at: at, location: location, proximity: nil)
+    }
+
     // MARK: Transitions and latches
 
     func transition(

@@ -66,6 +66,24 @@ extension API {
             return try JSONCoding.response(evaluation)
         }
 
+        group.post("transitions") { request, context in
+            let caller = try context.caller()
+            struct Body: Decodable {
+                var deviceId: String
+                var area: String
+                var trigger: String
+                var lat: Double?
+                var lng: Double?
+                var at: String?
+            }
+            let body = try await request.decode(Body.self)
+            let evaluation = try await rules.report(
+                RuleEngine.TransitionReport(
+                    user: caller.username, deviceId: body.deviceId, area: body.area, trigger: body.trigger,
+                    at: try Self.time(body.at), latitude: body.lat, longitude: body.lng, namespace: caller.namespace))
+            return try JSONCoding.response(evaluation)
+        }
+
         group.post("beacons/sightings") { request, context in
             let caller = try context.caller()
             struct Body: Decodable {

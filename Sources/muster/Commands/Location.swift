@@ -87,3 +87,37 @@ enum EvaluationOutput {
             evaluation.outcomes.map { [$0.area, $0.rule, $0.fired ? "yes" : "no", $0.reason] })
     }
 }
+
+/// `muster transition`: an entry or exit the device detected itself.
+struct Transition: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Report an entry or exit a device detected itself; print each rule's outcome.")
+
+    @OptionGroup var data: DataOptions
+    @Option(help: "The user the device belongs to.") var user: String
+    @Option(help: "The device.") var deviceId: String
+    @Option(help: "The area entered or left.") var area: String
+    @Option(help: "on_entry or on_exit.") var trigger: String
+    @Option(parsing: .unconditional, help: "Latitude of the device, for URL templates.") var lat: Double?
+    @Option(parsing: .unconditional, help: "Longitude of the device, for URL templates.") var lng: Double?
+    @Option(help: "When it happened, ISO 8601 (default now).") var at: String?
+    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Flag(help: "Print one JSON document.") var json = false
+
+    func validate() throws {
+        if let at, UbuduFormat.parseDate(at) == nil {
+            throw ValidationError("--at \(at) is not an ISO 8601 time such as 2026-11-23T10:00:00+01:00")
+        }
+        if (lat == nil) != (lng == nil) { throw ValidationError("give --lat and --lng together") }
+    }
+
+    func run() async throws {
+        let log = try data.open()
+        defer { log.close() }
+        let evaluation = try await RuleEngine(log: log).report(
+            RuleEngine.TransitionReport(
+                user: user, deviceId: deviceId, area: area, trigger: trigger, at: at.flatMap(UbuduFormat.parseDate),
+                latitude: lat, longitude: lng, namespace: namespace))
+        try EvaluationOutput.print(evaluation, json: json)
+    }
+}
