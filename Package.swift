@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Muster", "MusterHTTP",
+                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/bench"
