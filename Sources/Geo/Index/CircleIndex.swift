@@ -9,58 +9,79 @@ import Foundation
 /// so a circle that contains a point is always registered in that point's cell. Circles whose
 /// box covers more than `maximumCellsPerCircle` cells are kept in a short list that every
 /// query checks, so a country-sized fence costs one comparison rather than millions of cells.
+///
+/// Internally every circle has a slot: the grid and the hot loops of `PresenceDetector` work on
+/// slot numbers and plain numbers, never on the generic `ID`, which only the edges map.
 public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
     /// The cell edge in degrees.
     public let cellSize: Double
     /// Circles spanning more cells than this are not gridded but always checked.
     public let maximumCellsPerCircle: Int
 
-    private let rows: Int
-    private let columns: Int
-    private var cells: [Int: [ID]] = [:]
-    private var circles: [ID: Circle] = [:]
-    private var large: Set<ID> = []
+    let grid: Grid
+    private(set) var fences: [FenceSlot] = []
+    private(set) var ids: [ID?] = []
+    private var free: [Int32] = []
+    private var slotOf: [ID: Int32] = [:]
+    private var cells: [Int: [Int32]] = [:]
+    private var large: [Int32] = []
 
-    /// Creates an empty index with square cells of `cellSize` degrees (0.01° ≈ 1.1 km north–south).
-    public init(cellSize: Double = 0.01, maximumCellsPerCircle: Int = 4096) {
+    /// Creates an empty index with square cells of `cellSize` degrees (0.002° ≈ 220 m north–south).
+    public init(cellSize: Double = 0.002, maximumCellsPerCircle: Int = 4096) {
         precondition(cellSize > 0 && cellSize <= 90, "cell size \(cellSize)° is not within (0, 90]")
         self.cellSize = cellSize
         self.maximumCellsPerCircle = maximumCellsPerCircle
-        rows = Int((180 / cellSize).rounded(.up))
-        columns = Int((360 / cellSize).rounded(.up))
+        grid = Grid(cellSize: cellSize)
     }
 
     /// How many circles the index holds.
-    public var count: Int { circles.count }
+    public var count: Int { slotOf.count }
 
     /// The circle stored under `id`.
-    public func circle(for id: ID) -> Circle? { circles[id] }
+    public func circle(for id: ID) -> Circle? { slotOf[id].map { fences[Int($0)].circle } }
+
+    /// The slot of `id`, if stored.
+    func slot(of id: ID) -> Int32? { slotOf[id] }
 
     /// Adds `circle` under `id`, replacing any circle already stored under it.
     public mutating func insert(_ circle: Circle, id: ID) {
         remove(id)
-        circles[id] = circle
-        let box = Self.box(
-            around: circle.center, radius: circle.radius, cellSize: cellSize, columns: columns, rows: rows)
+        let slot: Int32
+        if let reused = free.popLast() {
+            slot = reused
+            fences[Int(slot)] = FenceSlot(circle)
+            ids[Int(slot)] = id
+        } else {
+            slot = Int32(fences.count)
+            fences.append(FenceSlot(circle))
+            ids.append(id)
+        }
+        slotOf[id] = slot
+        let box = grid.box(around: circle.center, radius: circle.radius)
         if box.cellCount > maximumCellsPerCircle {
-            large.insert(id)
+            large.append(slot)
             return
         }
-        box.forEachCell(columns: columns) { cells[$0, default: []].append(id) }
+        box.forEachCell(columns: grid.columns) { cells[$0, default: []].append(slot) }
     }
 
     /// Removes the circle stored under `id` and returns it.
     @discardableResult
     public mutating func remove(_ id: ID) -> Circle? {
-        guard let circle = circles.removeValue(forKey: id) else { return nil }
-        if large.remove(id) != nil { return circle }
-        let box = Self.box(
-            around: circle.center, radius: circle.radius, cellSize: cellSize, columns: columns, rows: rows)
-        box.forEachCell(columns: columns) { key in
-            guard var ids = cells[key], let index = ids.firstIndex(of: id) else { return }
-            ids.swapAt(index, ids.count - 1)
-            ids.removeLast()
-            cells[key] = ids.isEmpty ? nil : ids
+        guard let slot = slotOf.removeValue(forKey: id) else { return nil }
+        let circle = fences[Int(slot)].circle
+        ids[Int(slot)] = nil
+        free.append(slot)
+        if let index = large.firstIndex(of: slot) {
+            large.remove(at: index)
+            return circle
+        }
+        let box = grid.box(around: circle.center, radius: circle.radius)
+        box.forEachCell(columns: grid.columns) { key in
+            guard var slots = cells[key], let index = slots.firstIndex(of: slot) else { return }
+            slots.swapAt(index, slots.count - 1)
+            slots.removeLast()
+            cells[key] = slots.isEmpty ? nil : slots
         }
         return circle
     }
@@ -68,23 +89,129 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
     /// Every circle that might come within `metres` of `point` — a superset of those that do,
     /// each once, in no particular order. With `metres` 0, the circles that might contain it.
     public func candidates(near point: Coordinate, within metres: Double = 0) -> [ID] {
-        let box = Self.box(around: point, radius: max(metres, 0), cellSize: cellSize, columns: columns, rows: rows)
-        if box.cellCount == 1 {
-            return (cells[box.rowStart * columns + box.columnStart] ?? []) + large
-        }
-        var seen = large
-        box.forEachCell(columns: columns) { key in
-            if let ids = cells[key] { seen.formUnion(ids) }
-        }
-        return Array(seen)
+        var slots: [Int32] = []
+        candidateSlots(near: point, within: metres, into: &slots)
+        return slots.map { ids[Int($0)]! }
     }
 
     /// The circles that contain `point`, exactly (the candidates, filtered by distance).
     public func containing(_ point: Coordinate) -> [ID] {
-        candidates(near: point).filter { circles[$0]!.contains(point) }
+        var slots: [Int32] = []
+        candidateSlots(near: point, within: 0, into: &slots)
+        let here = PointTrig(point)
+        return slots.filter { fences[Int($0)].contains(here) }.map { ids[Int($0)]! }
     }
 
-    // MARK: Cells
+    /// Appends the slots of `candidates(near:within:)` to `slots`, each once.
+    func candidateSlots(near point: Coordinate, within metres: Double, into slots: inout [Int32]) {
+        let start = slots.count
+        let box = grid.box(around: point, radius: max(metres, 0))
+        if box.cellCount > cells.count {
+            // A box with more cells than the grid holds: visit the stored cells instead.
+            for (key, cell) in cells where box.contains(key, columns: grid.columns) { slots += cell }
+        } else if box.cellCount == 1 {
+            if let cell = cells[box.rowStart * grid.columns + box.columnStart] { slots += cell }
+        } else {
+            box.forEachCell(columns: grid.columns) { key in
+                if let cell = cells[key] { slots += cell }
+            }
+        }
+        slots += large
+        if box.cellCount > 1 { Self.unique(&slots, from: start) }
+    }
+
+    /// Sorts `slots[start...]` and drops repeats.
+    static func unique(_ slots: inout [Int32], from start: Int) {
+        guard slots.count - start > 1 else { return }
+        slots[start...].sort()
+        var write = start + 1
+        for read in (start + 1)..<slots.count where slots[read] != slots[write - 1] {
+            slots[write] = slots[read]
+            write += 1
+        }
+        slots.removeLast(slots.count - write)
+    }
+}
+
+/// A circle with what the distance tests need precomputed.
+struct FenceSlot: Sendable {
+    let circle: Circle
+    let latitude: Double
+    let longitude: Double
+    let radius: Double
+    /// Latitude in radians and its cosine.
+    let phi: Double
+    let cosPhi: Double
+
+    init(_ circle: Circle) {
+        self.circle = circle
+        latitude = circle.center.latitude
+        longitude = circle.center.longitude
+        radius = circle.radius
+        phi = latitude * .pi / 180
+        cosPhi = cos(phi)
+    }
+
+    /// Great-circle distance to a point in metres (haversine, as `Coordinate.distance`).
+    func distance(to point: PointTrig) -> Double {
+        let dPhi = point.phi - phi
+        let dLambda = (point.longitude - longitude) * .pi / 180
+        let sinPhi = sin(dPhi / 2)
+        let sinLambda = sin(dLambda / 2)
+        let a = min(max(sinPhi * sinPhi + cosPhi * point.cosPhi * sinLambda * sinLambda, 0), 1)
+        return 2 * Earth.meanRadius * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+
+    /// A fast estimate of the distance (equirectangular about the centre), and whether it is
+    /// good to 2 % + 1 m: only for points within 20 km and below 70° of latitude.
+    func roughDistance(to point: PointTrig) -> (metres: Double, isReliable: Bool) {
+        var dLongitude = point.longitude - longitude
+        if dLongitude > 180 { dLongitude -= 360 } else if dLongitude < -180 { dLongitude += 360 }
+        let x = dLongitude * cosPhi
+        let y = point.latitude - latitude
+        let metres = (x * x + y * y).squareRoot() * (Earth.meanRadius * .pi / 180)
+        return (metres, metres < 20_000 && abs(latitude) < 70 && abs(point.latitude) < 70)
+    }
+
+    /// Whether the point is within `limit` metres of the centre, using the estimate when it decides.
+    func isWithin(_ limit: Double, of point: PointTrig) -> Bool {
+        let rough = roughDistance(to: point)
+        if rough.isReliable {
+            if rough.metres > limit * 1.02 + 1 { return false }
+            if rough.metres < limit * 0.98 - 1 { return true }
+        }
+        return distance(to: point) <= limit
+    }
+
+    func contains(_ point: PointTrig) -> Bool { isWithin(radius, of: point) }
+}
+
+/// A point with its latitude in radians and the cosine precomputed.
+struct PointTrig {
+    let latitude: Double
+    let longitude: Double
+    let phi: Double
+    let cosPhi: Double
+
+    init(_ point: Coordinate) {
+        latitude = point.latitude
+        longitude = point.longitude
+        phi = latitude * .pi / 180
+        cosPhi = cos(phi)
+    }
+}
+
+/// The grid's rows and columns, and the cells a circle's bounding box covers.
+struct Grid: Sendable {
+    let cellSize: Double
+    let rows: Int
+    let columns: Int
+
+    init(cellSize: Double) {
+        self.cellSize = cellSize
+        rows = Int((180 / cellSize).rounded(.up))
+        columns = Int((360 / cellSize).rounded(.up))
+    }
 
     struct Box {
         var rowStart: Int
@@ -95,6 +222,12 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
 
         var cellCount: Int { (rowEnd - rowStart + 1) * columnCount }
 
+        /// Whether the cell `key` lies in the box.
+        func contains(_ key: Int, columns: Int) -> Bool {
+            let (row, column) = key.quotientAndRemainder(dividingBy: columns)
+            return row >= rowStart && row <= rowEnd && (column - columnStart + columns) % columns < columnCount
+        }
+
         func forEachCell(columns: Int, _ body: (Int) -> Void) {
             for row in rowStart...rowEnd {
                 for offset in 0..<columnCount {
@@ -104,7 +237,7 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
         }
     }
 
-    static func box(around center: Coordinate, radius: Double, cellSize: Double, columns: Int, rows: Int) -> Box {
+    func box(around center: Coordinate, radius: Double) -> Box {
         let rho = radius / Earth.meanRadius
         let latitudeSpan = rho * 180 / .pi
         let south = max(center.latitude - latitudeSpan, -90)

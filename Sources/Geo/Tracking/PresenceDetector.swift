@@ -12,6 +12,11 @@
 ///
 /// The detector keeps no state: the caller passes the fences the device is inside and its
 /// previous fix, so the state can live in a projection and survive restarts.
+///
+/// Per fix it asks the grid for the fences near the fix (and, after a move, near the path),
+/// decides most of them with a flat-Earth estimate and computes the haversine distance only for
+/// fences whose edge is within a few per cent of the fix. It works on slot numbers; the generic
+/// ids are looked up only for the fences the device is in and the crossings found.
 public struct PresenceDetector<ID: Hashable & Sendable & Comparable>: Sendable {
     public var fences: CircleIndex<ID>
     /// Metres beyond the radius a device must be seen before it counts as out.
@@ -40,36 +45,54 @@ public struct PresenceDetector<ID: Hashable & Sendable & Comparable>: Sendable {
     /// The crossings `fix` makes for a device inside `inside` whose previous fix was `previous`,
     /// ordered by fence id (for a pass-through, entry before exit). Fences of `inside` that the
     /// index no longer holds are exited.
+    @_specialize(exported: true, where ID == String)
+    @_specialize(exported: true, where ID == Int)
     public func crossings(inside: Set<ID>, previous: Coordinate?, fix: Fix) -> [FenceCrossing<ID>] {
         guard isUsable(fix) else { return [] }
+        var result: [FenceCrossing<ID>] = []
+        var insideSlots: [Int32] = []
+        insideSlots.reserveCapacity(inside.count)
+        for id in inside {
+            if let slot = fences.slot(of: id) {
+                insideSlots.append(slot)
+            } else {
+                result.append(FenceCrossing(id: id, trigger: .exit))
+            }
+        }
         let point = fix.coordinate
+        let here = PointTrig(point)
         let margin = max(exitMargin, fix.accuracy ?? 0)
-        var candidates = Set(fences.candidates(near: point, within: margin))
         var jump: (from: Coordinate, length: Double)?
+        var candidates: [Int32] = []
+        candidates.reserveCapacity(32)
+        fences.candidateSlots(near: point, within: margin, into: &candidates)
         if let previous {
             let length = previous.distance(to: point)
             if length > 0, length <= maximumJump {
                 jump = (previous, length)
-                candidates.formUnion(fences.candidates(near: previous, within: length))
+                fences.candidateSlots(near: previous, within: length, into: &candidates)
+                CircleIndex<ID>.unique(&candidates, from: 0)
             }
         }
-        candidates.formUnion(inside)
-        var result: [FenceCrossing<ID>] = []
-        for id in candidates.sorted() {
-            guard let circle = fences.circle(for: id) else {
-                if inside.contains(id) { result.append(FenceCrossing(id: id, trigger: .exit)) }
-                continue
-            }
-            let distance = circle.center.distance(to: point)
-            if inside.contains(id) {
-                if distance > circle.radius + margin { result.append(FenceCrossing(id: id, trigger: .exit)) }
-            } else if distance <= circle.radius {
-                result.append(FenceCrossing(id: id, trigger: .entry))
-            } else if let jump, circle.isCrossed(from: jump.from, to: point) {
-                result.append(FenceCrossing(id: id, trigger: .entry))
-                result.append(FenceCrossing(id: id, trigger: .exit))
+        // Fences the device is in but the grid did not return near the fix: it is far from them.
+        for slot in insideSlots where !candidates.contains(slot) { candidates.append(slot) }
+        var found: [(slot: Int32, trigger: FenceTrigger)] = []
+        for slot in candidates {
+            let fence = fences.fences[Int(slot)]
+            if insideSlots.contains(slot) {
+                if !fence.isWithin(fence.radius + margin, of: here) { found.append((slot, .exit)) }
+            } else if fence.contains(here) {
+                found.append((slot, .entry))
+            } else if let jump, fence.isWithin(fence.radius + jump.length, of: here),
+                fence.circle.isCrossed(from: jump.from, to: point)
+            {
+                found.append((slot, .entry))
+                found.append((slot, .exit))
             }
         }
-        return result
+        guard !found.isEmpty || !result.isEmpty else { return [] }
+        for (slot, trigger) in found { result.append(FenceCrossing(id: fences.ids[Int(slot)]!, trigger: trigger)) }
+        // By id; a pass-through's entry stays before its exit (stable sort).
+        return result.enumerated().sorted { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }.map(\.element)
     }
 }
