@@ -23,7 +23,7 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
     private(set) var ids: [ID?] = []
     private var free: [Int32] = []
     private var slotOf: [ID: Int32] = [:]
-    private var cells: [Int: [Int32]] = [:]
+    private var cells = CellTable()
     private var large: [Int32] = []
 
     /// Creates an empty index with square cells of `cellSize` degrees (0.002° ≈ 220 m north–south).
@@ -62,7 +62,8 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
             large.append(slot)
             return
         }
-        box.forEachCell(columns: grid.columns) { cells[$0, default: []].append(slot) }
+        let entry = CellEntry(slot: slot, fence: fences[Int(slot)], box: box, columns: grid.columns)
+        box.forEachCell(columns: grid.columns) { cells.append(entry, to: $0) }
     }
 
     /// Removes the circle stored under `id` and returns it.
@@ -77,64 +78,128 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
             return circle
         }
         let box = grid.box(around: circle.center, radius: circle.radius)
-        box.forEachCell(columns: grid.columns) { key in
-            guard var slots = cells[key], let index = slots.firstIndex(of: slot) else { return }
-            slots.swapAt(index, slots.count - 1)
-            slots.removeLast()
-            cells[key] = slots.isEmpty ? nil : slots
-        }
+        box.forEachCell(columns: grid.columns) { cells.remove(slot: slot, from: $0) }
         return circle
     }
 
     /// Every circle that might come within `metres` of `point` — a superset of those that do,
     /// each once, in no particular order. With `metres` 0, the circles that might contain it.
+    @_specialize(exported:true,where ID == String)
+    @_specialize(exported:true,where ID == Int)
     public func candidates(near point: Coordinate, within metres: Double = 0) -> [ID] {
-        var slots: [Int32] = []
-        candidateSlots(near: point, within: metres, into: &slots)
-        return slots.map { ids[Int($0)]! }
+        var result: [ID] = []
+        visitCandidates(near: point, within: metres) { result.append(ids[Int($0.slot)]!) }
+        return result
     }
 
     /// The circles that contain `point`, exactly (the candidates, filtered by distance).
+    @_specialize(exported:true,where ID == String)
+    @_specialize(exported:true,where ID == Int)
     public func containing(_ point: Coordinate) -> [ID] {
-        var slots: [Int32] = []
-        candidateSlots(near: point, within: 0, into: &slots)
         let here = PointTrig(point)
-        return slots.filter { fences[Int($0)].contains(here) }.map { ids[Int($0)]! }
+        var result: [ID] = []
+        visitCandidates(near: point, within: 0) { entry in
+            if isWithin(entry, entry.radius, of: here) { result.append(ids[Int(entry.slot)]!) }
+        }
+        return result
     }
 
-    /// Appends the slots of `candidates(near:within:)` to `slots`, each once.
-    func candidateSlots(near point: Coordinate, within metres: Double, into slots: inout [Int32]) {
-        let start = slots.count
+    /// Whether `point` is within `limit` metres of the entry's centre: the flat-Earth estimate
+    /// decides unless it is within its error of the limit, then the haversine distance does.
+    @inline(__always)
+    func isWithin(_ entry: CellEntry, _ limit: Double, of point: PointTrig) -> Bool {
+        var dLongitude = point.longitude - entry.longitude
+        if dLongitude > 180 { dLongitude -= 360 } else if dLongitude < -180 { dLongitude += 360 }
+        let x = dLongitude * Double(entry.cosPhi)
+        let y = point.latitude - entry.latitude
+        let metres = (x * x + y * y).squareRoot() * FenceSlot.metresPerDegree
+        if metres < 20_000, abs(entry.latitude) < 70, abs(point.latitude) < 70 {
+            if metres > limit * 1.02 + 1 { return false }
+            if metres < limit * 0.98 - 1 { return true }
+        }
+        return fences[Int(entry.slot)].distance(to: point) <= limit
+    }
+
+    /// Calls `body` once for every circle that might come within `metres` of `point`.
+    ///
+    /// A circle registered in several cells of the query is reported from one of them only: the
+    /// first cell (row-major) of the overlap of its box and the query's, so no set is needed
+    /// unless a box wraps round the antimeridian.
+    func visitCandidates(near point: Coordinate, within metres: Double, _ body: (CellEntry) -> Void) {
         let box = grid.box(around: point, radius: max(metres, 0))
-        if box.cellCount > cells.count {
-            // A box with more cells than the grid holds: visit the stored cells instead.
-            for (key, cell) in cells where box.contains(key, columns: grid.columns) { slots += cell }
-        } else if box.cellCount == 1 {
-            if let cell = cells[box.rowStart * grid.columns + box.columnStart] { slots += cell }
+        let columns = grid.columns
+        if box.cellCount == 1 {
+            if let cell = cells.entries(box.rowStart * columns + box.columnStart) {
+                for entry in cell { body(entry) }
+            }
+        } else if box.cellCount > cells.count || box.columnStart + box.columnCount > columns {
+            // A box with more cells than the grid holds, or wrapping: visit with a set of seen slots.
+            var seen = Set<Int32>()
+            if box.cellCount > cells.count {
+                cells.forEach { key, cell in
+                    guard box.contains(key, columns: columns) else { return }
+                    for entry in cell where seen.insert(entry.slot).inserted { body(entry) }
+                }
+            } else {
+                box.forEachCell(columns: columns) { key in
+                    for entry in cells.entries(key) ?? [] where seen.insert(entry.slot).inserted { body(entry) }
+                }
+            }
         } else {
-            box.forEachCell(columns: grid.columns) { key in
-                if let cell = cells[key] { slots += cell }
+            var seen: Set<Int32>?
+            for row in box.rowStart...box.rowEnd {
+                for column in box.columnStart..<(box.columnStart + box.columnCount) {
+                    guard let cell = cells.entries(row * columns + column) else { continue }
+                    for entry in cell {
+                        if entry.columnStart < 0 {
+                            // The circle's own box wraps: fall back to a set for it.
+                            if seen == nil { seen = [] }
+                            if seen!.insert(entry.slot).inserted { body(entry) }
+                        } else if row == max(box.rowStart, Int(entry.rowStart)),
+                            column == max(box.columnStart, Int(entry.columnStart))
+                        {
+                            body(entry)
+                        }
+                    }
+                }
             }
         }
-        slots += large
-        if box.cellCount > 1 { Self.unique(&slots, from: start) }
+        for slot in large { body(CellEntry(slot: slot, fence: fences[Int(slot)], box: nil, columns: columns)) }
     }
+}
 
-    /// Sorts `slots[start...]` and drops repeats.
-    static func unique(_ slots: inout [Int32], from start: Int) {
-        guard slots.count - start > 1 else { return }
-        slots[start...].sort()
-        var write = start + 1
-        for read in (start + 1)..<slots.count where slots[read] != slots[write - 1] {
-            slots[write] = slots[read]
-            write += 1
+/// A circle as a grid cell holds it: what the distance estimate needs, inline (so a query reads
+/// one array per cell, not one fence per candidate), and where its own box starts (to report a
+/// circle once per query).
+struct CellEntry: Sendable {
+    let slot: Int32
+    let rowStart: Int32
+    /// -1 when the circle's box wraps round the antimeridian.
+    let columnStart: Int32
+    let cosPhi: Float
+    let latitude: Double
+    let longitude: Double
+    let radius: Double
+
+    init(slot: Int32, fence: FenceSlot, box: Grid.Box?, columns: Int) {
+        self.slot = slot
+        rowStart = Int32(box?.rowStart ?? 0)
+        if let box, box.columnStart + box.columnCount <= columns {
+            columnStart = Int32(box.columnStart)
+        } else {
+            columnStart = -1
         }
-        slots.removeLast(slots.count - write)
+        cosPhi = Float(fence.cosPhi)
+        latitude = fence.latitude
+        longitude = fence.longitude
+        radius = fence.radius
     }
 }
 
 /// A circle with what the distance tests need precomputed.
 struct FenceSlot: Sendable {
+    static let metresPerDegree = Earth.meanRadius * .pi / 180
+
     let circle: Circle
     let latitude: Double
     let longitude: Double

@@ -45,54 +45,77 @@ public struct PresenceDetector<ID: Hashable & Sendable & Comparable>: Sendable {
     /// The crossings `fix` makes for a device inside `inside` whose previous fix was `previous`,
     /// ordered by fence id (for a pass-through, entry before exit). Fences of `inside` that the
     /// index no longer holds are exited.
-    @_specialize(exported: true, where ID == String)
-    @_specialize(exported: true, where ID == Int)
+    @_specialize(exported:true,where ID == String)
+    @_specialize(exported:true,where ID == Int)
     public func crossings(inside: Set<ID>, previous: Coordinate?, fix: Fix) -> [FenceCrossing<ID>] {
         guard isUsable(fix) else { return [] }
         var result: [FenceCrossing<ID>] = []
         var insideSlots: [Int32] = []
-        insideSlots.reserveCapacity(inside.count)
-        for id in inside {
-            if let slot = fences.slot(of: id) {
-                insideSlots.append(slot)
-            } else {
-                result.append(FenceCrossing(id: id, trigger: .exit))
+        if !inside.isEmpty {
+            insideSlots.reserveCapacity(inside.count)
+            for id in inside {
+                if let slot = fences.slot(of: id) {
+                    insideSlots.append(slot)
+                } else {
+                    result.append(FenceCrossing(id: id, trigger: .exit))
+                }
             }
         }
         let point = fix.coordinate
         let here = PointTrig(point)
         let margin = max(exitMargin, fix.accuracy ?? 0)
         var jump: (from: Coordinate, length: Double)?
-        var candidates: [Int32] = []
-        candidates.reserveCapacity(32)
-        fences.candidateSlots(near: point, within: margin, into: &candidates)
         if let previous {
             let length = previous.distance(to: point)
-            if length > 0, length <= maximumJump {
-                jump = (previous, length)
-                fences.candidateSlots(near: previous, within: length, into: &candidates)
-                CircleIndex<ID>.unique(&candidates, from: 0)
-            }
+            if length > 0, length <= maximumJump { jump = (previous, length) }
         }
-        // Fences the device is in but the grid did not return near the fix: it is far from them.
-        for slot in insideSlots where !candidates.contains(slot) { candidates.append(slot) }
-        var found: [(slot: Int32, trigger: FenceTrigger)] = []
-        for slot in candidates {
-            let fence = fences.fences[Int(slot)]
-            if insideSlots.contains(slot) {
-                if !fence.isWithin(fence.radius + margin, of: here) { found.append((slot, .exit)) }
-            } else if fence.contains(here) {
-                found.append((slot, .entry))
-            } else if let jump, fence.isWithin(fence.radius + jump.length, of: here),
-                fence.circle.isCrossed(from: jump.from, to: point)
+        // One query covers the fix's margin and, after a move, the whole path: the circle around
+        // the path's midpoint reaching both ends.
+        var center = point
+        var reach = margin
+        if let jump {
+            center =
+                (try? Coordinate(
+                    latitude: (jump.from.latitude + point.latitude) / 2,
+                    longitude: Self.midLongitude(jump.from.longitude, point.longitude))) ?? point
+            reach = max(center.distance(to: point), center.distance(to: jump.from)) + margin
+        }
+        var seenInside = [Bool](repeating: false, count: insideSlots.count)
+        func decide(_ entry: CellEntry) {
+            if let i = insideSlots.firstIndex(of: entry.slot) {
+                seenInside[i] = true
+                if !fences.isWithin(entry, entry.radius + margin, of: here) {
+                    result.append(FenceCrossing(id: fences.ids[Int(entry.slot)]!, trigger: .exit))
+                }
+            } else if fences.isWithin(entry, entry.radius, of: here) {
+                result.append(FenceCrossing(id: fences.ids[Int(entry.slot)]!, trigger: .entry))
+            } else if let jump, fences.isWithin(entry, entry.radius + jump.length, of: here),
+                fences.fences[Int(entry.slot)].circle.isCrossed(from: jump.from, to: point)
             {
-                found.append((slot, .entry))
-                found.append((slot, .exit))
+                let id = fences.ids[Int(entry.slot)]!
+                result.append(FenceCrossing(id: id, trigger: .entry))
+                result.append(FenceCrossing(id: id, trigger: .exit))
             }
         }
-        guard !found.isEmpty || !result.isEmpty else { return [] }
-        for (slot, trigger) in found { result.append(FenceCrossing(id: fences.ids[Int(slot)]!, trigger: trigger)) }
+        fences.visitCandidates(near: center, within: reach, decide)
+        // Fences the device is in but the grid did not return near the fix: it is far from them.
+        for (i, slot) in insideSlots.enumerated() where !seenInside[i] {
+            let fence = fences.fences[Int(slot)]
+            if fence.distance(to: here) > fence.radius + margin {
+                result.append(FenceCrossing(id: fences.ids[Int(slot)]!, trigger: .exit))
+            }
+        }
+        guard result.count > 1 else { return result }
         // By id; a pass-through's entry stays before its exit (stable sort).
         return result.enumerated().sorted { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }.map(\.element)
+    }
+
+    /// The longitude halfway between two, the short way round.
+    static func midLongitude(_ a: Double, _ b: Double) -> Double {
+        var difference = b - a
+        if difference > 180 { difference -= 360 } else if difference < -180 { difference += 360 }
+        var middle = a + difference / 2
+        if middle > 180 { middle -= 360 } else if middle < -180 { middle += 360 }
+        return middle
     }
 }
