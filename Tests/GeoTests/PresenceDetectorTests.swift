@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 
 @testable import Geo
@@ -81,5 +82,50 @@ import Testing
         #expect(
             detector.crossings(inside: ["gone"], previous: nil, fix: Fix(north(of: Self.shop, by: 500)))
                 == [FenceCrossing(id: "gone", trigger: .exit)])
+    }
+
+    /// The rules of `PresenceDetector` applied to every fence, the slow way.
+    static func bruteForce(
+        _ fences: [Circle], inside: Set<Int>, previous: Coordinate?, fix: Fix, margin: Double
+    ) -> [FenceCrossing<Int>] {
+        var result: [FenceCrossing<Int>] = []
+        for (id, fence) in fences.enumerated() {
+            let distance = fence.center.distance(to: fix.coordinate)
+            if inside.contains(id) {
+                if distance > fence.radius + margin { result.append(FenceCrossing(id: id, trigger: .exit)) }
+            } else if distance <= fence.radius {
+                result.append(FenceCrossing(id: id, trigger: .entry))
+            } else if let previous, previous.distance(to: fix.coordinate) > 0,
+                previous.distance(to: fix.coordinate) <= 50_000, fence.isCrossed(from: previous, to: fix.coordinate)
+            {
+                result.append(FenceCrossing(id: id, trigger: .entry))
+                result.append(FenceCrossing(id: id, trigger: .exit))
+            }
+        }
+        return result
+    }
+
+    @Test func theDetectorAgreesWithApplyingItsRulesToEveryFence() async {
+        await propertyCheck(
+            input: CircleIndexTests.fences.array(of: 1...40), CircleIndexTests.points.array(of: 2...12),
+            Gen.double(in: 0...60)
+        ) { fences, walk, accuracy in
+            var index = CircleIndex<Int>()
+            for (id, fence) in fences.enumerated() { index.insert(fence, id: id) }
+            let detector = PresenceDetector(fences: index)
+            var inside = Set<Int>()
+            var previous: Coordinate?
+            for point in walk {
+                let fix = Fix(point, accuracy: accuracy)
+                let found = detector.crossings(inside: inside, previous: previous, fix: fix)
+                let expected = Self.bruteForce(
+                    fences, inside: inside, previous: previous, fix: fix, margin: max(15, accuracy))
+                #expect(found == expected)
+                for crossing in found {
+                    if crossing.trigger == .entry { inside.insert(crossing.id) } else { inside.remove(crossing.id) }
+                }
+                previous = point
+            }
+        }
     }
 }
