@@ -28,7 +28,7 @@ public struct PresenceDetector<ID: Hashable & Sendable & Comparable>: Sendable {
 
     public init(
         fences: CircleIndex<ID>, exitMargin: Double = 15, maximumAccuracy: Double = 1_000,
-        maximumJump: Double = 50_000
+        maximumJump: Double = 2_000
     ) {
         self.fences = fences
         self.exitMargin = exitMargin
