@@ -29,6 +29,55 @@ extension MusterClient {
     }
 }
 
+extension MusterClient {
+    /// Reports an iBeacon sighting (`POST /api/v1/beacons/sightings`): the regions entered or left
+    /// and what their rules did.
+    ///
+    /// - Parameters:
+    ///   - proximityUUID: the beacon's proximity UUID; `major`, `minor` its numbers (0…65535).
+    ///   - rssi: the received signal strength in dBm; `txPower` the beacon's measured power at 1 m.
+    public func reportBeaconSighting(
+        deviceId: String, proximityUUID: String, major: Int, minor: Int, rssi: Int, txPower: Int? = nil,
+        at: Date? = nil
+    ) async throws(MusterClientError) -> LocationReport {
+        let body = SightingBody(
+            deviceId: deviceId, uuid: proximityUUID, major: major, minor: minor, rssi: rssi, txPower: txPower, at: at)
+        let request = try APIRequest("POST", ["beacons", "sightings"], json: body)
+        return try decode(LocationReport.self, from: try await perform(request), of: request)
+    }
+
+    /// Reports an entry or exit the device detected itself (`POST /api/v1/transitions`), e.g. from the
+    /// OS's region monitoring; `trigger` is `on_entry` or `on_exit`.
+    public func reportTransition(
+        deviceId: String, area: String, trigger: String, latitude: Double? = nil, longitude: Double? = nil,
+        at: Date? = nil
+    ) async throws(MusterClientError) -> LocationReport {
+        let body = TransitionBody(
+            deviceId: deviceId, area: area, trigger: trigger, lat: latitude, lng: longitude, at: at)
+        let request = try APIRequest("POST", ["transitions"], json: body)
+        return try decode(LocationReport.self, from: try await perform(request), of: request)
+    }
+}
+
+private struct SightingBody: Encodable {
+    var deviceId: String
+    var uuid: String
+    var major: Int
+    var minor: Int
+    var rssi: Int
+    var txPower: Int?
+    var at: Date?
+}
+
+private struct TransitionBody: Encodable {
+    var deviceId: String
+    var area: String
+    var trigger: String
+    var lat: Double?
+    var lng: Double?
+    var at: Date?
+}
+
 private struct LocationBody: Encodable {
     var deviceId: String
     var lat: Double

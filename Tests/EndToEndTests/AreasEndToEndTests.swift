@@ -103,4 +103,49 @@ import Testing
         #expect(bodies == ["Still here after 2 s"])
         #expect(await server.stop() == 0)
     }
+
+    @Test func theReportVerbsActOnAServerAsTheLoggedInUser() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("areas-remote")
+        defer { work.remove() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["MUSTER_DATA"] = nil
+        environment["MUSTER_SESSION"] = work.url.appendingPathComponent("session.json").path
+        let ada = try await server.login("ada", password: "secret-ada")
+        let put = try await server.send(
+            "PUT", "api/v1/geofences/door", token: ada,
+            json:
+                #"{"lat":48.87,"lng":2.33,"radius":0.05,"rules_actions":[{"id":"hi","rule":{"trigger":"on_entry"},"action":{"notify_user":"Hello"}}]}"#
+        )
+        #expect(put.status == 201)
+        let login = try await MusterProcess.run(
+            ["login", "--server", server.base.absoluteString, "ada", "--password-stdin"], stdin: "secret-ada\n",
+            environment: environment)
+        try #require(login.status == 0, "\(login)")
+        let located = try await MusterProcess.run(
+            ["location", "--user", "ada", "--device-id", "ada-phone", "--lat", "48.87", "--lng", "2.33", "--json"],
+            environment: environment)
+        #expect(located.status == 0, "\(located)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(located.stdout.utf8)) as? [String: Any])
+        #expect(answer["transitions"] as? [[String: String]] == [["area": "door", "trigger": "on_entry"]])
+        let left = try await MusterProcess.run(
+            ["transition", "--user", "ada", "--device-id", "ada-phone", "--area", "door", "--trigger", "on_exit"],
+            environment: environment)
+        #expect(left.status == 0, "\(left)")
+        #expect(left.stdout.contains("door  on_exit"))
+        let someoneElse = try await MusterProcess.run(
+            ["location", "--user", "joe", "--device-id", "p", "--lat", "48.87", "--lng", "2.33"],
+            environment: environment)
+        #expect(someoneElse.status == 2)
+        #expect(someoneElse.stderr.contains("--user joe"))
+        let sighting = try await MusterProcess.run(
+            [
+                "beacon", "--user", "ada", "--device-id", "ada-phone", "--uuid", "nope", "--major", "1", "--minor", "1",
+                "--rssi", "-60",
+            ],
+            environment: environment)
+        #expect(sighting.status == 2)
+        #expect(sighting.stderr.contains("uuid"))
+        #expect(await server.stop() == 0)
+    }
 }

@@ -191,6 +191,10 @@ public struct RuleEngine: Sendable {
     /// the order they end; what a restart re-arms. Returns what they decided.
     @discardableResult
     public func fireDueLatches(now: Date? = nil, limit: Int = 1000) async throws -> Evaluation {
+        // A read first: an idle timer does not take the writer.
+        guard let next = try nextLatchEnd(), next <= (now.map(Self.microseconds) ?? Self.microseconds(Date())) else {
+            return Evaluation()
+        }
         let (evaluation, hooks) = try await log.perform { scope in
             let upTo = now.map(Self.microseconds) ?? scope.now
             let run = try RuleRun(scope: scope, cache: cache)

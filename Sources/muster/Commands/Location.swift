@@ -14,6 +14,7 @@ struct Location: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Option(help: "The user the device belongs to.") var user: String
     @Option(help: "The device.") var deviceId: String
     @Option(parsing: .unconditional, help: "Latitude in degrees (-90…90).") var lat: Double
@@ -30,6 +31,7 @@ struct Location: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let session = try remote.session(data: data) { return try await run(on: session) }
         let log = try data.open()
         defer { log.close() }
         let evaluation = try await RuleEngine(log: log).report(
@@ -46,6 +48,7 @@ struct Beacon: AsyncParsableCommand {
         abstract: "Report a device's iBeacon sighting; print the transitions and each rule's outcome.")
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Option(help: "The user the device belongs to.") var user: String
     @Option(help: "The device.") var deviceId: String
     @Option(help: "The beacon's proximity UUID.") var uuid: String
@@ -65,6 +68,7 @@ struct Beacon: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let session = try remote.session(data: data) { return try await run(on: session) }
         let log = try data.open()
         defer { log.close() }
         let evaluation = try await RuleEngine(log: log).report(
@@ -79,12 +83,22 @@ enum EvaluationOutput {
     static func print(_ evaluation: Evaluation, json: Bool) throws {
         if json { return try Output.json(evaluation) }
         if let ignored = evaluation.ignored { Output.line("ignored: \(ignored)") }
-        Output.table(
-            ["AREA", "TRIGGER"], evaluation.transitions.map { [$0.area, $0.trigger] })
+        table(
+            transitions: evaluation.transitions.map { [$0.area, $0.trigger] },
+            outcomes: evaluation.outcomes.map { [$0.area, $0.rule, $0.fired ? "yes" : "no", $0.reason] },
+            geotriggers: evaluation.geotriggers.map {
+                [$0.geotrigger, $0.fence, $0.notificationType, $0.fired ? "yes" : "no", $0.message ?? $0.reason]
+            })
+    }
+
+    /// Transitions, then rule outcomes, then geotrigger notifications (when any), as tables.
+    static func table(transitions: [[String]], outcomes: [[String]], geotriggers: [[String]]) {
+        Output.table(["AREA", "TRIGGER"], transitions)
         Output.line("")
-        Output.table(
-            ["AREA", "RULE", "FIRED", "REASON"],
-            evaluation.outcomes.map { [$0.area, $0.rule, $0.fired ? "yes" : "no", $0.reason] })
+        Output.table(["AREA", "RULE", "FIRED", "REASON"], outcomes)
+        guard !geotriggers.isEmpty else { return }
+        Output.line("")
+        Output.table(["GEOTRIGGER", "FENCE", "TYPE", "FIRED", "MESSAGE"], geotriggers)
     }
 }
 
@@ -94,6 +108,7 @@ struct Transition: AsyncParsableCommand {
         abstract: "Report an entry or exit a device detected itself; print each rule's outcome.")
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Option(help: "The user the device belongs to.") var user: String
     @Option(help: "The device.") var deviceId: String
     @Option(help: "The area entered or left.") var area: String
@@ -112,6 +127,7 @@ struct Transition: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let session = try remote.session(data: data) { return try await run(on: session) }
         let log = try data.open()
         defer { log.close() }
         let evaluation = try await RuleEngine(log: log).report(
