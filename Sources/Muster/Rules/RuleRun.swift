@@ -297,7 +297,6 @@ final class RuleRun {
         decision.areaCount = nil
         decision.groupCount = nil
         decision.group = nil
-        let at = scope.now
         switch answer {
         case .failure(let why):
             decision.decision = "failed"
@@ -320,7 +319,6 @@ final class RuleRun {
             let values = URLTemplate.Values(
                 area: area.id, latitude: event?.latitude, longitude: event?.longitude, deviceId: decision.deviceId,
                 namespace: namespace)
-            decision.at = max(decision.at, at)
             let timeZone = try userTimeZone(decision.user)
             if answer.kind == .notify {
                 try notify(
