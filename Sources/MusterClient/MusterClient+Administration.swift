@@ -61,4 +61,20 @@ extension MusterClient {
         ].compactMap { $0 }
         return try decode([JSONValue].self, from: try await perform(request), of: request)
     }
+
+    /// The rules' event counters of the namespace (`GET /api/v1/counters`, administrators), optionally
+    /// of one area: `[{"user","area"?,"rule"?,"group"?,"trigger"?,"count"}]`.
+    public func counters(area: String? = nil) async throws(MusterClientError) -> [JSONValue] {
+        var request = APIRequest("GET", ["counters"])
+        request.query = [area.map { URLQueryItem(name: "area", value: $0) }].compactMap { $0 }
+        return try decode([JSONValue].self, from: try await perform(request), of: request)
+    }
+
+    /// A user's rule notifications on a day of their time zone (`GET /api/v1/quota/{user}`,
+    /// administrators): `{"user","date","notifications","limit"?,"remaining"?}`.
+    public func quota(user: String, date: String? = nil) async throws(MusterClientError) -> JSONValue {
+        var request = APIRequest("GET", ["quota", user])
+        request.query = [date.map { URLQueryItem(name: "date", value: $0) }].compactMap { $0 }
+        return try decode(JSONValue.self, from: try await perform(request), of: request)
+    }
 }

@@ -133,6 +133,11 @@ import Testing
             environment: environment)
         #expect(left.status == 0, "\(left)")
         #expect(left.stdout.contains("door  on_exit"))
+        let counters = try await MusterProcess.run(["counters", "--json"], environment: environment)
+        #expect(counters.stdout.contains(#""count":1"#), "\(counters)")
+        let quota = try await MusterProcess.run(["quota", "ada"], environment: environment)
+        #expect(quota.status == 0, "\(quota)")
+        #expect(quota.stdout.contains("unlimited"))
         let someoneElse = try await MusterProcess.run(
             ["location", "--user", "joe", "--device-id", "p", "--lat", "48.87", "--lng", "2.33"],
             environment: environment)

@@ -39,6 +39,15 @@ import Testing
             let message = try await client.send(.get, "/api/v1/messages/\(messageId)", token: joe)
             #expect(message.text.contains("https://shop.example/shop?d=phone"))
 
+            let counters = try await client.send(.get, "/api/v1/counters?area=shop", token: ada)
+            #expect(counters.array.first?["count"] as? Int == 1)
+            #expect(counters.array.first?["user"] as? String == "joe")
+            let quota = try await client.send(.get, "/api/v1/quota/joe?date=2026-11-23", token: ada)
+            #expect(quota.object["notifications"] as? Int == 1)
+            #expect(try await client.send(.get, "/api/v1/quota/joe?date=soon", token: ada).status == .badRequest)
+            #expect(try await client.send(.get, "/api/v1/quota/nobody", token: ada).status == .notFound)
+            #expect(try await client.send(.get, "/api/v1/counters", token: joe).status == .forbidden)
+
             let audit = try await client.send(.get, "/api/v1/audit?area=shop&rule=hello", token: ada)
             #expect(audit.array.map { $0["what"] as? String } == ["ruleEvaluated"])
             #expect(audit.array.first?["fired"] as? Bool == true)

@@ -8,7 +8,7 @@ public struct RuleCounters: Sendable {
     public init(log: EventLog) { self.log = log }
 
     /// One rule's event count for one user in one area (or, with `group`, one trigger in one group).
-    public struct Counter: Sendable, Hashable, Encodable {
+    public struct Counter: Sendable, Hashable, Codable {
         public var user: String
         /// The area, or nil for a group counter.
         public var area: String?
@@ -56,6 +56,23 @@ public struct RuleCounters: Sendable {
                 return Int(try r.readVarint("count"))
             }
         }
+    }
+
+    /// A user's rule notifications on a day against the namespace's `dailyNotificationLimit`.
+    public struct QuotaReport: Sendable, Hashable, Codable {
+        public var user: String
+        public var date: String
+        public var notifications: Int
+        /// nil: no limit.
+        public var limit: Int?
+        public var remaining: Int?
+    }
+
+    public func report(user: String, day: String, namespace: String = Names.defaultNamespace) throws -> QuotaReport {
+        let used = try quota(user: user, day: day, namespace: namespace)
+        let limit = try Settings(log: log).value(.dailyNotificationLimit, namespace: namespace).flatMap(Int.init)
+        return QuotaReport(
+            user: user, date: day, notifications: used, limit: limit, remaining: limit.map { max($0 - used, 0) })
     }
 
     /// The user's current local day, for `muster quota` without `--date`.

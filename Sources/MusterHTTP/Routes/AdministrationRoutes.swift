@@ -39,6 +39,27 @@ extension API {
             return try JSONCoding.response(entry)
         }
 
+        group.get("counters") { request, context in
+            let caller = try context.administrator()
+            let area = request.uri.queryParameters.get("area").map { String($0) }
+            return try JSONCoding.response(try RuleCounters(log: log).counters(area: area, namespace: caller.namespace))
+        }
+
+        group.get("quota/:user") { request, context in
+            let caller = try context.administrator()
+            let user = try context.parameter("user")
+            guard try directory.user(user, namespace: caller.namespace) != nil else {
+                throw APIError(.notFound, "not_found", "no user \(user) in namespace \(caller.namespace)")
+            }
+            let date = try request.query("date", "a day such as 2026-11-23") {
+                $0.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil ? String($0) : nil
+            }
+            let counters = RuleCounters(log: log)
+            let day = try date ?? counters.today(user: user, namespace: caller.namespace)
+            return try JSONCoding.response(
+                try counters.report(user: user, day: day, namespace: caller.namespace))
+        }
+
         group.get("audit") { request, context in
             let caller = try context.administrator()
             let since = try request.query("since", "an ISO 8601 time such as 2026-11-21T08:00:00Z") {

@@ -9,14 +9,19 @@ struct Counters: AsyncParsableCommand {
         abstract: "List the rules' event counters: per user, area and rule, then per user, group and trigger.")
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Option(help: "Only this area's counters.") var area: String?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Flag(help: "Print one JSON array.") var json = false
 
     func run() async throws {
+        if let session = try remote.session(data: data) { return try await run(on: session) }
         let log = try data.open()
         defer { log.close() }
-        let counters = try RuleCounters(log: log).counters(area: area, namespace: namespace)
+        try Self.print(try RuleCounters(log: log).counters(area: area, namespace: namespace), json: json)
+    }
+
+    static func print(_ counters: [RuleCounters.Counter], json: Bool) throws {
         if json { return try Output.json(counters) }
         Output.table(
             ["USER", "AREA", "RULE", "GROUP", "TRIGGER", "COUNT"],
@@ -32,6 +37,7 @@ struct Quota: AsyncParsableCommand {
         abstract: "Show a user's rule notifications on a day (their time zone) against dailyNotificationLimit.")
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var remote: RemoteOptions
     @Argument(help: "The user.") var user: String
     @Option(help: "The day, YYYY-MM-DD (default: today in the user's time zone).") var date: String?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
@@ -43,16 +49,8 @@ struct Quota: AsyncParsableCommand {
         }
     }
 
-    struct Report: Encodable {
-        var user: String
-        var date: String
-        var notifications: Int
-        /// nil: no limit.
-        var limit: Int?
-        var remaining: Int?
-    }
-
     func run() async throws {
+        if let session = try remote.session(data: data) { return try await run(on: session) }
         let log = try data.open()
         defer { log.close() }
         guard try Directory(log: log).user(user, namespace: namespace) != nil else {
@@ -60,13 +58,13 @@ struct Quota: AsyncParsableCommand {
         }
         let counters = RuleCounters(log: log)
         let day = try date ?? counters.today(user: user, namespace: namespace)
-        let used = try counters.quota(user: user, day: day, namespace: namespace)
-        let limit = try Settings(log: log).value(.dailyNotificationLimit, namespace: namespace).flatMap(Int.init)
-        let report = Report(
-            user: user, date: day, notifications: used, limit: limit, remaining: limit.map { max($0 - used, 0) })
+        try Self.print(try counters.report(user: user, day: day, namespace: namespace), json: json)
+    }
+
+    static func print(_ report: RuleCounters.QuotaReport, json: Bool) throws {
         if json { return try Output.json(report) }
         Output.table(
             ["USER", "DATE", "NOTIFICATIONS", "LIMIT"],
-            [[user, day, String(used), limit.map(String.init) ?? "unlimited"]])
+            [[report.user, report.date, String(report.notifications), report.limit.map(String.init) ?? "unlimited"]])
     }
 }
