@@ -81,6 +81,28 @@ import Testing
         #expect(try await Self.report(world, metresNorth: 30, at: Self.monday).geotriggers.first?.fired == true)
     }
 
+    @Test func aPolygonFenceWithABufferIsEnteredAndLeft() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        let definition = #"""
+            {"name":"Square","rule":"enterOrExit","bufferDistance":30,
+             "messageExpression":"$fencenotificationtype + \" \" + $fencefeature.name",
+             "fences":{"type":"FeatureCollection","features":[{"type":"Feature","id":"sq",
+               "geometry":{"type":"Polygon","coordinates":[[[2.3295,48.8695],[2.3305,48.8695],[2.3305,48.8705],[2.3295,48.8705],[2.3295,48.8695]]]},
+               "properties":{"name":"the square"}}]}}
+            """#
+        let geotrigger = try Geotrigger.read(Data(definition.utf8), id: "square")
+        #expect(geotrigger.fences.first?.ring?.count == 5)
+        try await Geotriggers(log: world.log).define(geotrigger)
+        // 20 m north of the square's north edge (55.6 m from the centre + 20 m): within the buffer.
+        let near = try await Self.report(world, metresNorth: 75, at: Self.monday)
+        #expect(near.geotriggers.map(\.message) == ["entered the square"])
+        let away = try await Self.report(world, metresNorth: 300, at: Self.monday + 60)
+        #expect(away.geotriggers.map(\.message) == ["exited the square"])
+        let stored = try #require(try Geotriggers(log: world.log).geotrigger(id: "square"))
+        #expect(stored.json.objectValue?["fences"]?.description.contains("Polygon") == true)
+    }
+
     @Test func areasServeAsFencesWithTheirAttributes() async throws {
         let world = try await RulesWorld()
         defer { world.remove() }
@@ -105,6 +127,14 @@ import Testing
         (
             #"{"messageExpression":"\"a\"","fences":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Polygon","coordinates":[]},"properties":{}}]}}"#,
             "fences.features[0].geometry"
+        ),
+        (
+            #"{"messageExpression":"\"a\"","fences":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[]},"properties":{}}]}}"#,
+            "fences.features[0].geometry: expected a Point with properties.radius or a Polygon"
+        ),
+        (
+            #"{"messageExpression":"\"a\"","fences":{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[0,0],[0,1],[1,1]],[[0,0],[0,1],[1,1]]]},"properties":{}}]}}"#,
+            "fences.features[0].geometry.coordinates: holes are not supported"
         ),
     ])
     func aBadDefinitionIsRefusedNamingTheField(json: String, message: String) {

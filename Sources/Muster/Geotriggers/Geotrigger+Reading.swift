@@ -71,29 +71,58 @@ extension Geotrigger {
             messageExpression: source, requestedActions: actions)
     }
 
-    /// A GeoJSON Point feature with `properties.radius` (metres) as a circular fence.
+    /// A GeoJSON Point feature with `properties.radius` (metres) as a circular fence, or a Polygon
+    /// feature (one ring, no holes).
     static func fence(_ feature: JSONValue, path: String) throws -> Fence {
         guard let object = feature.objectValue, object["type"]?.stringValue == "Feature" else {
             throw StoreError(.invalidArgument, "\(path): expected a GeoJSON Feature")
         }
         let properties = object["properties"]?.objectValue ?? [:]
-        guard let geometry = object["geometry"]?.objectValue, geometry["type"]?.stringValue == "Point",
-            let position = geometry["coordinates"]?.arrayValue, position.count >= 2,
-            let longitude = position[0].numberValue, let latitude = position[1].numberValue,
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else {
-            throw StoreError(
-                .invalidArgument,
-                "\(path).geometry: expected a Point [longitude, latitude] (circles only: a point with properties.radius)"
-            )
-        }
-        guard let radius = properties["radius"]?.numberValue, radius >= 0, radius <= 40_075_017 else {
-            throw StoreError(.invalidArgument, "\(path).properties.radius: expected metres ≥ 0")
-        }
         let id =
             object["id"]?.stringValue ?? object["id"]?.numberValue.map { String(Int($0)) }
             ?? String(path.split(separator: "[").last?.dropLast() ?? "")
-        return Fence(id: id, latitude: latitude, longitude: longitude, radius: radius, attributes: properties)
+        let geometry = object["geometry"]?.objectValue ?? [:]
+        switch geometry["type"]?.stringValue {
+        case "Point":
+            guard let position = geometry["coordinates"]?.arrayValue, position.count >= 2,
+                let longitude = position[0].numberValue, let latitude = position[1].numberValue,
+                (-90...90).contains(latitude), (-180...180).contains(longitude)
+            else {
+                throw StoreError(.invalidArgument, "\(path).geometry.coordinates: expected [longitude, latitude]")
+            }
+            guard let radius = properties["radius"]?.numberValue, radius >= 0, radius <= 40_075_017 else {
+                throw StoreError(.invalidArgument, "\(path).properties.radius: expected metres ≥ 0 for a Point fence")
+            }
+            return Fence(id: id, latitude: latitude, longitude: longitude, radius: radius, attributes: properties)
+        case "Polygon":
+            guard let rings = geometry["coordinates"]?.arrayValue, let outer = rings.first?.arrayValue else {
+                throw StoreError(
+                    .invalidArgument, "\(path).geometry.coordinates: expected [[[longitude, latitude], …]]")
+            }
+            guard rings.count == 1 else {
+                throw StoreError(
+                    .invalidArgument, "\(path).geometry.coordinates: holes are not supported (one ring only)")
+            }
+            var ring: [[Double]] = []
+            for (i, position) in outer.enumerated() {
+                guard let pair = position.arrayValue, pair.count >= 2, let longitude = pair[0].numberValue,
+                    let latitude = pair[1].numberValue, (-90...90).contains(latitude), (-180...180).contains(longitude)
+                else {
+                    throw StoreError(
+                        .invalidArgument, "\(path).geometry.coordinates[0][\(i)]: expected [longitude, latitude]")
+                }
+                ring.append([longitude, latitude])
+            }
+            let fence = Fence(
+                id: id, latitude: ring[0][1], longitude: ring[0][0], radius: 0, ring: ring, attributes: properties)
+            guard fence.polygon != nil else {
+                throw StoreError(.invalidArgument, "\(path).geometry.coordinates: a ring needs 3 or more positions")
+            }
+            return fence
+        default:
+            throw StoreError(
+                .invalidArgument, "\(path).geometry: expected a Point with properties.radius or a Polygon")
+        }
     }
 
     /// The API's JSON form, as `read` takes it.
@@ -112,10 +141,16 @@ extension Geotrigger {
                     fences.map { fence in
                         .object([
                             "type": .string("Feature"), "id": .string(fence.id),
-                            "geometry": .object([
-                                "type": .string("Point"),
-                                "coordinates": .array([.number(fence.longitude), .number(fence.latitude)]),
-                            ]),
+                            "geometry": fence.ring.map { ring in
+                                .object([
+                                    "type": .string("Polygon"),
+                                    "coordinates": .array([.array(ring.map { .array($0.map(JSONValue.number)) })]),
+                                ])
+                            }
+                                ?? .object([
+                                    "type": .string("Point"),
+                                    "coordinates": .array([.number(fence.longitude), .number(fence.latitude)]),
+                                ]),
                             "properties": .object(fence.attributes),
                         ])
                     }),

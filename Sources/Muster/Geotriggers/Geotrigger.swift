@@ -18,21 +18,34 @@ public struct Geotrigger: Sendable, Hashable, Codable {
         }
     }
 
-    /// One fence: a circle, with the attributes `$fencefeature` shows.
+    /// One fence: a circle (a point and a radius) or a polygon, with the attributes
+    /// `$fencefeature` shows.
     public struct Fence: Sendable, Hashable, Codable {
         public var id: String
         public var latitude: Double
         public var longitude: Double
-        /// Metres, before the buffer distance.
+        /// Metres, before the buffer distance; 0 for a polygon.
         public var radius: Double
+        /// A polygon's ring as GeoJSON positions `[longitude, latitude]`; nil for a circle.
+        public var ring: [[Double]]?
         public var attributes: [String: JSONValue]
 
-        public init(id: String, latitude: Double, longitude: Double, radius: Double, attributes: [String: JSONValue]) {
+        public init(
+            id: String, latitude: Double, longitude: Double, radius: Double, ring: [[Double]]? = nil,
+            attributes: [String: JSONValue]
+        ) {
             self.id = id
             self.latitude = latitude
             self.longitude = longitude
             self.radius = radius
+            self.ring = ring
             self.attributes = attributes
+        }
+
+        /// The polygon of a polygon fence.
+        public var polygon: Polygon? {
+            guard let ring else { return nil }
+            return try? Polygon(ring.compactMap { try? Coordinate(latitude: $0[1], longitude: $0[0]) })
         }
     }
 

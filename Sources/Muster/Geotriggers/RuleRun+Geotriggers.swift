@@ -15,7 +15,11 @@ extension RuleRun {
                 inside.insert(Self.lastComponent(key))
                 return true
             }
-            for crossing in compiled.detector.crossings(inside: inside, previous: previous, fix: fix) {
+            let polygonIds = Set(compiled.polygons.map(\.id))
+            var crossings = compiled.detector.crossings(
+                inside: inside.subtracting(polygonIds), previous: previous, fix: fix)
+            crossings += Self.polygonCrossings(compiled, inside: inside, previous: previous, fix: fix)
+            for crossing in crossings {
                 let type: FenceNotificationType = crossing.trigger == .entry ? .entered : .exited
                 var event = GeotriggerNotified(
                     user: user, deviceId: deviceId, geotrigger: geotrigger.id, fence: crossing.id,
@@ -39,6 +43,30 @@ extension RuleRun {
                 )
             }
         }
+    }
+
+    /// The polygon fences' crossings, by the detector's rules: in when within the buffer distance,
+    /// out beyond it plus the margin, a path through (≤ 2 km) is an entry and an exit.
+    static func polygonCrossings(
+        _ compiled: AreaCache.CompiledGeotrigger, inside: Set<String>, previous: Coordinate?, fix: Fix
+    ) -> [FenceCrossing<String>] {
+        let buffer = compiled.geotrigger.bufferDistance
+        let margin = max(compiled.detector.exitMargin, fix.accuracy ?? 0)
+        var result: [FenceCrossing<String>] = []
+        for (id, polygon) in compiled.polygons {
+            let distance = polygon.distance(to: fix.coordinate)
+            if inside.contains(id) {
+                if distance > buffer + margin { result.append(FenceCrossing(id: id, trigger: .exit)) }
+            } else if distance <= buffer {
+                result.append(FenceCrossing(id: id, trigger: .entry))
+            } else if let previous, previous.distance(to: fix.coordinate) <= compiled.detector.maximumJump,
+                polygon.isCrossed(from: previous, to: fix.coordinate)
+            {
+                result.append(FenceCrossing(id: id, trigger: .entry))
+                result.append(FenceCrossing(id: id, trigger: .exit))
+            }
+        }
+        return result
     }
 
     private func notify(

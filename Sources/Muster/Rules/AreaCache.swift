@@ -20,6 +20,8 @@ final class AreaCache: Sendable {
         var geotrigger: Geotrigger
         var expression: MessageExpression?
         var detector: PresenceDetector<String>
+        /// Polygon fences, checked one by one (a geotrigger has few).
+        var polygons: [(id: String, polygon: Polygon)]
         var attributes: [String: ArcadeDictionary]
     }
 
@@ -49,6 +51,7 @@ final class AreaCache: Sendable {
     static func compile(_ geotrigger: Geotrigger, areas: [String: Area]) -> CompiledGeotrigger {
         var index = CircleIndex<String>()
         var attributes: [String: ArcadeDictionary] = [:]
+        var polygons: [(id: String, polygon: Polygon)] = []
         let buffer = geotrigger.bufferDistance
         if geotrigger.fences.isEmpty {
             let chosen = geotrigger.areas.isEmpty ? Array(areas.values) : geotrigger.areas.compactMap { areas[$0] }
@@ -64,6 +67,12 @@ final class AreaCache: Sendable {
             }
         } else {
             for fence in geotrigger.fences {
+                if let polygon = fence.polygon {
+                    polygons.append((fence.id, polygon))
+                    attributes[fence.id] = ArcadeDictionary(
+                        fence.attributes.sorted { $0.key < $1.key }.map { ($0.key, ArcadeJSON.value($0.value)) })
+                    continue
+                }
                 guard let centre = try? Coordinate(latitude: fence.latitude, longitude: fence.longitude),
                     let circle = try? Circle(center: centre, radius: fence.radius + buffer)
                 else { continue }
@@ -74,6 +83,6 @@ final class AreaCache: Sendable {
         }
         return CompiledGeotrigger(
             geotrigger: geotrigger, expression: try? MessageExpression(geotrigger.messageExpression),
-            detector: PresenceDetector(fences: index), attributes: attributes)
+            detector: PresenceDetector(fences: index), polygons: polygons, attributes: attributes)
     }
 }
