@@ -15,20 +15,10 @@ struct Location: AsyncParsableCommand {
 
     @OptionGroup var data: DataOptions
     @OptionGroup var remote: RemoteOptions
-    @Option(help: "The user the device belongs to.") var user: String
-    @Option(help: "The device.") var deviceId: String
+    @OptionGroup var report: DeviceReportOptions
     @Option(parsing: .unconditional, help: "Latitude in degrees (-90…90).") var lat: Double
     @Option(parsing: .unconditional, help: "Longitude in degrees (-180…180).") var lng: Double
     @Option(help: "Horizontal accuracy in metres.") var accuracy: Double?
-    @Option(help: "When the fix was taken, ISO 8601 (default now).") var at: String?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-    @Flag(help: "Print one JSON document.") var json = false
-
-    func validate() throws {
-        if let at, UbuduFormat.parseDate(at) == nil {
-            throw ValidationError("--at \(at) is not an ISO 8601 time such as 2026-11-23T10:00:00+01:00")
-        }
-    }
 
     func run() async throws {
         if let session = try remote.session(data: data) { return try await run(on: session) }
@@ -36,9 +26,9 @@ struct Location: AsyncParsableCommand {
         defer { log.close() }
         let evaluation = try await RuleEngine(log: log).report(
             RuleEngine.LocationReport(
-                user: user, deviceId: deviceId, latitude: lat, longitude: lng, accuracy: accuracy,
-                at: at.flatMap(UbuduFormat.parseDate), namespace: namespace))
-        try EvaluationOutput.print(evaluation, json: json)
+                user: report.user, deviceId: report.deviceId, latitude: lat, longitude: lng, accuracy: accuracy,
+                at: report.time, namespace: report.namespace))
+        try EvaluationOutput.print(evaluation, json: report.json)
     }
 }
 
@@ -49,15 +39,32 @@ struct Beacon: AsyncParsableCommand {
 
     @OptionGroup var data: DataOptions
     @OptionGroup var remote: RemoteOptions
-    @Option(help: "The user the device belongs to.") var user: String
-    @Option(help: "The device.") var deviceId: String
+    @OptionGroup var report: DeviceReportOptions
     @Option(help: "The beacon's proximity UUID.") var uuid: String
     @Option(help: "The beacon's major number.") var major: Int
     @Option(help: "The beacon's minor number.") var minor: Int
     @Option(parsing: .unconditional, help: "Received signal strength, dBm (e.g. -60).") var rssi: Int
     @Option(parsing: .unconditional, help: "The beacon's measured power at 1 m, dBm (default -59).")
     var txPower: Int = -59
-    @Option(help: "When it was seen, ISO 8601 (default now).") var at: String?
+
+    func run() async throws {
+        if let session = try remote.session(data: data) { return try await run(on: session) }
+        let log = try data.open()
+        defer { log.close() }
+        let evaluation = try await RuleEngine(log: log).report(
+            RuleEngine.BeaconReport(
+                user: report.user, deviceId: report.deviceId, proximityUUID: uuid, major: major, minor: minor,
+                rssi: rssi,
+                measuredPower: txPower, at: report.time, namespace: report.namespace))
+        try EvaluationOutput.print(evaluation, json: report.json)
+    }
+}
+
+/// What every device report takes: who, which device, when, where, and how to print.
+struct DeviceReportOptions: ParsableArguments {
+    @Option(help: "The user the device belongs to.") var user: String
+    @Option(help: "The device.") var deviceId: String
+    @Option(help: "When it happened, ISO 8601 (default now).") var at: String?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Flag(help: "Print one JSON document.") var json = false
 
@@ -67,16 +74,8 @@ struct Beacon: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        if let session = try remote.session(data: data) { return try await run(on: session) }
-        let log = try data.open()
-        defer { log.close() }
-        let evaluation = try await RuleEngine(log: log).report(
-            RuleEngine.BeaconReport(
-                user: user, deviceId: deviceId, proximityUUID: uuid, major: major, minor: minor, rssi: rssi,
-                measuredPower: txPower, at: at.flatMap(UbuduFormat.parseDate), namespace: namespace))
-        try EvaluationOutput.print(evaluation, json: json)
-    }
+    /// `--at` as a date; nil for now.
+    var time: Date? { at.flatMap(UbuduFormat.parseDate) }
 }
 
 enum EvaluationOutput {
@@ -109,20 +108,13 @@ struct Transition: AsyncParsableCommand {
 
     @OptionGroup var data: DataOptions
     @OptionGroup var remote: RemoteOptions
-    @Option(help: "The user the device belongs to.") var user: String
-    @Option(help: "The device.") var deviceId: String
+    @OptionGroup var report: DeviceReportOptions
     @Option(help: "The area entered or left.") var area: String
     @Option(help: "on_entry or on_exit.") var trigger: String
     @Option(parsing: .unconditional, help: "Latitude of the device, for URL templates.") var lat: Double?
     @Option(parsing: .unconditional, help: "Longitude of the device, for URL templates.") var lng: Double?
-    @Option(help: "When it happened, ISO 8601 (default now).") var at: String?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-    @Flag(help: "Print one JSON document.") var json = false
 
     func validate() throws {
-        if let at, UbuduFormat.parseDate(at) == nil {
-            throw ValidationError("--at \(at) is not an ISO 8601 time such as 2026-11-23T10:00:00+01:00")
-        }
         if (lat == nil) != (lng == nil) { throw ValidationError("give --lat and --lng together") }
     }
 
@@ -132,8 +124,8 @@ struct Transition: AsyncParsableCommand {
         defer { log.close() }
         let evaluation = try await RuleEngine(log: log).report(
             RuleEngine.TransitionReport(
-                user: user, deviceId: deviceId, area: area, trigger: trigger, at: at.flatMap(UbuduFormat.parseDate),
-                latitude: lat, longitude: lng, namespace: namespace))
-        try EvaluationOutput.print(evaluation, json: json)
+                user: report.user, deviceId: report.deviceId, area: area, trigger: trigger,
+                at: report.time, latitude: lat, longitude: lng, namespace: report.namespace))
+        try EvaluationOutput.print(evaluation, json: report.json)
     }
 }
