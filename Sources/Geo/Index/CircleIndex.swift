@@ -125,6 +125,7 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
     /// A circle registered in several cells of the query is reported from one of them only: the
     /// first cell (row-major) of the overlap of its box and the query's, so no set is needed
     /// unless a box wraps round the antimeridian.
+    @inline(__always)
     func visitCandidates(near point: Coordinate, within metres: Double, _ body: (CellEntry) -> Void) {
         let box = grid.box(around: point, radius: max(metres, 0))
         let columns = grid.columns

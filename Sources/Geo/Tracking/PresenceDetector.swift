@@ -78,7 +78,11 @@ public struct PresenceDetector<ID: Hashable & Sendable & Comparable>: Sendable {
                 (try? Coordinate(
                     latitude: (jump.from.latitude + point.latitude) / 2,
                     longitude: Self.midLongitude(jump.from.longitude, point.longitude))) ?? point
-            reach = max(center.distance(to: point), center.distance(to: jump.from)) + margin
+            // The halfway point is within half the path (to 1 %) of both ends, except near a pole.
+            reach =
+                abs(center.latitude) < 80
+                ? jump.length * 0.505 + 1 + margin
+                : max(center.distance(to: point), center.distance(to: jump.from)) + margin
         }
         var seenInside = [Bool](repeating: false, count: insideSlots.count)
         func decide(_ entry: CellEntry) {
