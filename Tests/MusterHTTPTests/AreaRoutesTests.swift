@@ -110,7 +110,7 @@ import Testing
                 .put, "/api/v1/geofences/x", token: try await client.login("ada"),
                 json: #"{"lat":48,"lng":2,"radius":"far"}"#)
             #expect(area.status == .badRequest)
-            #expect(area.errorMessage.contains("radius"))
+            #expect(area.errorMessage.hasPrefix("geofence.radius: expected a radius in kilometres"), "\(area.text)")
             #expect(api.log.head == head + 1)  // ada's login
             #expect(
                 try await client.send(.post, "/api/v1/locations", json: #"{"deviceId":"p","lat":1,"lng":1}"#).status
@@ -139,6 +139,9 @@ import Testing
             let region = try #require((beacons.object["u_beacons"] as? [[String: Any]])?.first)
             #expect(region["proximity_uid"] as? String == "566C5595-6EC7-4F08-909F-C954BDCA6CD3")
             #expect(region["major"] as? Int == 42)
+            let partial = try await client.send(.get, "/u_geofences.json?lat=52.2&lgn=21.0")
+            #expect(partial.status == .badRequest)
+            #expect(partial.errorFields == ["radius"])
             let old = try await client.send(.get, "/u_beacons.json?api_version=1")
             #expect(old.status == .badRequest)
             #expect(old.errorFields == ["api_version"])

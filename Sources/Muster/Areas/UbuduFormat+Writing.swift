@@ -13,8 +13,7 @@ extension UbuduFormat {
             "valid_until": text(validUntil),
             "query_params": queryParameters,
         ]
-        return (try? JSONSerialization.data(withJSONObject: root, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
+        return serialize(root)
     }
 
     /// One area in the web-API format (radius in kilometres).

@@ -57,6 +57,29 @@ public enum UbuduFormat {
         return document
     }
 
+    /// Reads one area object of the given kind (the body of `PUT /api/v1/geofences/{id}` or
+    /// `…/beacons/{id}`) under the id `id`; errors name the field as `geofence.radius`,
+    /// `beacon.proximity_uid`, ….
+    public static func readArea(_ object: [String: Any], beacon: Bool, id: String) throws -> (Area, [String]) {
+        var fields = object
+        fields["id"] = id
+        var reader = FieldReader(fields: fields, path: beacon ? "beacon" : "geofence")
+        let area = try reader.area(beacon: beacon)
+        return (area, reader.warnings)
+    }
+
+    /// The areas' web-API objects as JSON text (sorted keys, slashes unescaped).
+    public static func json(_ areas: [Area]) -> Data {
+        serialize(areas.map(object))
+    }
+
+    /// One area's web-API object as JSON text.
+    public static func json(_ area: Area) -> Data { serialize(object(area)) }
+
+    static func serialize(_ value: Any) -> Data {
+        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+
     /// Reads the fields of one area object, collecting warnings.
     struct FieldReader {
         let fields: [String: Any]
@@ -78,17 +101,17 @@ public enum UbuduFormat {
         }
 
         /// A number given as a number or numeric string; nil for missing, `null` or `""`.
-        func number(_ key: String) throws -> Double? {
+        func number(_ key: String, _ expected: String = "a number") throws -> Double? {
             switch fields[key] {
             case nil, is NSNull: return nil
             case let text as String:
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
                 if trimmed.isEmpty { return nil }
-                guard let value = Double(trimmed), value.isFinite else { throw fail(key, "a number") }
+                guard let value = Double(trimmed), value.isFinite else { throw fail(key, expected) }
                 return value
             case let number as NSNumber where !UbuduFormat.isBoolean(number):
                 return number.doubleValue
-            default: throw fail(key, "a number")
+            default: throw fail(key, expected)
             }
         }
 
@@ -150,13 +173,13 @@ public enum UbuduFormat {
                 }
                 region = .beacon(proximityUUID: uuid.uppercased(), major: major, minor: minor)
             } else {
-                guard let latitude = try number("lat"), (-90...90).contains(latitude) else {
+                guard let latitude = try number("lat", "a latitude from -90 to 90"), (-90...90).contains(latitude) else {
                     throw fail("lat", "a latitude from -90 to 90")
                 }
-                guard let longitude = try number("lng"), (-180...180).contains(longitude) else {
+                guard let longitude = try number("lng", "a longitude from -180 to 180"), (-180...180).contains(longitude) else {
                     throw fail("lng", "a longitude from -180 to 180")
                 }
-                guard let kilometres = try number("radius"), (0...40075.017).contains(kilometres) else {
+                guard let kilometres = try number("radius", "a radius in kilometres from 0 to 40075.017"), (0...40075.017).contains(kilometres) else {
                     throw fail("radius", "a radius in kilometres from 0 to 40075.017")
                 }
                 region = .geofence(latitude: latitude, longitude: longitude, radius: kilometres * 1000)

@@ -10,41 +10,24 @@ extension API {
         for kind in [AreaKind.geofences, .beacons] {
             group.put("\(kind.rawValue)/:id") { request, context in
                 let caller = try context.administrator()
-                let id = try context.parameter("id")
-                let area = try await kind.read(request.jsonBody(), id: id)
+                let area = try kind.read(try await request.jsonBody(), id: try context.parameter("id"))
                 let result = try await areas.define([area], namespace: caller.namespace, actor: caller.username)
-                let object = UbuduFormat.object(area)
-                let body = try JSONSerialization.data(
-                    withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                return JSONCoding.response(body, status: result.defined.isEmpty ? .ok : .created)
+                return JSONCoding.response(UbuduFormat.json(area), status: result.defined.isEmpty ? .ok : .created)
             }
             group.get("\(kind.rawValue)/:id") { _, context in
                 let caller = try context.caller()
-                let id = try context.parameter("id")
-                guard let area = try areas.area(id: id, namespace: caller.namespace), kind.holds(area) else {
-                    throw APIError(
-                        .notFound, "not_found",
-                        "no \(kind.singular) \(String(reflecting: id)) in namespace \(caller.namespace)")
-                }
-                let object = UbuduFormat.object(area)
                 return JSONCoding.response(
-                    try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+                    UbuduFormat.json(try area(kind, try context.parameter("id"), namespace: caller.namespace)))
             }
             group.get(RouterPath(kind.rawValue)) { _, context in
                 let caller = try context.caller()
-                let listed = try areas.list(namespace: caller.namespace).filter(kind.holds).map(UbuduFormat.object)
                 return JSONCoding.response(
-                    try JSONSerialization.data(withJSONObject: listed, options: [.sortedKeys, .withoutEscapingSlashes]))
+                    UbuduFormat.json(try areas.list(namespace: caller.namespace).filter(kind.holds)))
             }
             group.delete("\(kind.rawValue)/:id") { _, context in
                 let caller = try context.administrator()
-                let id = try context.parameter("id")
-                guard let area = try areas.area(id: id, namespace: caller.namespace), kind.holds(area) else {
-                    throw APIError(
-                        .notFound, "not_found",
-                        "no \(kind.singular) \(String(reflecting: id)) in namespace \(caller.namespace)")
-                }
-                try await areas.remove(id: id, namespace: caller.namespace, actor: caller.username)
+                let found = try area(kind, try context.parameter("id"), namespace: caller.namespace)
+                try await areas.remove(id: found.id, namespace: caller.namespace, actor: caller.username)
                 return emptyResponse(.noContent)
             }
         }
@@ -131,6 +114,14 @@ extension API {
                     if case .beacon = area.region { return beacons }
                     return !beacons
                 }
+                let place = [latitude, longitude, radius].compactMap { $0 }
+                guard place.isEmpty || place.count == 3 else {
+                    let missing = [("lat", latitude), ("lgn", longitude), ("radius", radius)].filter { $0.1 == nil }
+                    throw APIError(
+                        .badRequest, "bad_request",
+                        "lat, lgn and radius go together; missing \(missing.map(\.0).joined(separator: ", "))",
+                        fields: missing.map { .init(field: $0.0, message: "expected with the other two") })
+                }
                 if let latitude, let longitude, let radius, !beacons {
                     let centre = try Coordinate(latitude: latitude, longitude: longitude)
                     selected = selected.filter { area in
@@ -146,6 +137,15 @@ extension API {
                 return JSONCoding.response(body)
             }
         }
+    }
+
+    /// The area `id` of this kind, or 404.
+    func area(_ kind: AreaKind, _ id: String, namespace: String) throws -> Area {
+        guard let area = try areas.area(id: id, namespace: namespace), kind.holds(area) else {
+            throw APIError(
+                .notFound, "not_found", "no \(kind.singular) \(String(reflecting: id)) in namespace \(namespace)")
+        }
+        return area
     }
 
     /// A report's `at`: an ISO-8601 time, or nil for now.
@@ -174,7 +174,7 @@ enum AreaKind: String, CaseIterable {
 
     /// One area in the Ubudu format; its `id` is the path's (a different one in the body is refused).
     func read(_ body: Data, id: String) throws -> Area {
-        guard var object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw APIError(.badRequest, "bad_request", "the body is not a JSON object describing one \(singular)")
         }
         if let given = object["id"], "\(given)" != id {
@@ -182,9 +182,6 @@ enum AreaKind: String, CaseIterable {
                 .badRequest, "bad_request", "id: the body says \(given) but the path says \(id)",
                 fields: [.init(field: "id", message: "expected \(id) or nothing")])
         }
-        object["id"] = id
-        let document = try UbuduFormat.read(
-            JSONSerialization.data(withJSONObject: [self == .geofences ? "u_geofences" : "u_beacons": [object]]))
-        return document.areas[0]
+        return try UbuduFormat.readArea(object, beacon: self == .beacons, id: id).0
     }
 }

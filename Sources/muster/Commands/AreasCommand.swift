@@ -57,10 +57,7 @@ struct AreasCommand: AsyncParsableCommand {
             defer { log.close() }
             let areas = try Areas(log: log).list(namespace: namespace)
             if json {
-                let objects = areas.map(UbuduFormat.object)
-                let text = try JSONSerialization.data(
-                    withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
-                return Output.line(String(decoding: text, as: UTF8.self))
+                return Output.line(String(decoding: UbuduFormat.json(areas), as: UTF8.self))
             }
             Output.table(
                 ["ID", "KIND", "WHERE", "GROUP", "ZONE", "RULES", "NAME"],
