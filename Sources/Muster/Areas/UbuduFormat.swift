@@ -173,13 +173,18 @@ public enum UbuduFormat {
                 }
                 region = .beacon(proximityUUID: uuid.uppercased(), major: major, minor: minor)
             } else {
-                guard let latitude = try number("lat", "a latitude from -90 to 90"), (-90...90).contains(latitude) else {
+                guard let latitude = try number("lat", "a latitude from -90 to 90"), (-90...90).contains(latitude)
+                else {
                     throw fail("lat", "a latitude from -90 to 90")
                 }
-                guard let longitude = try number("lng", "a longitude from -180 to 180"), (-180...180).contains(longitude) else {
+                guard let longitude = try number("lng", "a longitude from -180 to 180"),
+                    (-180...180).contains(longitude)
+                else {
                     throw fail("lng", "a longitude from -180 to 180")
                 }
-                guard let kilometres = try number("radius", "a radius in kilometres from 0 to 40075.017"), (0...40075.017).contains(kilometres) else {
+                guard let kilometres = try number("radius", "a radius in kilometres from 0 to 40075.017"),
+                    (0...40075.017).contains(kilometres)
+                else {
                     throw fail("radius", "a radius in kilometres from 0 to 40075.017")
                 }
                 region = .geofence(latitude: latitude, longitude: longitude, radius: kilometres * 1000)
