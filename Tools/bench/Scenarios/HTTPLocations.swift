@@ -1,10 +1,8 @@
 import EventLog
 import EventLogTesting
 import Foundation
-import Logging
 import Muster
 import MusterHTTP
-import ServiceLifecycle
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -31,21 +29,8 @@ struct HTTPLocations: Scenario {
         let fences = settings.smoke ? 1_000 : 100_000
         try await Self.defineFences(fences, log: log)
 
-        var server = ServerConfiguration()
-        server.port = 0
-        server.rateLimit = 1e9
-        server.burst = 1e9
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let application = try await MusterServer.make(log: log, configuration: server).application { port in
-            portContinuation.yield(port)
-        }
-        let group = ServiceGroup(
-            configuration: .init(services: [.init(service: application)], logger: Logger(label: "bench-locations")))
-        let serving = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchError.command("the server did not start") }
-        do {
-            let base = "http://127.0.0.1:\(port)"
+        let figures = try await withLoopbackServer(log: log, label: "bench-locations") { base in
+            var report = ScenarioReport(name)
             let token = try await Sessions(log: log).login(username: "bench", password: "bench-password").accessToken
             // One fix first, so the areas are compiled before the clock runs.
             try await Self.warmUp(base: base, token: token)
@@ -81,13 +66,10 @@ struct HTTPLocations: Scenario {
             report.context.append(Figure(label: "location p99", value: posted.p99Milliseconds, unit: "ms"))
             report.context.append(Figure(label: "events recorded", value: Double(recorded), unit: "events"))
             report.context.append(Figure(label: "area transitions", value: Double(transitions), unit: "events"))
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = await serving.result
-            throw error
+            return report
         }
-        await group.triggerGracefulShutdown()
-        _ = await serving.result
+        report.comparisons += figures.comparisons
+        report.context += figures.context
     }
 
     /// Circles of 20–200 m spread over 0.15° × 0.2° of Paris, from a fixed seed, with one rule each.

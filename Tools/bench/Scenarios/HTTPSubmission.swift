@@ -1,10 +1,8 @@
 import EventLog
 import EventLogTesting
 import Foundation
-import Logging
 import Muster
 import MusterHTTP
-import ServiceLifecycle
 
 /// Durable response submission over HTTP: `wrk` on loopback posting answers to a request template
 /// (`POST /api/v1/requests/{name}/response`, each a `ResponseReceived` committed before the 201),
@@ -28,30 +26,14 @@ struct HTTPSubmission: Scenario {
             "report", title: "Report", body: "What happened?", responseTopic: "/bench/reports",
             payload: Data(#"{"fields":[{"id":"what","type":"inputString","label":"What?"}]}"#.utf8))
 
-        var server = ServerConfiguration()
-        server.port = 0
-        server.rateLimit = 1e9
-        server.burst = 1e9
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let application = try await MusterServer.make(log: log, configuration: server).application { port in
-            portContinuation.yield(port)
+        let figures = try await withLoopbackServer(log: log, label: "bench-http") { base in
+            var part = ScenarioReport(name)
+            try await measure(base: base, log: log, settings: settings, into: &part)
+            return part
         }
-        // Stopped gracefully at the end (connections closed, requests finished), never by cancelling.
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: application)], logger: Logger(label: "bench-http")))
-        let serving = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchError.command("the server did not start") }
-        do {
-            try await measure(base: "http://127.0.0.1:\(port)", log: log, settings: settings, into: &report)
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = await serving.result
-            throw error
-        }
-        await group.triggerGracefulShutdown()
-        _ = await serving.result
+        report.comparisons += figures.comparisons
+        report.context += figures.context
+        report.notes += figures.notes
     }
 
     /// Runs wrk against the submission route, then the trivial one, and checks every answer was recorded.
