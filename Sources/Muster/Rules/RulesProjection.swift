@@ -16,7 +16,7 @@ import Foundation
 public struct RulesProjection: Projection {
     public static let name = "rules"
     public var name: String { Self.name }
-    public var version: UInt32 { 1 }
+    public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] {
         ["inside", "fixes", "latches", "due", "counters", "groupCounters", "quota", "hooks", "beaconReadings"]
