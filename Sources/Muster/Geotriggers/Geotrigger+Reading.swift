@@ -15,7 +15,7 @@ extension Geotrigger {
         func fail(_ field: String, _ expected: String) -> StoreError {
             StoreError(.invalidArgument, "\(field): expected \(expected)")
         }
-        if let given = object["id"], given.stringValue != id {
+        if let given = object["id"], (given.stringValue ?? given.description) != id {
             throw fail("id", "\(id) (the path's) or nothing")
         }
         let name = object["name"]?.stringValue ?? ""

@@ -7,10 +7,11 @@ extension RuleRun {
     /// Runs every geotrigger of the namespace on a fix: its fences entered or exited, and for those
     /// its rule matches, the message expression's notification delivered to the user's inbox.
     func runGeotriggers(deviceId: String, user: String, fix: Fix, previous: Coordinate?, at: Int64) throws {
+        guard !areas.geotriggers.isEmpty else { return }
+        let state = try scope.projection(GeotriggersProjection.name)
         for compiled in areas.geotriggers {
             let geotrigger = compiled.geotrigger
             var inside = Set<String>()
-            let state = try scope.projection(GeotriggersProjection.name)
             try state.scan("inside", prefix: key(namespace, deviceId, geotrigger.id)) { key, _ in
                 inside.insert(Self.lastComponent(key))
                 return true
