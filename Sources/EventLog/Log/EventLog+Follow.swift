@@ -9,6 +9,7 @@ extension EventLog {
         let task = Task { [self] in
             var next = query
             next.limit = nil
+            next.from = max(next.from, 1)  // positions start at 1; 0 would read as "one before the first"
             var remaining = query.limit ?? Int.max
             do {
                 while !Task.isCancelled && remaining > 0 {

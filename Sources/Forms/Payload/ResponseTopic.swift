@@ -1,9 +1,10 @@
 /// The `/a/b/c` topic form of `responseTopic`.
 public enum ResponseTopic {
-    /// Whether `topic` starts with `/` and has only non-empty, space-free segments.
+    /// Whether `topic` starts with `/` and has only non-empty, space-free segments, none of them `.`
+    /// or `..` (which read as path steps, so `/a/../b` would look like `/b` to one reader and not another).
     public static func isValid(_ topic: String) -> Bool {
         guard topic.hasPrefix("/") else { return false }
         let segments = topic.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        return segments.allSatisfy { !$0.isEmpty && !$0.contains(where: \.isWhitespace) }
+        return segments.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains(where: \.isWhitespace) }
     }
 }

@@ -25,6 +25,11 @@ public struct Notifications: Sendable {
         public var warnings: [String]
 
         private enum CodingKeys: String, CodingKey { case messageIds, recipients }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(messageIds.map { $0.uuidString.lowercased() }, forKey: .messageIds)
+            try container.encode(recipients, forKey: .recipients)
+        }
     }
 
     // MARK: Sending

@@ -48,7 +48,7 @@ public struct PayloadMessage: Sendable, Hashable, Encodable {
     private enum CodingKeys: String, CodingKey { case messageId, title, body, sentAt, responseTopic }
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(messageId, forKey: .messageId)
+        try c.encode(messageId.uuidString.lowercased(), forKey: .messageId)
         try c.encode(title, forKey: .title)
         try c.encode(body, forKey: .body)
         try c.encode(Timestamp.iso8601(microseconds: sentAt), forKey: .sentAt)

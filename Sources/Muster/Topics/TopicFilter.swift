@@ -13,8 +13,9 @@ public struct TopicFilter: Sendable, Hashable, CustomStringConvertible {
         }
         let segments = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
-            if segment.isEmpty {
-                throw StoreError(.invalidArgument, "topic \(String(reflecting: text)) has an empty segment")
+            if segment.isEmpty || segment == "." || segment == ".." {
+                throw StoreError(
+                    .invalidArgument, "topic \(String(reflecting: text)) has an empty, . or .. segment")
             }
             if segment != "+" && segment != "#" && (segment.contains("+") || segment.contains("#")) {
                 throw StoreError(

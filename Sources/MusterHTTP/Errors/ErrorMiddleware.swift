@@ -7,6 +7,9 @@ import Logging
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = MusterRequestContext
 
+    /// The routes' methods, to tell a wrong method on a known path (405) from an unknown path (404).
+    let allowedMethods: AllowedMethods
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
@@ -14,7 +17,18 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            let answer = APIError.translating(error)
+            var answer = APIError.translating(error)
+            var allow: [HTTPRequest.Method] = []
+            if let error = error as? HTTPError, error.status == .notFound {
+                // The router found no route for this method and path: name the methods it has, if any.
+                allow = allowedMethods.methods(for: request.uri.path)
+                if !allow.isEmpty {
+                    let names = allow.map(\.rawValue).joined(separator: ", ")
+                    answer = APIError(
+                        .methodNotAllowed, "method_not_allowed",
+                        "\(request.method) is not a method of \(request.uri.path); it takes \(names)")
+                }
+            }
             let metadata: Logger.Metadata = [
                 "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(answer.status.code)",
                 "code": "\(answer.code)", "user": "\(context.principal?.username ?? "-")",
@@ -25,6 +39,7 @@ struct ErrorMiddleware: RouterMiddleware {
                 context.logger.info("refused: \(answer.message)", metadata: metadata)
             }
             response = try answer.response(from: request, context: context)
+            if !allow.isEmpty { response.headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
         }
         response.headers[.requestID] = context.id
         return response

@@ -52,7 +52,7 @@ extension API {
                 throw APIError(.notFound, "not_found", "no user \(user) in namespace \(caller.namespace)")
             }
             let date = try request.query("date", "a day such as 2026-11-23") {
-                $0.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil ? String($0) : nil
+                RuleCounters.isDay(String($0)) ? String($0) : nil
             }
             let counters = RuleCounters(log: log)
             let day = try date ?? counters.today(user: user, namespace: caller.namespace)

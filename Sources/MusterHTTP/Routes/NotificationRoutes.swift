@@ -30,7 +30,8 @@ extension API {
             let notifications = try notifications(caller.namespace)
             if request.headers[.accept]?.contains("text/event-stream") == true {
                 let updates = notifications.inboxUpdates(
-                    user: caller.username, namespace: caller.namespace, from: try EventStream.start(request))
+                    user: caller.username, namespace: caller.namespace,
+                    from: try EventStream.start(request, head: log.head))
                 let events = updates.map { update -> ServerSentEvent in
                     switch update.change {
                     case .arrived(let message):
@@ -39,7 +40,7 @@ extension API {
                     case .answered(let messageId):
                         ServerSentEvent(
                             id: update.position, event: "answered",
-                            data: try JSONCoding.encoder.encode(["messageId": messageId]))
+                            data: try JSONCoding.encoder.encode(["messageId": messageId.uuidString.lowercased()]))
                     }
                 }
                 return EventStream.response(events, keepAlive: configuration.keepAlive)
@@ -111,7 +112,8 @@ struct Answer: Decodable {
 
 /// A message as the device fetches it: the payload as the device shows it.
 struct MessageView: Encodable {
-    var messageId: UUID
+    /// Lower-case, as every message id the API writes.
+    var messageId: String
     var title: String
     var body: String
     var sentAt: String
@@ -120,7 +122,7 @@ struct MessageView: Encodable {
     var payload: JSONValue
 
     init(_ stored: StoredMessage) throws {
-        messageId = stored.message.messageId
+        messageId = stored.message.messageId.uuidString.lowercased()
         title = stored.message.title
         body = stored.message.body
         sentAt = Timestamp.iso8601(microseconds: stored.message.sentAt)

@@ -33,14 +33,13 @@ enum JSONCoding {
 }
 
 extension Request {
-    /// The body, at most `limit` bytes, refused with 415 when its content type is not JSON.
+    /// The body, at most `limit` bytes, refused with 415 when its content type is missing or not JSON.
     func jsonBody(limit: Int = JSONCoding.bodyLimit) async throws -> Data {
-        if let type = headers[.contentType]?.lowercased(),
-            !(type.hasPrefix("application/json") || type.contains("+json"))
-        {
+        let type = headers[.contentType]?.lowercased()
+        guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
             throw APIError(
                 .unsupportedMediaType, "unsupported_media_type",
-                "this route takes JSON; send Content-Type: application/json (got \(type))")
+                "this route takes JSON; send Content-Type: application/json (got \(type ?? "no Content-Type"))")
         }
         let buffer = try await body.collect(upTo: limit)
         guard buffer.readableBytes > 0 else {

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Muster
 import NIOCore
@@ -11,6 +12,8 @@ import ServiceLifecycle
 public struct MusterServer: Sendable {
     let api: API
     let logger: Logger
+    /// The connections open now, against `configuration.maxConnections`.
+    let connections = ConnectionGuard.Count()
 
     /// - Parameter oidc: the OAuth verifier, built from `configuration.authentication` by `make`.
     init(
@@ -40,9 +43,11 @@ public struct MusterServer: Sendable {
 
     /// The router with every route and middleware, for tests without sockets.
     public func router() -> Router<MusterRequestContext> {
+        let routes = Router(context: MusterRequestContext.self)
+        api.addRoutes(to: routes)
         let router = Router(context: MusterRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(metrics: api.metrics))
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(allowedMethods: AllowedMethods(routes.routes)))
         router.add(
             middleware: RateLimitMiddleware(
                 limiter: RateLimiter(rate: api.configuration.rateLimit, burst: api.configuration.burst)))
@@ -55,10 +60,20 @@ public struct MusterServer: Sendable {
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol & Service
     {
-        Application(
+        let configuration = api.configuration
+        let limits = ConnectionGuard.Limits(
+            headerTimeout: .nanoseconds(configuration.headerTimeout.nanoseconds),
+            bodyTimeout: .nanoseconds(configuration.bodyTimeout.nanoseconds),
+            maxConnections: configuration.maxConnections)
+        let count = connections
+        let idleTimeout = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
+        return Application(
             router: router(),
-            server: .http1(
-                configuration: .init(idleTimeout: .seconds(api.configuration.idleTimeout.components.seconds))),
+            server: HTTPServerBuilder { responder in
+                GuardedHTTP1Channel(
+                    http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)),
+                    limits: limits, count: count)
+            },
             configuration: .init(
                 address: .hostname(api.configuration.host, port: api.configuration.port), serverName: "Muster"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

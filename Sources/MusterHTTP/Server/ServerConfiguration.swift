@@ -26,8 +26,14 @@ public struct ServerConfiguration: Sendable {
     public var burst: Double = 2000
     /// How often a quiet live stream sends a keep-alive comment.
     public var keepAlive: Duration = .seconds(15)
-    /// How long a connection may stay idle before the server closes it.
+    /// How long a connection may stay idle between requests before the server closes it.
     public var idleTimeout: Duration = .seconds(75)
+    /// How long a request may take to send its headers, from its first byte.
+    public var headerTimeout: Duration = .seconds(10)
+    /// How long a request's body may pause between two parts.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// Most connections open at once; one more is answered 503 and closed.
+    public var maxConnections = 4096
 
     public init() {}
 }

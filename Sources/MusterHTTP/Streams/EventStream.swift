@@ -23,15 +23,27 @@ struct ServerSentEvent: Sendable, Hashable {
 /// A `text/event-stream` response over a live sequence of events: a keep-alive comment while quiet,
 /// and the end of the stream when the client goes away or the server shuts down gracefully.
 enum EventStream {
-    /// Where a client resumes: after `Last-Event-ID`, or `?from=`, or from now on (nil).
-    static func start(_ request: Request) throws -> UInt64? {
+    /// Where a client resumes: after `Last-Event-ID`, or at `?from=`, or from now on (nil).
+    ///
+    /// Both come from outside, so both are checked against the log as it is now: `Last-Event-ID` must be
+    /// a position of this log (0 up to `head`), `from` at most one past it (0 is read as 1, the first).
+    /// Anything else — a number from another server, or one made up — is a 400, never a trap.
+    static func start(_ request: Request, head: UInt64) throws -> UInt64? {
         if let last = request.headers[.lastEventID] {
-            guard let position = UInt64(last.trimmingCharacters(in: .whitespaces)) else {
-                throw APIError(.badRequest, "bad_request", "Last-Event-ID \(last) is not a log position")
+            let text = last.trimmingCharacters(in: .whitespaces)
+            guard let position = UInt64(text), position <= head else {
+                throw APIError(
+                    .badRequest, "bad_request",
+                    "Last-Event-ID \(text) is not a position of this log (0 to \(head)); "
+                        + "reconnect without it to follow from now on",
+                    fields: [.init(field: "Last-Event-ID", message: "expected a log position from 0 to \(head)")])
             }
             return position + 1
         }
-        return try request.query("from", "a log position (a whole number)") { UInt64($0) }
+        let expected = "a log position from 1 to \(head + 1)"
+        return try request.query("from", expected) { text in
+            UInt64(text).flatMap { $0 <= head + 1 ? max($0, 1) : nil }
+        }
     }
 
     static func response<Events: AsyncSequence & Sendable>(

@@ -44,7 +44,7 @@ struct Quota: AsyncParsableCommand {
     @Flag(help: "Print one JSON document.") var json = false
 
     func validate() throws {
-        if let date, date.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) == nil {
+        if let date, !RuleCounters.isDay(date) {
             throw ValidationError("--date \(date) is not a day such as 2026-11-23")
         }
     }

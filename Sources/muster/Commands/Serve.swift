@@ -37,6 +37,12 @@ struct Serve: AsyncParsableCommand {
     var openRegistration = false
     @Option(help: "Requests per second per caller before 429.") var rateLimit: Double = 1000
     @Option(help: "Access token lifetime in seconds.") var accessTokenLifetime: Double = 3600
+    @Option(help: "Seconds a request may take to send its headers, from its first byte (then 408).")
+    var headerTimeout: Double = 10
+    @Option(help: "Seconds a request's body may pause between two parts (then 408).") var bodyTimeout: Double = 30
+    @Option(help: "Seconds a connection may stay idle between requests before it is closed.")
+    var idleTimeout: Double = 75
+    @Option(help: "Most connections open at once; one more is answered 503 and closed.") var maxConnections = 4096
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
@@ -45,6 +51,11 @@ struct Serve: AsyncParsableCommand {
         }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be above 0") }
         guard accessTokenLifetime >= 10 else { throw ValidationError("--access-token-lifetime must be at least 10") }
+        for (name, seconds) in [("header", headerTimeout), ("body", bodyTimeout), ("idle", idleTimeout)]
+        where !(seconds > 0 && seconds <= 86_400) {
+            throw ValidationError("--\(name)-timeout must be above 0 and at most 86400 seconds, got \(seconds)")
+        }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1") }
     }
 
     func run() async throws {
@@ -70,6 +81,10 @@ struct Serve: AsyncParsableCommand {
         configuration.rateLimit = rateLimit
         configuration.burst = rateLimit * 2
         configuration.sessionPolicy.accessTokenLifetime = accessTokenLifetime
+        configuration.headerTimeout = .seconds(headerTimeout)
+        configuration.bodyTimeout = .seconds(bodyTimeout)
+        configuration.idleTimeout = .seconds(idleTimeout)
+        configuration.maxConnections = maxConnections
         if auth == .oauth, let oidcIssuer, let oidcAudience, let jwks {
             configuration.authentication = .oauth(
                 .init(issuer: oidcIssuer, audience: oidcAudience, jwks: try await Self.read(jwks)))

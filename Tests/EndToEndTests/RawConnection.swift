@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A TCP connection to a server on loopback that sends exactly the bytes it is given — a partial
+/// header, half a body, nothing at all — and reads what comes back until the server closes.
+final class RawConnection {
+    private let socket: Int32
+
+    /// Connects to `127.0.0.1:port`.
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure("socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(socket)
+            throw Failure("connect to port \(port): errno \(errno)")
+        }
+    }
+
+    deinit { close(socket) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { throw Failure("send: \(sent) of \(bytes.count) bytes, errno \(errno)") }
+    }
+
+    /// Everything the server sends until it closes the connection. Fails after `limit` seconds
+    /// without the close, so a server that never closes fails the test instead of hanging it.
+    func readUntilClosed(limit: Double = 30) throws -> String {
+        try read(limit: limit) { _ in false }
+    }
+
+    /// What the server sends until the text contains `marker` (or it closes), within `limit` seconds.
+    func read(until marker: String, limit: Double = 30) throws -> String {
+        try read(limit: limit) { $0.contains(marker) }
+    }
+
+    private func read(limit: Double, until done: (String) -> Bool) throws -> String {
+        var received: [UInt8] = []
+        let deadline = Date().addingTimeInterval(limit)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else {
+                throw Failure("still open after \(limit) s; received: \(String(decoding: received, as: UTF8.self))")
+            }
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, Int32(remaining * 1000)) == 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return String(decoding: received, as: UTF8.self) }
+            received += buffer[0..<count]
+            if done(String(decoding: received, as: UTF8.self)) { return String(decoding: received, as: UTF8.self) }
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
