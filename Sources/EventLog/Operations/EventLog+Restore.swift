@@ -42,7 +42,9 @@ extension EventLog {
         let staging = parent.appendingPathComponent(
             ".\(target.lastPathComponent).restore-\(UUID().uuidString.prefix(8))")
         do {
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            // Owner only: it becomes the data directory.
+            try fm.createDirectory(
+                at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError(.io, "cannot create staging directory \(staging.path): \(error.localizedDescription)")
         }
