@@ -113,6 +113,27 @@ import Testing
         tight.close()
     }
 
+    /// A backup cut short, with a manifest forged to match, once ended `restore` with SIGBUS.
+    @Test func restoreRefusesABackupCutShort() async throws {
+        let (source, backup) = try await BackupTests.sourceWithBackup(events: 30)
+        defer { source.directory.remove() }
+        let dataFile = backup.appendingPathComponent("data.mdb")
+        let bytes = try [UInt8](Data(contentsOf: dataFile))
+        let cut = Array(bytes.prefix(bytes.count / 2))
+        try Data(cut).write(to: dataFile)
+        let manifestFile = backup.appendingPathComponent("manifest.json")
+        var manifest = try JSONDecoder.iso8601.decode(BackupManifest.self, from: Data(contentsOf: manifestFile))
+        manifest.dataFile.size = UInt64(cut.count)
+        manifest.dataFile.sha256 = sha256Hex(cut)
+        try BackupManifest.encoder.encode(manifest).write(to: manifestFile)
+
+        let target = source.directory.url.appendingPathComponent("target")
+        let error = await #expect(throws: StoreError.self) { try await EventLog.restore(from: backup, into: target) }
+        #expect(error?.code == .corrupt)
+        #expect(error?.message.contains("backup \(backup.path) is damaged") == true, "\(error?.message ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+
     // MARK: Helpers
 
     static func makeLog(in directory: URL, padding: Int = 10) async throws {

@@ -71,12 +71,18 @@ extension EventLog {
     private static func validate(
         _ staging: URL, against manifest: BackupManifest, source: URL, progress: @Sendable (OperationProgress) -> Void
     ) throws {
-        let copy = try Environment(directory: staging, readOnly: true)
-        defer {
-            copy.close()
-            try? FileManager.default.removeItem(at: staging.appendingPathComponent("lock.mdb"))
-        }
+        defer { try? FileManager.default.removeItem(at: staging.appendingPathComponent("lock.mdb")) }
         let summary: SnapshotSummary
+        let copy: Environment
+        do {
+            copy = try Environment(directory: staging, readOnly: true)
+        } catch let error as StoreError where error.code == .corrupt {
+            throw StoreError(
+                .corrupt,
+                "backup \(source.path) is damaged: its \(BackupManifest.dataFileName) is not a whole LMDB data file; nothing was restored — use another backup"
+            )
+        }
+        defer { copy.close() }
         do {
             summary = try SnapshotSummary.read(copy, projections: [], checkEvents: true, progress: progress)
         } catch let error as StoreError {
