@@ -52,6 +52,26 @@ import Testing
         try Self.expectDamaged(work.url, saying: "cut short")
     }
 
+    /// Whole meta pages over damaged tree pages: LMDB notices; the error names the directory and what to do.
+    @Test(arguments: [UInt8(0x00), 0xFF]) func damagedTreePagesAreReportedAsDamage(filler: UInt8) async throws {
+        let work = try TemporaryDirectory("damaged-pages")
+        defer { work.remove() }
+        try await Self.makeLog(in: work.url)
+        let file = work.url.appendingPathComponent("data.mdb")
+        var bytes = try [UInt8](Data(contentsOf: file))
+        // The page size LMDB chose (the system's), from the first meta page.
+        let pageSize = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 40, as: UInt32.self) })
+        for i in (2 * pageSize)..<bytes.count { bytes[i] = filler }
+        try Data(bytes).write(to: file)
+
+        let error = #expect(throws: StoreError.self) { _ = try EventLog(directory: work.url) }
+        #expect(error?.code == .corrupt)
+        #expect(
+            error?.message.contains("data directory \(work.url.path) is damaged") == true,
+            "\(String(describing: error))")
+        #expect(error?.message.contains("muster restore") == true)
+    }
+
     @Test func anotherProgramsLMDBDatabaseIsNotADataDirectory() throws {
         let work = try TemporaryDirectory("foreign-lmdb")
         defer { work.remove() }

@@ -70,7 +70,7 @@ public final class EventLog: Sendable {
                 upcasters: configuration.upcasters, clock: configuration.clock)
         } catch {
             environment.close()
-            throw error
+            throw Self.explained(error, directory: directory)
         }
         let signal = self.signal
         let observer = configuration.commitObserver
@@ -89,6 +89,15 @@ public final class EventLog: Sendable {
     }
 
     deinit { close() }
+
+    /// LMDB's own word for damaged pages, met while opening, said as what it means for the directory.
+    private static func explained(_ error: any Error, directory: URL) -> any Error {
+        guard let error = error as? StoreError, error.isDamage else { return error }
+        return StoreError(
+            .corrupt,
+            "data directory \(directory.path) is damaged: \(error.message); restore a backup with `muster restore BACKUP --data \(directory.path) --force`",
+            returnCode: error.returnCode)
+    }
 
     /// Creates the log tables on first open and checks the stored format.
     private static func prepare(_ environment: Environment, _ configuration: Configuration) throws -> LogTables {

@@ -70,6 +70,12 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// True when one transaction dirtied more pages than LMDB can track: split the work.
     var isTransactionFull: Bool { returnCode == MDB_TXN_FULL }
 
+    /// True when LMDB found pages it cannot use: the data file is damaged.
+    var isDamage: Bool {
+        guard let rc = returnCode else { return false }
+        return rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND || rc == MDB_INVALID
+    }
+
     /// True when the whole write transaction is unusable, not just one job's part of it.
     var endsTransaction: Bool {
         guard let rc = returnCode else { return false }
