@@ -6,7 +6,9 @@ import Muster
 
 /// `--data DIR`, shared by every command that touches a data directory.
 struct DataOptions: ParsableArguments {
-    @Option(name: .long, help: "Data directory (env MUSTER_DATA, default ./muster-data).")
+    @Option(
+        name: .long,
+        help: "Data directory (env MUSTER_DATA, default ./muster-data); created readable by its owner only (0700).")
     var data: String?
 
     /// The data directory as given, or from the environment, or the default.
