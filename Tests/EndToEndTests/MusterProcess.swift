@@ -46,9 +46,11 @@ enum MusterProcess {
     static func binary() throws -> URL { try BuiltProduct.url("muster") }
 
     /// Runs `muster arguments…` to completion with `stdin` (a string or a file) as its input, in `environment`
-    /// (nil: the test's own).
+    /// (nil: the test's own). `launcher` is a command the binary is started through (such as `setpriv …`). A run
+    /// still going after `timeout` seconds is killed, so a hang fails the test instead of blocking the suite.
     static func run(
-        _ arguments: [String], stdin: String = "", stdinFile: URL? = nil, environment: [String: String]? = nil
+        _ arguments: [String], stdin: String = "", stdinFile: URL? = nil, environment: [String: String]? = nil,
+        launcher: [String] = [], timeout: Double = 300
     ) async throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("muster-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -61,17 +63,27 @@ enum MusterProcess {
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [try binary().path] + arguments
+        } else {
+            process.executableURL = try binary()
+            process.arguments = arguments
+        }
         if let environment { process.environment = environment }
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
+        let watchdog = DispatchWorkItem { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         let status = try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<Int32, any Error>) in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
         }
+        watchdog.cancel()
         return Outcome(
             status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),
             stderr: try String(contentsOf: errURL, encoding: .utf8))

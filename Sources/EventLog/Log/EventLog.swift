@@ -70,7 +70,7 @@ public final class EventLog: Sendable {
                 upcasters: configuration.upcasters, clock: configuration.clock)
         } catch {
             environment.close()
-            throw error
+            throw Self.explained(error, directory: directory)
         }
         let signal = self.signal
         let observer = configuration.commitObserver
@@ -90,11 +90,26 @@ public final class EventLog: Sendable {
 
     deinit { close() }
 
+    /// LMDB's own word for damaged pages, met while opening, said as what it means for the directory.
+    private static func explained(_ error: any Error, directory: URL) -> any Error {
+        guard let error = error as? StoreError, error.isDamage else { return error }
+        return StoreError(
+            .corrupt,
+            "data directory \(directory.path) is damaged: \(error.message); restore a backup with `muster restore BACKUP --data \(directory.path) --force`",
+            returnCode: error.returnCode)
+    }
+
     /// Creates the log tables on first open and checks the stored format.
     private static func prepare(_ environment: Environment, _ configuration: Configuration) throws -> LogTables {
         let current = configuration.formatVersion
         if let tables = try LogTables.existing(in: environment) {
-            let stored = try environment.read { try Meta(table: tables.meta).integer(Meta.formatVersion, in: $0) } ?? 1
+            let stored = try environment.read { try Meta(table: tables.meta).formatVersion(in: $0) } ?? 1
+            guard stored > 0 else {
+                throw StoreError(
+                    .corrupt,
+                    "data directory \(environment.directory.path) is damaged: its format version is unreadable; restore a backup with `muster restore BACKUP --data \(environment.directory.path) --force`"
+                )
+            }
             if stored > UInt64(current) {
                 throw StoreError(
                     .newerFormat,
@@ -108,6 +123,14 @@ public final class EventLog: Sendable {
                 )
             }
             return tables
+        }
+        // Creating the log in another program's LMDB database would write into it.
+        let foreign = try environment.tableNames()
+        if !foreign.isEmpty {
+            throw StoreError(
+                .notDataDirectory,
+                "\(environment.directory.path) is not a Muster data directory: its LMDB database holds \(foreign.count) other table(s) and no event log; give --data a Muster data directory or a new one"
+            )
         }
         let txn = try environment.beginWrite()
         do {

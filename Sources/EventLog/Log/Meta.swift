@@ -11,6 +11,13 @@ struct Meta {
         }
     }
 
+    /// The stored format version; 0 when the stored value is not 8 bytes (a damaged `meta` table).
+    func formatVersion(in txn: Transaction) throws -> UInt64? {
+        try txn.get(table, Array(Self.formatVersion.utf8)).map { v -> UInt64 in
+            v.count == 8 ? v.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) } : 0
+        }
+    }
+
     func setInteger(_ key: String, _ value: UInt64, in txn: Transaction) throws {
         try txn.put(table, Array(key.utf8), withUnsafeBytes(of: value.littleEndian) { Array($0) })
     }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension EventLog {
     /// Writes a hot, compacted, consistent copy of the data directory into `destination` (new or
     /// empty), with a `manifest.json` describing it. Appends continue while the copy runs: LMDB
@@ -25,6 +31,8 @@ extension EventLog {
         do {
             progress(OperationProgress(phase: "copy", done: 0, total: 1, unit: "files"))
             try environment.copyCompacted(to: destination)
+            // LMDB creates the copy as the umask says; it holds the same secrets as the data directory.
+            try Self.restrict(destination.appendingPathComponent(BackupManifest.dataFileName))
             progress(OperationProgress(phase: "copy", done: 1, total: 1, unit: "files"))
             // Every number comes from the copy, not the live log, which has moved on meanwhile.
             let copy = try Environment(directory: destination, readOnly: true)
@@ -46,6 +54,7 @@ extension EventLog {
                 projections: summary.projections, blobs: summary.blobs,
                 dataFile: .init(name: BackupManifest.dataFileName, size: digest.size, sha256: digest.sha256))
             try manifest.write(to: destination)
+            try Self.restrict(destination.appendingPathComponent(BackupManifest.fileName))
             return manifest
         } catch {
             // Leave no half-written backup that could later be mistaken for a good one.
@@ -74,10 +83,14 @@ extension EventLog {
             }
             return
         }
-        do {
-            try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(.io, "cannot create \(purpose) \(directory.path): \(error.localizedDescription)")
+        try DataDirectory.create(directory, purpose: purpose)
+    }
+
+    /// Makes a file of a backup or data directory readable by its owner only.
+    static func restrict(_ file: URL) throws {
+        guard chmod(file.path, DataDirectory.fileMode) == 0 else {
+            throw StoreError(
+                .io, "cannot restrict the permissions of \(file.path): \(String(cString: strerror(errno)))")
         }
     }
 }

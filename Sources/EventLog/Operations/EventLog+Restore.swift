@@ -42,7 +42,9 @@ extension EventLog {
         let staging = parent.appendingPathComponent(
             ".\(target.lastPathComponent).restore-\(UUID().uuidString.prefix(8))")
         do {
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            // Owner only: it becomes the data directory.
+            try fm.createDirectory(
+                at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError(.io, "cannot create staging directory \(staging.path): \(error.localizedDescription)")
         }
@@ -69,12 +71,18 @@ extension EventLog {
     private static func validate(
         _ staging: URL, against manifest: BackupManifest, source: URL, progress: @Sendable (OperationProgress) -> Void
     ) throws {
-        let copy = try Environment(directory: staging, readOnly: true)
-        defer {
-            copy.close()
-            try? FileManager.default.removeItem(at: staging.appendingPathComponent("lock.mdb"))
-        }
+        defer { try? FileManager.default.removeItem(at: staging.appendingPathComponent("lock.mdb")) }
         let summary: SnapshotSummary
+        let copy: Environment
+        do {
+            copy = try Environment(directory: staging, readOnly: true)
+        } catch let error as StoreError where error.code == .corrupt {
+            throw StoreError(
+                .corrupt,
+                "backup \(source.path) is damaged: its \(BackupManifest.dataFileName) is not a whole LMDB data file; nothing was restored — use another backup"
+            )
+        }
+        defer { copy.close() }
         do {
             summary = try SnapshotSummary.read(copy, projections: [], checkEvents: true, progress: progress)
         } catch let error as StoreError {

@@ -17,7 +17,9 @@ enum FileDigest {
     static func copy(
         _ source: URL, to destination: URL, progress: @Sendable (OperationProgress) -> Void = { _ in }
     ) throws -> (size: UInt64, sha256: String) {
-        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
+        // Owner only: the copies are data files, holding password and token hashes.
+        let ownerOnly: [FileAttributeKey: Any] = [.posixPermissions: Int(DataDirectory.fileMode)]
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil, attributes: ownerOnly) else {
             throw StoreError(.io, "cannot create \(destination.path); check that the directory is writable")
         }
         let output: FileHandle

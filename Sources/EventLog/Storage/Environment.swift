@@ -36,47 +36,27 @@ public final class Environment: @unchecked Sendable {
     public let directory: URL
     let limits: Limits
     let readOnly: Bool
-    private let resizeLock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+    /// True when opening removed the group and other permission bits from the directory or its files,
+    /// which older releases left readable by every local user.
+    public let tightenedPermissions: Bool
+    private let resizeLock: UnsafeMutablePointer<pthread_rwlock_t>
     private let tables = Mutex<[String: MDB_dbi]>([:])
     private let closed = Atomic<Bool>(false)
 
     /// Opens (creating when missing) the environment in `directory`.
+    ///
+    /// A path that is a file, a directory this user cannot write, or a data file that is damaged or cut
+    /// short is refused with one line naming the directory, before LMDB creates or maps anything there.
     public init(directory: URL, limits: Limits = Limits(), readOnly: Bool = false) throws {
         self.directory = directory
         self.limits = limits
         self.readOnly = readOnly
-        if !readOnly {
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw StoreError(.io, "cannot create data directory \(directory.path): \(error.localizedDescription)")
-            }
-        } else if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) {
-            throw StoreError(.notFound, "no Muster data in \(directory.path) (data.mdb missing); check --data")
-        }
-        var env: OpaquePointer?
-        try check(mdb_env_create(&env), "mdb_env_create")
-        raw = env!
-        do {
-            try check(mdb_env_set_maxdbs(raw, limits.maximumTables), "mdb_env_set_maxdbs")
-            try check(mdb_env_set_maxreaders(raw, limits.maximumReaders), "mdb_env_set_maxreaders")
-            let existing = Self.fileSize(directory.appendingPathComponent("data.mdb"))
-            let size = max(limits.initialMapSize, Self.roundUp(existing))
-            try check(mdb_env_set_mapsize(raw, size), "mdb_env_set_mapsize")
-            var flags = UInt32(MDB_NOTLS) | UInt32(MDB_NORDAHEAD)
-            if readOnly { flags |= UInt32(MDB_RDONLY) }
-            let rc = mdb_env_open(raw, directory.path, flags, 0o644)
-            if rc != 0 {
-                throw StoreError(.lmdb, "cannot open data directory \(directory.path): \(StoreError.errorText(rc))")
-            }
-            // Free reader slots left behind by processes that died (a SIGKILLed CLI, a crashed server),
-            // which would otherwise keep old pages from being reused and grow the file.
-            var stale: Int32 = 0
-            mdb_reader_check(raw, &stale)
-        } catch {
-            mdb_env_close(raw)
-            throw error
-        }
+        try DataDirectory.prepare(directory, readOnly: readOnly)
+        // Once `raw` is set every stored property is, and a throw would run `deinit`: the handle is
+        // assigned only after everything that can fail, so it is closed exactly once.
+        raw = try Self.open(directory, limits: limits, readOnly: readOnly)
+        tightenedPermissions = readOnly ? false : DataDirectory.tighten(directory)
+        resizeLock = .allocate(capacity: 1)
         var attributes = pthread_rwlockattr_t()
         pthread_rwlockattr_init(&attributes)
         #if canImport(Glibc)
@@ -85,6 +65,50 @@ public final class Environment: @unchecked Sendable {
         #endif
         pthread_rwlock_init(resizeLock, &attributes)
         pthread_rwlockattr_destroy(&attributes)
+    }
+
+    /// Opens an LMDB environment in `directory`; on failure closes it again and throws.
+    private static func open(_ directory: URL, limits: Limits, readOnly: Bool) throws -> OpaquePointer {
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env), "mdb_env_create")
+        guard let raw = env else { throw StoreError(.lmdb, "mdb_env_create returned no environment") }
+        do {
+            try check(mdb_env_set_maxdbs(raw, limits.maximumTables), "mdb_env_set_maxdbs")
+            try check(mdb_env_set_maxreaders(raw, limits.maximumReaders), "mdb_env_set_maxreaders")
+            let dataFile = directory.appendingPathComponent(DataDirectory.dataFileName)
+            let existing = fileSize(dataFile)
+            let size = max(limits.initialMapSize, roundUp(existing))
+            try check(mdb_env_set_mapsize(raw, size), "mdb_env_set_mapsize")
+            var flags = UInt32(MDB_NOTLS) | UInt32(MDB_NORDAHEAD)
+            if readOnly { flags |= UInt32(MDB_RDONLY) }
+            let rc = mdb_env_open(raw, directory.path, flags, DataDirectory.fileMode)
+            if rc != 0 {
+                throw StoreError(
+                    .lmdb, "cannot open data directory \(directory.path): \(StoreError.errorText(rc))", returnCode: rc)
+            }
+            // The header was checked before the open; LMDB's own view is checked too, so no page is ever
+            // read past the end of the file (SIGBUS).
+            var info = MDB_envinfo()
+            mdb_env_info(raw, &info)
+            var stat = MDB_stat()
+            mdb_env_stat(raw, &stat)
+            let used = (info.me_last_pgno + 1) * Int(stat.ms_psize)
+            let actual = fileSize(dataFile)
+            if actual < used {
+                throw StoreError(
+                    .corrupt,
+                    "data directory \(directory.path) is damaged: data.mdb is \(actual) bytes but its pages reach byte \(used) (the file was cut short); restore a backup with `muster restore BACKUP --data \(directory.path) --force`"
+                )
+            }
+            // Free reader slots left behind by processes that died (a SIGKILLed CLI, a crashed server),
+            // which would otherwise keep old pages from being reused and grow the file.
+            var stale: Int32 = 0
+            mdb_reader_check(raw, &stale)
+            return raw
+        } catch {
+            mdb_env_close(raw)
+            throw error
+        }
     }
 
     deinit {

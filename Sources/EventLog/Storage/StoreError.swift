@@ -7,7 +7,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String {
             case lmdb, diskFull, mapLimit, conflict, idempotency, invalidArgument, notFound, corrupt
-            case newerFormat, olderFormat, projectionNotReady, cancelled, closed, io, tooLarge
+            case newerFormat, olderFormat, projectionNotReady, cancelled, closed, io, tooLarge, notDataDirectory
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -42,6 +42,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let io = Code(.io)
         /// An input is above a configured size limit; the message names the size and the limit.
         public static let tooLarge = Code(.tooLarge)
+        /// The path is not a data directory at all (a file, or another program's LMDB database).
+        public static let notDataDirectory = Code(.notDataDirectory)
 
         public var description: String { kind.rawValue }
     }
@@ -67,6 +69,12 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// True when one transaction dirtied more pages than LMDB can track: split the work.
     var isTransactionFull: Bool { returnCode == MDB_TXN_FULL }
+
+    /// True when LMDB found pages it cannot use: the data file is damaged.
+    var isDamage: Bool {
+        guard let rc = returnCode else { return false }
+        return rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND || rc == MDB_INVALID
+    }
 
     /// True when the whole write transaction is unusable, not just one job's part of it.
     var endsTransaction: Bool {

@@ -6,7 +6,9 @@ import Muster
 
 /// `--data DIR`, shared by every command that touches a data directory.
 struct DataOptions: ParsableArguments {
-    @Option(name: .long, help: "Data directory (env MUSTER_DATA, default ./muster-data).")
+    @Option(
+        name: .long,
+        help: "Data directory (env MUSTER_DATA, default ./muster-data); created readable by its owner only (0700).")
     var data: String?
 
     /// The data directory as given, or from the environment, or the default.
@@ -31,12 +33,25 @@ struct DataOptions: ParsableArguments {
         commitObserver: (@Sendable (EventLog.Commit) -> Void)? = nil
     ) throws -> EventLog {
         let dataFile = directory.appendingPathComponent("data.mdb")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CommandFailure.invalid(
+                "\(directory.path) is a file, not a data directory; pass --data DIR or set MUSTER_DATA")
+        }
         if mustExist && !FileManager.default.fileExists(atPath: dataFile.path) {
             throw CommandFailure.invalid(
                 "no Muster data directory at \(directory.path) (no data.mdb); pass --data DIR or set MUSTER_DATA")
         }
         var configuration = Self.configuration(allowOlderFormat: allowOlderFormat)
         configuration.commitObserver = commitObserver
-        return try EventLog(directory: directory, configuration: configuration)
+        let log = try EventLog(directory: directory, configuration: configuration)
+        if log.environment.tightenedPermissions {
+            // Once: the next open finds the modes tight already.
+            FileHandle.standardError.write(
+                Data(
+                    "muster: tightened permissions of \(directory.path) to 0700 and its files to 0600 (it held password hashes readable by other users)\n"
+                        .utf8))
+        }
+        return log
     }
 }

@@ -10,7 +10,7 @@ enum ExitStatus {
     static func of(_ error: StoreError) -> Int32 {
         switch error.code {
         case .conflict, .idempotency: conflict
-        case .invalidArgument, .notFound, .tooLarge: invalidInput
+        case .invalidArgument, .notFound, .tooLarge, .notDataDirectory: invalidInput
         default: failure
         }
     }
