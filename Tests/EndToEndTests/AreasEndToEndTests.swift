@@ -153,4 +153,71 @@ import Testing
         #expect(sighting.stderr.contains("uuid"))
         #expect(await server.stop() == 0)
     }
+
+    @Test func oneUsersReportsDoNotMoveAnotherUsersDevice() async throws {
+        let server = try await ServerProcess()
+        let ada = try await server.login("ada", password: "secret-ada")
+        let put = try await server.send(
+            "PUT", "api/v1/geofences/door", token: ada,
+            json:
+                #"{"lat":48.87,"lng":2.33,"radius":0.05,"rules_actions":[{"id":"hi","rule":{"trigger":"on_entry"},"action":{"notify_user":"Hello"}}]}"#
+        )
+        #expect(put.status == 201, "\(put.text)")
+        for user in ["bob", "cy"] {
+            let created = try await server.send(
+                "POST", "api/v1/users", token: ada, json: #"{"username":"\#(user)","password":"secret-\#(user)"}"#)
+            #expect(created.status == 201, "\(created.text)")
+        }
+        let bob = try await server.login("bob", password: "secret-bob")
+        let cy = try await server.login("cy", password: "secret-cy")
+        let registered = try await server.send(
+            "POST", "api/v1/devices", token: cy,
+            json: #"{"deviceId":"cy-phone","deviceName":"phone","platform":"apns"}"#)
+        #expect(registered.status == 201, "\(registered.text)")
+        func fix(_ token: String, _ device: String, latitude: Double) async throws -> ServerProcess.Answer {
+            try await server.send(
+                "POST", "api/v1/locations", token: token,
+                json: #"{"deviceId":"\#(device)","lat":\#(latitude),"lng":2.33}"#)
+        }
+        func transitions(_ answer: ServerProcess.Answer) -> [[String: String]]? {
+            answer.object["transitions"] as? [[String: String]]
+        }
+        for device in ["cy-phone", "shared"] {
+            #expect(
+                transitions(try await fix(cy, device, latitude: 48.87)) == [["area": "door", "trigger": "on_entry"]])
+        }
+
+        // cy's registered device: bob's far fix is refused, nothing recorded.
+        let refused = try await fix(bob, "cy-phone", latitude: 48.92)
+        #expect(refused.status == 409, "\(refused.text)")
+        #expect(refused.errorCode == "conflict")
+        #expect(
+            refused.text.contains(#"deviceId: device \"cy-phone\" is registered to another user"#), "\(refused.text)")
+        // An id nobody registered: bob's far fix is his own and leaves cy where she is.
+        let apart = try await fix(bob, "shared", latitude: 48.92)
+        #expect(apart.status == 200)
+        #expect(transitions(apart) == [])
+        for device in ["cy-phone", "shared"] {
+            let again = try await fix(cy, device, latitude: 48.87)
+            #expect(transitions(again) == [], "\(device): \(again.text)")
+            #expect((again.object["outcomes"] as? [Any])?.isEmpty == true)
+        }
+        let inbox = try await server.send("GET", "api/v1/inbox", token: cy)
+        #expect(inbox.array.map { $0["body"] as? String } == ["Hello", "Hello"])
+
+        // The operator naming --user on the data directory is refused the same way (exit 3).
+        let byOperator = try await MusterProcess.run(
+            ["location", "--user", "bob", "--device-id", "cy-phone", "--lat", "48.92", "--lng", "2.33"] + server.data)
+        #expect(byOperator.status == 3, "\(byOperator)")
+        #expect(byOperator.stderr.contains(#"deviceId: device "cy-phone" is registered to another user"#))
+
+        // The audit tells whose device entered and why each rule fired.
+        let audit = try await MusterProcess.run(["audit", "--area", "door"] + server.data)
+        #expect(audit.status == 0, "\(audit)")
+        #expect(audit.stdout.contains("cy's device cy-phone entered area door"), "\(audit.stdout)")
+        #expect(audit.stdout.contains("cy's device shared entered area door"))
+        #expect(!audit.stdout.contains("left area door"), "\(audit.stdout)")
+        #expect(audit.stdout.contains("rule hi of area door (on_entry, cy) fired"))
+        #expect(await server.stop() == 0)
+    }
 }

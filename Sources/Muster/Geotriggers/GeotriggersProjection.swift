@@ -1,12 +1,14 @@
 import EventLog
 
-/// Geotriggers and which of their fences each device is in:
+/// Geotriggers and which of their fences each user's device is in:
 /// `geotriggers`: `ns 0 id 0` → the `GeotriggerDefined` body;
-/// `inside`: `ns 0 device 0 geotrigger 0 fence 0` → nothing.
+/// `inside`: `ns 0 user 0 device 0 geotrigger 0 fence 0` → nothing. The user is part of the key
+/// because a device id is only the reporter's word: another user's report for the same id is another
+/// presence (version 2; version 1 keyed by device alone).
 public struct GeotriggersProjection: Projection {
     public static let name = "geotriggers"
     public var name: String { Self.name }
-    public var version: UInt32 { 1 }
+    public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["geotriggers", "inside"] }
 
@@ -22,7 +24,8 @@ public struct GeotriggersProjection: Projection {
             try state.delete("geotriggers", DirectoryProjection.key(event.namespace, removed.id))
         case GeotriggerNotified.type:
             let notified = try GeotriggerNotified.decode(event)!
-            let key = DirectoryProjection.key(event.namespace, notified.deviceId, notified.geotrigger, notified.fence)
+            let key = DirectoryProjection.key(
+                event.namespace, notified.user, notified.deviceId, notified.geotrigger, notified.fence)
             if notified.notificationType == "entered" {
                 try state.put("inside", key, [])
             } else {

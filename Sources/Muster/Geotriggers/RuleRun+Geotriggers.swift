@@ -12,7 +12,7 @@ extension RuleRun {
         for compiled in areas.geotriggers {
             let geotrigger = compiled.geotrigger
             var inside = Set<String>()
-            try state.scan("inside", prefix: key(namespace, deviceId, geotrigger.id)) { key, _ in
+            try state.scan("inside", prefix: key(namespace, user, deviceId, geotrigger.id)) { key, _ in
                 inside.insert(Self.lastComponent(key))
                 return true
             }

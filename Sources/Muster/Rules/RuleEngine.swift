@@ -123,7 +123,8 @@ public struct RuleEngine: Sendable {
         let (evaluation, hooks) = try await log.perform { scope in
             let run = try RuleRun(scope: scope, namespace: reported.namespace, user: reported.user, cache: cache)
             let at = reported.at.map(Self.microseconds) ?? scope.now
-            try run.fireDueLatches(deviceId: reported.deviceId, upTo: at)
+            try run.requireOwnDevice(reported.deviceId)
+            try run.fireDueLatches(user: reported.user, deviceId: reported.deviceId, upTo: at)
             try run.reported(reported, at: at, location: location)
             return (run.evaluation, run.hooks)
         }
@@ -150,7 +151,8 @@ public struct RuleEngine: Sendable {
         let (evaluation, hooks) = try await log.perform { scope in
             let run = try RuleRun(scope: scope, namespace: location.namespace, user: location.user, cache: cache)
             let at = location.at.map(Self.microseconds) ?? scope.now
-            try run.fireDueLatches(deviceId: location.deviceId, upTo: at)
+            try run.requireOwnDevice(location.deviceId)
+            try run.fireDueLatches(user: location.user, deviceId: location.deviceId, upTo: at)
             try run.locate(deviceId: location.deviceId, fix: Fix(coordinate, accuracy: location.accuracy), at: at)
             return (run.evaluation, run.hooks)
         }
@@ -180,7 +182,8 @@ public struct RuleEngine: Sendable {
         let (evaluation, hooks) = try await log.perform { scope in
             let run = try RuleRun(scope: scope, namespace: sighting.namespace, user: sighting.user, cache: cache)
             let at = sighting.at.map(Self.microseconds) ?? scope.now
-            try run.fireDueLatches(deviceId: sighting.deviceId, upTo: at)
+            try run.requireOwnDevice(sighting.deviceId)
+            try run.fireDueLatches(user: sighting.user, deviceId: sighting.deviceId, upTo: at)
             try run.sight(normalised, at: at)
             return (run.evaluation, run.hooks)
         }
@@ -198,7 +201,7 @@ public struct RuleEngine: Sendable {
         let (evaluation, hooks) = try await log.perform { scope in
             let upTo = now.map(Self.microseconds) ?? scope.now
             let run = try RuleRun(scope: scope, cache: cache)
-            try run.fireDueLatches(deviceId: nil, upTo: upTo, limit: limit)
+            try run.fireDueLatches(user: nil, deviceId: nil, upTo: upTo, limit: limit)
             return (run.evaluation, run.hooks)
         }
         return try await evaluation.merging(callServerHooks(hooks))
@@ -209,16 +212,16 @@ public struct RuleEngine: Sendable {
     /// reports.
     @discardableResult
     public func expireBeaconRegions(now: Date? = nil) async throws -> Evaluation {
-        let stale: [(namespace: String, deviceId: String, area: String)] = try log.read { reader in
+        let stale: [(namespace: String, user: String, deviceId: String, area: String)] = try log.read { reader in
             let cutoff = (now.map(Self.microseconds) ?? Self.microseconds(Date())) - Self.beaconExitAfter * 1_000_000
             let areas = try reader.projection(AreasProjection.name)
-            var found: [(String, String, String)] = []
+            var found: [(String, String, String, String)] = []
             try reader.projection(RulesProjection.name).scan("inside") { key, value in
                 guard value.count > 8, value.loadUnaligned(as: Int64.self) < cutoff else { return true }
                 let parts = RuleCounters.parts(key)
-                guard parts.count == 3, case .beacon? = try AreasProjection.area(parts[2], parts[0], areas)?.region
+                guard parts.count == 4, case .beacon? = try AreasProjection.area(parts[3], parts[0], areas)?.region
                 else { return true }
-                found.append((parts[0], parts[1], parts[2]))
+                found.append((parts[0], parts[1], parts[2], parts[3]))
                 return true
             }
             return found
@@ -228,9 +231,9 @@ public struct RuleEngine: Sendable {
             var evaluation = Evaluation()
             var hooks: [PendingHook] = []
             let upTo = now.map(Self.microseconds) ?? scope.now
-            for (namespace, deviceId, area) in stale {
+            for (namespace, user, deviceId, area) in stale {
                 let run = try RuleRun(scope: scope, namespace: namespace, cache: cache)
-                try run.expireBeaconRegion(deviceId: deviceId, area: area, at: upTo)
+                try run.expireBeaconRegion(user: user, deviceId: deviceId, area: area, at: upTo)
                 evaluation = evaluation.merging(run.evaluation)
                 hooks += run.hooks
             }

@@ -38,7 +38,7 @@ final class RuleRun {
 
     func locate(deviceId: String, fix: Fix, at: Int64) throws {
         let user = reporter!.name
-        let previous = try lastFix(deviceId)
+        let previous = try lastFix(user, deviceId)
         try append(
             stream: deviceId,
             LocationReported(
@@ -49,7 +49,7 @@ final class RuleRun {
                 "accuracy \(fix.accuracy!) m is above \(areas.detector.maximumAccuracy) m: the fix decides no transition"
             return
         }
-        let inside = try insideGeofences(deviceId)
+        let inside = try insideGeofences(user, deviceId)
         for crossing in areas.detector.crossings(inside: inside, previous: previous, fix: fix) {
             try transition(
                 deviceId: deviceId, user: user, area: crossing.id, trigger: crossing.trigger.rawValue,
@@ -67,7 +67,7 @@ final class RuleRun {
         let matched = Set(regions.map(\.id))
         // Regions the device is in but has not seen for a while: left.
         var stale: [String] = []
-        try state.scan("inside", prefix: key(namespace, sighting.deviceId)) { key, value in
+        try state.scan("inside", prefix: key(namespace, user, sighting.deviceId)) { key, value in
             let area = Self.lastComponent(key)
             guard let known = areas.areas[area], case .beacon = known.region, !matched.contains(area) else {
                 return true
@@ -75,7 +75,7 @@ final class RuleRun {
             if value.loadUnaligned(as: Int64.self) < at - RuleEngine.beaconExitAfter * 1_000_000 { stale.append(area) }
             return true
         }
-        let location = try lastFix(sighting.deviceId)
+        let location = try lastFix(user, sighting.deviceId)
         for area in stale {
             try transition(
                 deviceId: sighting.deviceId, user: user, area: area, trigger: "on_exit", source: .beacon, at: at,
@@ -87,7 +87,7 @@ final class RuleRun {
             proximity: proximity.rawValue, at: at, regions: regions.map(\.id))
         // Several region beacons heard: only the clearly nearest one triggers (seed 004's hand-over).
         var readings =
-            try state.get("beaconReadings", key(namespace, sighting.deviceId)).map(BeaconReading.decode) ?? []
+            try state.get("beaconReadings", key(namespace, user, sighting.deviceId)).map(BeaconReading.decode) ?? []
         readings = BeaconReading.recent(readings, at: at)
         try append(stream: sighting.deviceId, sighted)
         guard !regions.isEmpty else { return }
@@ -104,24 +104,22 @@ final class RuleRun {
             evaluation.ignored = "no beacon is clearly nearest (\(heard)): nothing triggered"
             return
         }
-        for region in regions where try state.get("inside", key(namespace, sighting.deviceId, region.id)) == nil {
+        for region in regions where try state.get("inside", key(namespace, user, sighting.deviceId, region.id)) == nil {
             try transition(
                 deviceId: sighting.deviceId, user: user, area: region.id, trigger: "on_entry", source: .beacon, at: at,
                 location: location, proximity: proximity.rawValue)
         }
     }
 
-    /// Leaves a beacon region not seen for `beaconExitAfter` seconds, if that is still so.
-    func expireBeaconRegion(deviceId: String, area: String, at: Int64) throws {
-        guard let value = try state.get("inside", key(namespace, deviceId, area)), value.count > 8 else { return }
+    /// Takes the user's device out of a beacon region not seen for `beaconExitAfter` seconds, if that is still so.
+    func expireBeaconRegion(user: String, deviceId: String, area: String, at: Int64) throws {
+        // Beacon regions keep the user after the time: a shorter value is a geofence's.
+        guard let value = try state.get("inside", key(namespace, user, deviceId, area)), value.count > 8 else { return }
         let lastSeen = value.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
         guard lastSeen < at - RuleEngine.beaconExitAfter * 1_000_000 else { return }
-        // The value holds the time, then the user whose device it is.
-        let user = String(decoding: value.dropFirst(8), as: UTF8.self)
-        guard !user.isEmpty else { return }
         try transition(
             deviceId: deviceId, user: user, area: area, trigger: "on_exit", source: .beacon, at: at,
-            location: try lastFix(deviceId), proximity: nil)
+            location: try lastFix(user, deviceId), proximity: nil)
     }
 
     /// An entry or exit the device reported: recorded when it changes where the device is.
@@ -130,7 +128,7 @@ final class RuleRun {
             throw StoreError(
                 .invalidArgument, "area: no area \(String(reflecting: report.area)) in namespace \(namespace)")
         }
-        let isInside = try state.get("inside", key(namespace, report.deviceId, report.area)) != nil
+        let isInside = try state.get("inside", key(namespace, reporter!.name, report.deviceId, report.area)) != nil
         if isInside == (report.trigger == "on_entry") {
             evaluation.ignored =
                 "device \(report.deviceId) is already \(isInside ? "inside" : "outside") area \(report.area): nothing changed"
@@ -150,7 +148,7 @@ final class RuleRun {
         evaluation.transitions.append(Evaluation.Transition(area: id, trigger: trigger))
         // Rules still waiting for their latch time: this newer event supersedes them.
         var waiting: [(rule: String, transition: UInt64)] = []
-        try state.scan("latches", prefix: key(namespace, deviceId, id)) { key, value in
+        try state.scan("latches", prefix: key(namespace, user, deviceId, id)) { key, value in
             let pending = try RulesProjection.pending(Array(value))
             waiting.append((Self.lastComponent(key), pending.transition))
             return true
@@ -191,8 +189,9 @@ final class RuleRun {
         }
     }
 
-    /// Evaluates the latched rules (of one device, or all) whose time has come by `upTo`.
-    func fireDueLatches(deviceId: String?, upTo: Int64, limit: Int = .max) throws {
+    /// Evaluates the latched rules (of one user's device, or all) whose time has come by `upTo`.
+    func fireDueLatches(user: String?, deviceId: String?, upTo: Int64, limit: Int = .max) throws {
+        let device = user.flatMap { user in deviceId.map { key(namespace, user, $0) } }
         var due: [(key: [UInt8], transition: UInt64, dueAt: Int64)] = []
         try state.scan("due") { key, value in
             let dueAt = Int64(bitPattern: key.loadUnaligned(as: UInt64.self).bigEndian)
@@ -200,8 +199,8 @@ final class RuleRun {
             let latchKey = Array(key.dropFirst(8))
             var r = ByteReader(value)
             let transition = try r.readVarint("transition")
-            if let deviceId {
-                guard latchKey.starts(with: self.key(namespace, deviceId)) else { return true }
+            if let device {
+                guard latchKey.starts(with: device) else { return true }
             }
             due.append((latchKey, transition, dueAt))
             return true
@@ -289,7 +288,7 @@ final class RuleRun {
     func complete(_ pending: PendingHook, answer: ServerHook.Answer) throws {
         // Already answered (another instance, or a resumed hook): nothing to do.
         let hookKey = key(
-            namespace, pending.record.deviceId, pending.record.area, pending.record.rule,
+            namespace, pending.record.user, pending.record.deviceId, pending.record.area, pending.record.rule,
             String(pending.record.transition))
         guard try state.get("hooks", hookKey) != nil else { return }
         var decision = pending.record
@@ -423,9 +422,9 @@ final class RuleRun {
         }
     }
 
-    private func insideGeofences(_ deviceId: String) throws -> Set<String> {
+    private func insideGeofences(_ user: String, _ deviceId: String) throws -> Set<String> {
         var inside = Set<String>()
-        try state.scan("inside", prefix: key(namespace, deviceId)) { key, _ in
+        try state.scan("inside", prefix: key(namespace, user, deviceId)) { key, _ in
             let area = Self.lastComponent(key)
             if let known = areas.areas[area], case .beacon = known.region { return true }
             inside.insert(area)
@@ -434,8 +433,8 @@ final class RuleRun {
         return inside
     }
 
-    private func lastFix(_ deviceId: String) throws -> Coordinate? {
-        guard let bytes = try state.get("fixes", key(namespace, deviceId)), bytes.count == 16 else { return nil }
+    private func lastFix(_ user: String, _ deviceId: String) throws -> Coordinate? {
+        guard let bytes = try state.get("fixes", key(namespace, user, deviceId)), bytes.count == 16 else { return nil }
         return bytes.withUnsafeBytes { buffer in
             try? Coordinate(
                 latitude: Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(as: UInt64.self))),

@@ -1,22 +1,27 @@
 import EventLog
 import Foundation
 
-/// What the rules engine remembers between events, per namespace — all of it rebuilt from the log:
+/// What the rules engine remembers between events, per namespace — all of it rebuilt from the log.
 ///
-/// - `inside`: `ns 0 device 0 area 0` → time of entry or last beacon sighting (µs, 8 bytes), then, for
-///   beacon regions, the user
-/// - `fixes`: `ns 0 device 0` → the device's last latitude and longitude (2 × 8 bytes)
-/// - `latches`: `ns 0 device 0 area 0 rule 0` → the waiting transition's position and due time
+/// Whatever is kept per device is kept per user's device (`ns 0 user 0 device 0 …`): a device id is
+/// only what the reporter says, so another user's report for the same id is another presence and
+/// never moves this one (version 3; version 2 keyed it by device alone).
+///
+/// - `inside`: `ns 0 user 0 device 0 area 0` → time of entry or last beacon sighting (µs, 8 bytes), then,
+///   for beacon regions, the user (which tells the timer a beacon region from a geofence)
+/// - `fixes`: `ns 0 user 0 device 0` → the device's last latitude and longitude (2 × 8 bytes)
+/// - `latches`: `ns 0 user 0 device 0 area 0 rule 0` → the waiting transition's position and due time
 /// - `due`: due time (8 bytes, big-endian) + the latch key → the transition's position
 /// - `counters`: `ns 0 user 0 area 0 rule 0` → event count
 /// - `groupCounters`: `ns 0 user 0 group 0 trigger 0` → event count + position of the last transition counted
 /// - `quota`: `ns 0 user 0 YYYY-MM-DD 0` → rule notifications that day
-/// - `hooks`: `ns 0 device 0 area 0 rule 0 transition 0` → position of the record awaiting the server
-/// - `beaconReadings`: `ns 0 device 0` → the device's recent readings of region beacons, for the hand-over
+/// - `hooks`: `ns 0 user 0 device 0 area 0 rule 0 transition 0` → position of the record awaiting the server
+/// - `beaconReadings`: `ns 0 user 0 device 0` → the device's recent readings of region beacons, for the
+///   hand-over
 public struct RulesProjection: Projection {
     public static let name = "rules"
     public var name: String { Self.name }
-    public var version: UInt32 { 2 }
+    public var version: UInt32 { 3 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] {
         ["inside", "fixes", "latches", "due", "counters", "groupCounters", "quota", "hooks", "beaconReadings"]
@@ -32,22 +37,22 @@ public struct RulesProjection: Projection {
             var w = ByteWriter(capacity: 16)
             w.write(fixed: fix.latitude.bitPattern)
             w.write(fixed: fix.longitude.bitPattern)
-            try state.put("fixes", key(ns, fix.deviceId), w.bytes)
+            try state.put("fixes", key(ns, fix.user, fix.deviceId), w.bytes)
         case BeaconSighted.type:
             let sighting = try BeaconSighted.decode(event)!
-            for region in sighting.regions where try state.get("inside", key(ns, sighting.deviceId, region)) != nil {
-                try state.put(
-                    "inside", key(ns, sighting.deviceId, region), Self.time(sighting.at) + Array(sighting.user.utf8))
+            let device = key(ns, sighting.user, sighting.deviceId)
+            for region in sighting.regions where try state.get("inside", device + key(region)) != nil {
+                try state.put("inside", device + key(region), Self.time(sighting.at) + Array(sighting.user.utf8))
             }
             guard !sighting.regions.isEmpty else { break }
-            let readingsKey = key(ns, sighting.deviceId)
+            let readingsKey = device
             var readings = try state.get("beaconReadings", readingsKey).map(BeaconReading.decode) ?? []
             readings.append(BeaconReading(beacon: sighting.beacon, rssi: sighting.rssi, at: sighting.at))
             try state.put(
                 "beaconReadings", readingsKey, BeaconReading.encode(BeaconReading.recent(readings, at: sighting.at)))
         case AreaTransition.type:
             let transition = try AreaTransition.decode(event)!
-            let inside = key(ns, transition.deviceId, transition.area)
+            let inside = key(ns, transition.user, transition.deviceId, transition.area)
             if transition.trigger == "on_entry" {
                 // Beacon regions also keep the user, so the timer can take a silent device out.
                 let user = transition.source == .beacon ? Array(transition.user.utf8) : []
@@ -66,7 +71,7 @@ public struct RulesProjection: Projection {
                 try state.delete("due", Self.dueKey(Self.pending(value).dueAt, latchKey))
             }
             for latch in transition.latches {
-                let latchKey = key(ns, transition.deviceId, transition.area, latch.rule)
+                let latchKey = inside + key(latch.rule)
                 var w = ByteWriter(capacity: 16)
                 w.write(varint: event.position)
                 w.write(signed: latch.dueAt)
@@ -77,7 +82,7 @@ public struct RulesProjection: Projection {
             }
         case RuleEvaluated.type:
             let record = try RuleEvaluated.decode(event)!
-            let latchKey = key(ns, record.deviceId, record.area, record.rule)
+            let latchKey = key(ns, record.user, record.deviceId, record.area, record.rule)
             if let value = try state.get("latches", latchKey) {
                 let pending = try Self.pending(value)
                 if pending.transition == record.transition {
@@ -97,7 +102,7 @@ public struct RulesProjection: Projection {
             if let day = record.day, let count = record.dailyCount {
                 try state.put("quota", key(ns, record.user, day), Self.count(count))
             }
-            let hook = key(ns, record.deviceId, record.area, record.rule, String(record.transition))
+            let hook = key(ns, record.user, record.deviceId, record.area, record.rule, String(record.transition))
             if record.awaitingServer {
                 var w = ByteWriter(capacity: 10)
                 w.write(varint: event.position)

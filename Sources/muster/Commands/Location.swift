@@ -63,7 +63,12 @@ struct Beacon: AsyncParsableCommand {
 /// What every device report takes: who, which device, when, where, and how to print.
 struct DeviceReportOptions: ParsableArguments {
     @Option(help: "The user the device belongs to.") var user: String
-    @Option(help: "The device.") var deviceId: String
+    @Option(
+        help: ArgumentHelp(
+            "The device.",
+            discussion:
+                "Presence is kept per user and device; a device registered to another user is refused (exit 3)."))
+    var deviceId: String
     @Option(help: "When it happened, ISO 8601 (default now).") var at: String?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Flag(help: "Print one JSON document.") var json = false
