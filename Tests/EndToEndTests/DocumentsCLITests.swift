@@ -8,7 +8,8 @@ import Testing
         let work = try TemporaryDirectory("documents-cli")
         defer { work.remove() }
         let data = ["--data", work.url.appendingPathComponent("data").path]
-        var bytes = Array(String(repeating: "voice memo ", count: 50_000).utf8)
+        // A real M4A header (ASCII and NULs) keeps the content acceptable as audio.
+        var bytes = MediaSamples.header("m4a") + Array(String(repeating: "voice memo ", count: 50_000).utf8)
         // Scrambled printable ASCII: stdout is read back as text by `MusterProcess`.
         bytes += (0..<70_000).map { UInt8(0x21 + ($0 &* 2_654_435_761 >> 13) % 94) }
         let file = work.url.appendingPathComponent("memo.m4a")
@@ -39,8 +40,58 @@ import Testing
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("--kind"))
         let forced = try await MusterProcess.run(["documents", "put", pdf.path, "--kind", "image"] + data)
-        #expect(forced.status == 0, "\(forced)")
-        #expect((try forced.json()["name"] as? String)?.hasPrefix("rcs/image/") == true)
+        #expect(forced.status == 2, "\(forced)")
+        #expect(forced.stderr.contains("image/png"), "\(forced)")
+        // A scan saved with another extension: its first bytes tell the kind and the type.
+        try Data(MediaSamples.file("png")).write(to: pdf)
+        let scan = try await MusterProcess.run(["documents", "put", pdf.path] + data)
+        #expect(scan.status == 0, "\(scan)")
+        #expect((try scan.json()["name"] as? String)?.hasPrefix("rcs/image/") == true)
+    }
+
+    @Test func documentsPutRefusesAFileWhoseBytesAreNotMediaOfItsKind() async throws {
+        let work = try TemporaryDirectory("documents-cli")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        let page = work.url.appendingPathComponent("photo.jpg")
+        try Data(MediaSamples.htmlWithScript).write(to: page)
+        let svg = work.url.appendingPathComponent("logo.svg")
+        try Data(MediaSamples.svgWithOnload).write(to: svg)
+        let png = work.url.appendingPathComponent("photo.png")
+        try Data(MediaSamples.file("png")).write(to: png)
+        for arguments in [
+            [page.path], [svg.path, "--kind", "image"], [png.path, "--content-type", "text/html"],
+            [png.path, "--kind", "audio"],
+        ] {
+            let refused = try await MusterProcess.run(["documents", "put"] + arguments + data)
+            #expect(refused.status == 2, "\(arguments): \(refused)")
+            #expect(refused.stderr.contains("image/jpeg") || refused.stderr.contains("audio/mp4"), "\(refused)")
+        }
+        let events = try await MusterProcess.run(["events", "--json"] + data)
+        #expect(!events.stdout.contains("DocumentUploaded"), "\(events)")
+        let accepted = try await MusterProcess.run(["documents", "put", png.path] + data)
+        #expect(accepted.status == 0, "\(accepted)")
+    }
+
+    @Test func documentsPutBeyondTheUsersQuotaExits1AndStoresNothing() async throws {
+        let work = try TemporaryDirectory("documents-cli")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        let set = try await MusterProcess.run(["settings", "set", "documentQuotaPerUser", "1KiB"] + data)
+        #expect(set.status == 0, "\(set)")
+        #expect(set.stdout.contains("1024"), "\(set)")
+        let photo = work.url.appendingPathComponent("photo.jpg")
+        try Data(MediaSamples.file("jpeg", size: 2_000)).write(to: photo)
+        let refused = try await MusterProcess.run(["documents", "put", photo.path, "--user", "joe"] + data)
+        #expect(refused.status == 1, "\(refused)")
+        #expect(
+            refused.stderr.contains("user joe has 0 bytes of 1.0 KiB stored")
+                && refused.stderr.contains("documentQuotaPerUser"),
+            "\(refused)")
+        let events = try await MusterProcess.run(["events", "--json"] + data)
+        #expect(!events.stdout.contains("DocumentUploaded"), "\(events)")
+        let bad = try await MusterProcess.run(["settings", "set", "documentQuotaPerUser", "lots"] + data)
+        #expect(bad.status == 2, "\(bad)")
     }
 
     @Test func auditForAUserPrintsJSONLines() async throws {

@@ -135,7 +135,7 @@ private struct Terminal {
 
         // Documents go up and come back byte for byte.
         let photo = work.url.appendingPathComponent("photo.png")
-        let bytes = Data((0..<3_000).map { UInt8($0 % 251) })
+        let bytes = Data(MediaSamples.file("png", size: 3_000))
         try bytes.write(to: photo)
         let put = try await joe.run(["documents", "put", photo.path])
         #expect(put.status == 0, "\(put)")

@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import Hummingbird
 import Muster
@@ -58,7 +59,7 @@ import Testing
             let joe = try await client.login("joe")
             let ann = try await client.login("ann")
             let ada = try await client.login("ada")
-            let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            let bytes = MediaSamples.file("png", size: 300_000)
             let uploaded = try await client.send(
                 .post, "/api/v1/documents?kind=image", token: joe, body: bytes, headers: [.contentType: "image/png"])
             #expect(uploaded.status == .created, "\(uploaded.text)")

@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import Hummingbird
 import Muster
@@ -144,11 +145,12 @@ import Testing
             let joe = try await client.login("joe")
             let head = api.log.head
             let big = try await client.send(
-                .post, "/api/v1/documents?kind=video", token: joe, body: [UInt8](repeating: 7, count: 150_000))
+                .post, "/api/v1/documents?kind=video", token: joe, body: MediaSamples.file("mp4", size: 150_000))
             #expect(big.status == .contentTooLarge)
             #expect(api.log.head == head)
             let guessed = try await client.send(
-                .post, "/api/v1/documents", token: joe, body: [1, 2, 3], headers: [.contentType: "audio/mp4"])
+                .post, "/api/v1/documents", token: joe, body: MediaSamples.file("m4a"),
+                headers: [.contentType: "audio/mp4"])
             #expect(guessed.status == .created, "\(guessed.text)")
             #expect((guessed.object["name"] as? String)?.hasPrefix("rcs/audio/") == true)
             #expect((guessed.object["name"] as? String)?.hasSuffix(".m4a") == true)

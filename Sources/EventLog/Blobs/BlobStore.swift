@@ -42,6 +42,14 @@ public struct BlobStore: Sendable {
     /// Stores the content of a file, reading it a chunk at a time.
     @discardableResult
     public func put(contentsOf url: URL) async throws -> Receipt {
+        try await put(contentsOf: url) { _, receipt in receipt }
+    }
+
+    /// Stores the content of a file and, in the write transaction that completes the blob, runs `then`:
+    /// both are kept, or neither.
+    public func put<T: Sendable>(
+        contentsOf url: URL, then: @escaping @Sendable (WriteScope, Receipt) throws -> T
+    ) async throws -> T {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -61,7 +69,7 @@ public struct BlobStore: Sendable {
             guard let data, !data.isEmpty else { break }
             try await upload.add([UInt8](data)[...])
         }
-        return try await upload.finish()
+        return try await upload.finish(then: then)
     }
 
     /// Stores content arriving as a sequence of byte arrays of any size (an HTTP body, a pipe).
@@ -75,6 +83,22 @@ public struct BlobStore: Sendable {
             throw error
         }
         return try await upload.finish()
+    }
+
+    /// Stores content arriving as a sequence of byte arrays and, in the write transaction that completes the
+    /// blob, runs `then` (which appends the event naming it): both are kept, or neither. A failure or a throw
+    /// from `then` leaves no chunk behind.
+    public func put<Bytes: AsyncSequence, T: Sendable>(
+        _ sequence: Bytes, then: @escaping @Sendable (WriteScope, Receipt) throws -> T
+    ) async throws -> T where Bytes.Element == [UInt8] {
+        let upload = try BlobUpload(log: log)
+        do {
+            for try await piece in sequence { try await upload.add(piece[...]) }
+        } catch {
+            await upload.discard()
+            throw error
+        }
+        return try await upload.finish(then: then)
     }
 
     // MARK: Reading

@@ -49,6 +49,14 @@ final class BlobUpload {
     /// Stores the last chunk and the metadata that makes the chunks a blob (or, when the content is
     /// stored already, deletes the chunks again).
     func finish() async throws -> BlobStore.Receipt {
+        try await finish { _, receipt in receipt }
+    }
+
+    /// Like `finish()`, and runs `then` in the same write transaction once the blob is stored: the event that
+    /// names the blob goes in with it, and if `then` throws, nothing of the blob is kept.
+    func finish<T: Sendable>(
+        then: @escaping @Sendable (WriteScope, BlobStore.Receipt) throws -> T
+    ) async throws -> T {
         do {
             if !buffer.isEmpty { try await seal(flushing: false) }
             let chunks = try await compress(raw)
@@ -67,12 +75,12 @@ final class BlobUpload {
                     for index in 0..<info.chunkCount {
                         try scope.txn.delete(tables.chunks, BlobTables.chunkKey(upload: uploadId, index: index))
                     }
-                    return BlobStore.Receipt(info: existing, wasDuplicate: true)
+                    return try then(scope, BlobStore.Receipt(info: existing, wasDuplicate: true))
                 }
                 try Self.write(chunks, upload: uploadId, tables, scope.txn)
                 try scope.txn.put(tables.blobs, info.id.bytes, info.encoded())
                 try BlobTables.add(info, toTotalsIn: Meta(table: metaTable), in: scope.txn)
-                return BlobStore.Receipt(info: info, wasDuplicate: false)
+                return try then(scope, BlobStore.Receipt(info: info, wasDuplicate: false))
             }
         } catch {
             await discard()

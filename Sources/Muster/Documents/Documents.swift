@@ -9,87 +9,104 @@ public struct Documents: Sendable {
 
     public init(log: EventLog) { self.log = log }
 
-    /// Extension → kind and content type, for files uploaded without `--kind`.
-    static let known: [String: (kind: MediaKind, contentType: String)] = [
-        "m4a": (.audio, "audio/mp4"), "mp3": (.audio, "audio/mpeg"), "wav": (.audio, "audio/wav"),
-        "aac": (.audio, "audio/aac"), "jpg": (.image, "image/jpeg"), "jpeg": (.image, "image/jpeg"),
-        "png": (.image, "image/png"), "heic": (.image, "image/heic"), "mp4": (.video, "video/mp4"),
-        "mov": (.video, "video/quicktime"), "m4v": (.video, "video/x-m4v"),
-    ]
-
-    /// The extension a name gets when the file has none (or one unfit for a name).
+    /// The extension a name gets when the given one does not fit its type.
     static let defaultExtension: [MediaKind: String] = [.audio: "m4a", .image: "jpg", .video: "mp4"]
 
-    /// Uploads `file` as a document of `kind` (guessed from the extension when nil).
+    /// Uploads `file` as a document of `kind` (guessed from the extension, else from the content, when nil).
     ///
-    /// The content is streamed into the blob store first, outside the writer; then the event is
-    /// appended. Throws `.invalidArgument` when the kind cannot be guessed, `.notFound` when the
-    /// file cannot be read.
+    /// The first bytes must be media of the kind, and of `contentType` when given (the type stored is the one
+    /// the content has otherwise). The content is streamed into the blob store outside the writer; the blob
+    /// and its event are committed together, after the storage quotas are checked. Throws `.invalidArgument`
+    /// when the kind cannot be told, `.notFound` when the file cannot be read, `DocumentRefusal` for content
+    /// that is not media of the kind or an upload beyond a quota.
     @discardableResult
     public func put(
         file: URL, kind: MediaKind? = nil, contentType: String? = nil, user: String,
         namespace: String = Names.defaultNamespace
     ) async throws -> DocumentUploaded {
-        let (kind, ext, type) = try Self.describe(
-            kind: kind, fileExtension: file.pathExtension, contentType: contentType, what: file.lastPathComponent,
-            hint: "pass --kind audio|image|video")
         try Names.validate(namespace, as: "namespace")
         try Names.validate(user, as: "user name")
-        let receipt = try await log.blobs.put(contentsOf: file)
-        return try await record(
-            receipt, kind: kind, fileExtension: ext, contentType: type, user: user, namespace: namespace)
+        let (head, size) = try Self.head(of: file)
+        let upload = try Upload(
+            kind: kind, fileExtension: file.pathExtension, declaredType: contentType, head: head,
+            what: file.lastPathComponent, hint: "pass --kind audio|image|video")
+        _ = try quotaAllowance(adding: size, user: user, namespace: namespace)
+        return try await log.blobs.put(contentsOf: file) { scope, receipt in
+            try Self.record(receipt, upload, user: user, namespace: namespace, in: scope)
+        }
     }
 
     /// Uploads content arriving in pieces (an HTTP body) as a document of `kind` (guessed from
-    /// `fileExtension` or `contentType` when nil).
+    /// `fileExtension`, `contentType` or the content when nil), checked as `put(file:)` does; beyond a quota
+    /// the upload stops as soon as it passes it.
     @discardableResult
     public func put<Content: AsyncSequence>(
         _ content: Content, kind: MediaKind? = nil, fileExtension: String = "", contentType: String? = nil,
         user: String, namespace: String = Names.defaultNamespace
     ) async throws -> DocumentUploaded where Content.Element == [UInt8] {
-        let byType = contentType.flatMap { type in Self.known.first { $0.value.contentType == type } }
-        let (kind, ext, type) = try Self.describe(
-            kind: kind, fileExtension: fileExtension.isEmpty ? byType?.key ?? "" : fileExtension,
-            contentType: contentType, what: "content of type \(contentType ?? "unknown")",
-            hint: "name the kind: audio, image or video")
         try Names.validate(namespace, as: "namespace")
         try Names.validate(user, as: "user name")
-        let receipt = try await log.blobs.put(content)
-        return try await record(
-            receipt, kind: kind, fileExtension: ext, contentType: type, user: user, namespace: namespace)
+        var rest = content.makeAsyncIterator()
+        var read: [[UInt8]] = []
+        var head: [UInt8] = []
+        while head.count < MediaFormat.headerLength, let piece = try await rest.next() {
+            read.append(piece)
+            head += piece.prefix(MediaFormat.headerLength - head.count)
+        }
+        let upload = try Upload(
+            kind: kind, fileExtension: fileExtension, declaredType: contentType, head: head,
+            what: "content of type \(contentType ?? "unknown")", hint: "name the kind: audio, image or video")
+        let allowance = try quotaAllowance(adding: nil, user: user, namespace: namespace)
+        let pieces = QuotaLimitedPieces(read: read, rest: rest, allowance: allowance)
+        return try await log.blobs.put(pieces) { scope, receipt in
+            try Self.record(receipt, upload, user: user, namespace: namespace, in: scope)
+        }
     }
 
-    /// The kind, name extension and content type of an upload.
-    private static func describe(
-        kind: MediaKind?, fileExtension: String, contentType: String?, what: String, hint: String
-    ) throws -> (MediaKind, String, String) {
-        var ext = fileExtension.lowercased()
-        let guessed = known[ext]
-        guard let kind = kind ?? guessed?.kind else {
-            throw StoreError(
-                .invalidArgument,
-                "cannot tell whether \(what) is audio, an image or a video; \(hint)")
-        }
-        if ext.isEmpty || ext.count > 16 || !ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
-            ext = defaultExtension[kind] ?? "bin"
-        }
-        let type = contentType ?? (guessed?.kind == kind ? guessed?.contentType : nil) ?? "application/octet-stream"
-        return (kind, ext, type)
+    /// What `put(file:)` would store `file` as — its kind, media type and name extension — checked as it checks
+    /// it (for a client that uploads it elsewhere); throws as `put(file:)` does for content it refuses.
+    public static func describe(file: URL, kind: MediaKind? = nil, contentType: String? = nil) throws -> (
+        kind: MediaKind, contentType: String, fileExtension: String
+    ) {
+        let upload = try Upload(
+            kind: kind, fileExtension: file.pathExtension, declaredType: contentType, head: try head(of: file).0,
+            what: file.lastPathComponent, hint: "pass --kind audio|image|video")
+        return (upload.kind, upload.contentType, upload.fileExtension)
     }
 
-    private func record(
-        _ receipt: BlobStore.Receipt, kind: MediaKind, fileExtension: String, contentType: String, user: String,
-        namespace: String
-    ) async throws -> DocumentUploaded {
+    /// Up to `MediaFormat.headerLength` first bytes of a file, and its size.
+    private static func head(of file: URL) throws -> ([UInt8], UInt64) {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: file)
+        } catch {
+            throw StoreError(.notFound, "cannot read \(file.path): \(error.localizedDescription)")
+        }
+        defer { try? handle.close() }
+        do {
+            let head = try handle.read(upToCount: MediaFormat.headerLength) ?? Data()
+            let size = try handle.seekToEnd()
+            return ([UInt8](head), size)
+        } catch {
+            throw StoreError(.io, "cannot read \(file.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Appends the event naming a stored blob, in the transaction that stored it, once the quotas allow it.
+    private static func record(
+        _ receipt: BlobStore.Receipt, _ upload: Upload, user: String, namespace: String, in scope: WriteScope
+    ) throws -> DocumentUploaded {
+        try checkQuota(
+            adding: receipt.info.rawSize, user: user, namespace: namespace,
+            documents: scope.projection(DocumentsProjection.name), settings: scope.projection(SettingsProjection.name))
         let document = DocumentUploaded(
-            name: "\(kind.prefix)\(EventID.make().uuidString.lowercased()).\(fileExtension)", blob: receipt.info.id.hex,
-            kind: kind, contentType: contentType, size: receipt.info.rawSize, uploader: user)
-        _ = try await log.perform { scope in
-            try scope.append(
-                AppendRequest(
-                    namespace: namespace, stream: "document/\(document.name)", expectedVersion: .noStream,
-                    events: [document.newEvent(actor: user)]))
-        }
+            name: "\(upload.kind.prefix)\(EventID.make().uuidString.lowercased()).\(upload.fileExtension)",
+            blob: receipt.info.id.hex, kind: upload.kind, contentType: upload.contentType,
+            size: receipt.info.rawSize, uploader: user)
+        try scope.append(
+            AppendRequest(
+                namespace: namespace, stream: "document/\(document.name)", expectedVersion: .noStream,
+                events: [document.newEvent(actor: user)]))
         return document
     }
 

@@ -11,6 +11,10 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
     case automaticUserNotifications
     /// Most bytes a payload may take inline in a push; larger ones go as named payloads.
     case pushSizeLimit
+    /// Most bytes of documents one user may have stored; unset = unlimited. Default 1 GiB.
+    case documentQuotaPerUser
+    /// Most bytes of documents the namespace may have stored; unset (the default) = unlimited.
+    case documentQuotaPerNamespace
 
     /// The value when never set, as text; nil for "unset".
     public var defaultValue: String? {
@@ -19,6 +23,8 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
         case .automaticServerNotifications: "true"
         case .automaticUserNotifications: "true"
         case .pushSizeLimit: "4096"
+        case .documentQuotaPerUser: String(1 << 30)
+        case .documentQuotaPerNamespace: nil
         }
     }
 
@@ -48,6 +54,27 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
                     .invalidArgument, "\(rawValue) takes a number of bytes ≥ 256; not \(String(reflecting: text))")
             }
             return String(n)
+        case .documentQuotaPerUser, .documentQuotaPerNamespace:
+            if ["unset", "none", ""].contains(value.lowercased()) { return nil }
+            guard let bytes = Self.bytes(value) else {
+                throw StoreError(
+                    .invalidArgument,
+                    "\(rawValue) takes a number of bytes ≥ 0 (1073741824, or with a unit: 500MiB, 2GiB), "
+                        + "or unset for no limit; not \(String(reflecting: text))")
+            }
+            return String(bytes)
         }
+    }
+
+    /// `1073741824`, `1024KiB`, `500 MiB`, `2GiB`, `1TiB` (K/M/G/T alone too: powers of 1024) as bytes.
+    static func bytes(_ text: String) -> UInt64? {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        let unit = text.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let shifts: [String: UInt64] = [
+            "": 0, "b": 0, "k": 10, "kib": 10, "m": 20, "mib": 20, "g": 30, "gib": 30, "t": 40, "tib": 40,
+        ]
+        guard let number = UInt64(digits), let shift = shifts[unit] else { return nil }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: 1 << shift)
+        return overflow ? nil : bytes
     }
 }

@@ -16,13 +16,13 @@ extension API {
             }
             group.get("\(kind.rawValue)/:id") { _, context in
                 let caller = try context.caller()
-                return JSONCoding.response(
-                    UbuduFormat.json(try area(kind, try context.parameter("id"), namespace: caller.namespace)))
+                let found = try area(kind, try context.parameter("id"), namespace: caller.namespace)
+                return JSONCoding.response(UbuduFormat.json(caller.isAdmin ? found : found.withoutServerHooks))
             }
             group.get(RouterPath(kind.rawValue)) { _, context in
                 let caller = try context.caller()
-                return JSONCoding.response(
-                    UbuduFormat.json(try areas.list(namespace: caller.namespace).filter(kind.holds)))
+                let listed = try areas.list(namespace: caller.namespace).filter(kind.holds)
+                return JSONCoding.response(UbuduFormat.json(caller.isAdmin ? listed : listed.map(\.withoutServerHooks)))
             }
             group.delete("\(kind.rawValue)/:id") { _, context in
                 let caller = try context.administrator()
@@ -131,8 +131,10 @@ extension API {
                 }
                 var echoed: [String: String] = [:]
                 for (key, value) in request.uri.queryParameters { echoed[String(key)] = String(value) }
+                // Read without a login: a hook URL (maybe with an API key in it) is never shown here.
                 let body = UbuduFormat.response(
-                    beacons: beacons, areas: selected, validUntil: Date().addingTimeInterval(3600),
+                    beacons: beacons, areas: selected.map(\.withoutServerHooks),
+                    validUntil: Date().addingTimeInterval(3600),
                     queryParameters: echoed)
                 return JSONCoding.response(body)
             }
@@ -158,6 +160,16 @@ extension API {
                 fields: [.init(field: "at", message: "expected an ISO 8601 time")])
         }
         return date
+    }
+}
+
+extension Area {
+    /// The area as shown to someone who is not an administrator: every rule's server hook (`notify_server`)
+    /// emptied, which the Ubudu format reads as "no hook", since its URL may carry an API key.
+    var withoutServerHooks: Area {
+        var area = self
+        for index in area.rules.indices { area.rules[index].action.notifyServer = "" }
+        return area
     }
 }
 

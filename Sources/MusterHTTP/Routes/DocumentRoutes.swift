@@ -1,5 +1,6 @@
 import Forms
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Muster
 
@@ -14,9 +15,14 @@ extension API {
             let limit = configuration.documentLimit
             let pieces = request.body.map { buffer in [UInt8](buffer: buffer) }
             let counted = LimitedBytes(base: pieces, limit: limit)
-            let document = try await documents.put(
-                counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
-                namespace: caller.namespace)
+            let document: DocumentUploaded
+            do {
+                document = try await documents.put(
+                    counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
+                    namespace: caller.namespace)
+            } catch let refusal as DocumentRefusal {
+                throw APIError(refusal)
+            }
             struct Uploaded: Encodable {
                 var name: String
                 var size: UInt64
@@ -37,9 +43,39 @@ extension API {
             }
             let content = try documents.content(of: document)
             return Response(
-                status: .ok,
-                headers: [.contentType: document.contentType, .contentLength: String(document.size)],
+                status: .ok, headers: Self.servingHeaders(document),
                 body: ResponseBody(asyncSequence: content.map { ByteBuffer(bytes: $0) }))
+        }
+    }
+
+    /// Headers that keep a browser from running a document, even one the same origin links to: no type
+    /// sniffing, a sandbox without scripts, and a download for anything not of a media type its kind accepts
+    /// (documents stored before uploads were checked may claim `text/html`; they go out as bytes).
+    static func servingHeaders(_ document: DocumentUploaded) -> HTTPFields {
+        let isMedia = MediaFormat.isAccepted(document.contentType, for: document.kind)
+        let file = document.name.split(separator: "/").last.map(String.init) ?? "document"
+        // The name is ours (`<uuid>.<ext>`), but an older one is quoted safely all the same.
+        let quoted = file.filter { $0.isASCII && $0 != "\"" && $0 != "\\" && !$0.isNewline }
+        var headers: HTTPFields = [
+            .contentType: isMedia ? document.contentType : "application/octet-stream",
+            .contentLength: String(document.size),
+        ]
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Content-Security-Policy")!] = "sandbox"
+        headers[HTTPField.Name("Content-Disposition")!] = "\(isMedia ? "inline" : "attachment"); filename=\"\(quoted)\""
+        return headers
+    }
+}
+
+extension APIError {
+    /// An upload refused by the documents' rules: 415 for content that is not media of its kind, 413 beyond
+    /// the user's quota, 507 beyond the namespace's.
+    init(_ refusal: DocumentRefusal) {
+        switch refusal.code {
+        case .userQuota: self.init(.contentTooLarge, "quota_exceeded", refusal.message)
+        case .namespaceQuota:
+            self.init(.init(code: 507, reasonPhrase: "Insufficient Storage"), "quota_exceeded", refusal.message)
+        default: self.init(.unsupportedMediaType, "unsupported_media_type", refusal.message)
         }
     }
 }

@@ -15,14 +15,17 @@ struct Documents: AsyncParsableCommand {
             abstract: "Upload a file; prints {name, size, blob}.",
             discussion: """
                 The kind is guessed from the extension (m4a/mp3/wav/aac audio, jpg/jpeg/png/heic image, \
-                mp4/mov/m4v video); pass --kind for anything else.
+                mp4/mov/m4v video), else from the content; pass --kind to say it. The file's first bytes must \
+                be media of the kind (JPEG, PNG, GIF, WebP, HEIC; M4A, MP3, AAC, WAV, Ogg, AMR; MP4, MOV, 3GP, \
+                WebM …) and of --content-type when given; SVG, HTML and anything else exit 2. Beyond the \
+                namespace's documentQuotaPerUser or documentQuotaPerNamespace setting: exit 1.
                 """)
 
         @OptionGroup var data: DataOptions
         @OptionGroup var remote: RemoteOptions
         @Argument(help: "The file to upload.") var file: String
         @Option(help: "audio, image or video (default: from the extension).") var kind: String?
-        @Option(help: "MIME type (default: from the extension).") var contentType: String?
+        @Option(help: "MIME type; must match the content (default: the content's own).") var contentType: String?
         @Option(help: "Who uploads it (over HTTP: the logged-in user).") var user = "cli"
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
@@ -36,10 +39,23 @@ struct Documents: AsyncParsableCommand {
             if let session = try remote.session(data: data) { return try await run(on: session) }
             let log = try data.open(mustExist: false)
             defer { log.close() }
-            let document = try await Muster.Documents(log: log).put(
-                file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),
-                contentType: contentType, user: user, namespace: namespace)
+            let document = try await Self.refusing {
+                try await Muster.Documents(log: log).put(
+                    file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),
+                    contentType: contentType, user: user, namespace: namespace)
+            }
             try Output.json(PutResult(name: document.name, size: document.size, blob: document.blob))
+        }
+
+        /// Runs `work`, a refused upload as a command failure: exit 2 for content that is not media of its
+        /// kind (bad input), 1 beyond a storage quota.
+        static func refusing<T>(_ work: () async throws -> T) async throws -> T {
+            do {
+                return try await work()
+            } catch let refusal as DocumentRefusal {
+                throw refusal.code == .unsupportedMediaType
+                    ? CommandFailure.invalid(refusal.message) : CommandFailure.failed(refusal.message)
+            }
         }
 
         struct PutResult: Encodable {

@@ -1,4 +1,6 @@
+import Forms
 import Foundation
+import Muster
 import MusterClient
 
 extension Documents.Put {
@@ -13,19 +15,17 @@ extension Documents.Put {
         } catch {
             throw CommandFailure.invalid("cannot read \(file): \(error.localizedDescription)")
         }
-        // The same guesses as the upload of a file to a data directory.
-        let guessed = Document.describe(fileExtension: url.pathExtension)
-        guard let documentKind = kind.flatMap(Document.Kind.init(rawValue:)) ?? guessed?.kind else {
-            throw CommandFailure.invalid(
-                "cannot tell whether \(url.lastPathComponent) is audio, an image or a video; pass --kind audio|image|video"
-            )
+        // The same checks as the upload of a file to a data directory; the server makes them again.
+        let upload = try await Self.refusing {
+            try Muster.Documents.describe(
+                file: url, kind: kind.flatMap(MediaKind.init(rawValue:)), contentType: contentType)
         }
-        let type =
-            contentType ?? (guessed?.kind == documentKind ? guessed?.contentType : nil) ?? "application/octet-stream"
-        let ext = url.pathExtension
+        guard let documentKind = Document.Kind(rawValue: upload.kind.rawValue) else {
+            throw CommandFailure.invalid("--kind must be audio, image or video")
+        }
         let name = try await session.call {
             try await $0.uploadDocument(
-                content, contentType: type, kind: documentKind, fileExtension: ext.isEmpty ? nil : ext)
+                content, contentType: upload.contentType, kind: documentKind, fileExtension: upload.fileExtension)
         }
         try Output.json(PutResult(name: name, size: UInt64(content.count), blob: nil))
     }
