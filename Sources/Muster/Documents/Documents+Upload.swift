@@ -23,7 +23,7 @@ extension Documents {
             }
             let format = MediaFormat.sniff(head)
             let byExtension = MediaFormat.extensions[ext].flatMap { Self.kind(of: $0) }
-            guard let kind = kind ?? byExtension ?? declared.flatMap { Self.kind(of: $0) } ?? format?.kind else {
+            guard let kind = kind ?? byExtension ?? declared.flatMap(Self.kind(of:)) ?? format?.kind else {
                 throw StoreError(
                     .invalidArgument, "cannot tell whether \(what) is audio, an image or a video; \(hint)")
             }
