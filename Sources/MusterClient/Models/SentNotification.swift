@@ -12,4 +12,13 @@ public struct SentNotification: Sendable, Hashable, Codable {
         self.messageIds = messageIds
         self.recipients = recipients
     }
+
+    private enum CodingKeys: String, CodingKey { case messageIds, recipients }
+
+    /// Encodes as the server writes it: message ids in lower case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(messageIds.map { $0.uuidString.lowercased() }, forKey: .messageIds)
+        try container.encode(recipients, forKey: .recipients)
+    }
 }

@@ -39,6 +39,16 @@ struct Inbox: AsyncParsableCommand {
         var responseTopic: String
 
         private enum CodingKeys: String, CodingKey { case messageId, title, body, sentAt, responseTopic }
+
+        /// Message ids in lower case, as the HTTP API writes them.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(messageId.uuidString.lowercased(), forKey: .messageId)
+            try container.encode(title, forKey: .title)
+            try container.encode(body, forKey: .body)
+            try container.encode(sentAt, forKey: .sentAt)
+            try container.encode(responseTopic, forKey: .responseTopic)
+        }
     }
 
     static func print(_ rows: [Row], json: Bool) throws {
@@ -46,7 +56,7 @@ struct Inbox: AsyncParsableCommand {
         Output.table(
             ["MESSAGE ID", "SENT AT", "TOPIC", "TITLE", "BODY"],
             rows.map {
-                [$0.messageId.uuidString, $0.sentDate.formatted(.iso8601), $0.responseTopic, $0.title, $0.body]
+                [$0.messageId.uuidString.lowercased(), $0.sentDate.formatted(.iso8601), $0.responseTopic, $0.title, $0.body]
             })
     }
 }
