@@ -82,6 +82,27 @@ import Testing
         }
     }
 
+    @Test func replayingARotatedRefreshTokenEndsTheSession() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let a = try await client.send(
+                .post, "/api/v1/auth/token", json: #"{"username":"ann","password":"secret-ann"}"#)
+            let refreshA = try #require(a.object["refreshToken"] as? String)
+            let b = try await client.send(.post, "/api/v1/auth/refresh", json: #"{"refreshToken":"\#(refreshA)"}"#)
+            let accessB = try #require(b.object["accessToken"] as? String)
+            let refreshB = try #require(b.object["refreshToken"] as? String)
+            let replay = try await client.send(.post, "/api/v1/auth/refresh", json: #"{"refreshToken":"\#(refreshA)"}"#)
+            #expect(replay.status == .unauthorized)
+            let verify = try await client.send(.get, "/api/v1/auth/verify", token: accessB)
+            #expect(verify.status == .unauthorized)
+            #expect(verify.errorCode == "token_revoked")
+            let refresh = try await client.send(
+                .post, "/api/v1/auth/refresh", json: #"{"refreshToken":"\#(refreshB)"}"#)
+            #expect(refresh.status == .unauthorized)
+        }
+    }
+
     @Test(arguments: [
         (#"{"username":"joe","password":"wrong"}"#, "invalid_credentials"),
         (#"{"username":"nobody","password":"secret"}"#, "invalid_credentials"),

@@ -216,7 +216,7 @@ import Testing
         #expect(second.accessToken != first.accessToken && second.refreshToken != first.refreshToken)
         #expect(second.expiresAt == f.now.addingTimeInterval(3600))
         #expect(await f.accessRefusal(first.accessToken) == .tokenRevoked)
-        #expect(await f.refreshRefusal(first.refreshToken) == .tokenRevoked)
+        // (Presenting first.refreshToken again would end the session: see the replay test below.)
         let principal = try f.sessions.authenticate(accessToken: second.accessToken)
         #expect(principal.sessionId == session && principal.deviceId == "tablet")
         let third = try await f.sessions.refresh(refreshToken: second.refreshToken)
@@ -232,6 +232,38 @@ import Testing
         // A refresh token is not an access token, nor the other way round.
         #expect(await f.accessRefusal(third.refreshToken) == .tokenUnknown)
         #expect(await f.refreshRefusal(third.accessToken) == .tokenUnknown)
+    }
+
+    @Test func replayingARotatedRefreshTokenRevokesTheWholeSession() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        let a = try await f.sessions.login(username: "joe", password: "joe-pw", deviceId: "phone")
+        let other = try await f.sessions.login(username: "joe", password: "joe-pw", deviceId: "laptop")
+        let session = try f.sessions.authenticate(accessToken: a.accessToken).sessionId
+        let b = try await f.sessions.refresh(refreshToken: a.refreshToken)
+        // Someone replays the rotated refresh token: refused, and the session ends (RFC 6819 5.2.2.3).
+        #expect(await f.refreshRefusal(a.refreshToken) == .tokenRevoked)
+        #expect(await f.accessRefusal(b.accessToken) == .tokenRevoked)
+        #expect(await f.refreshRefusal(b.refreshToken) == .tokenRevoked)
+        // The user's other session goes on.
+        #expect(try f.sessions.authenticate(accessToken: other.accessToken).deviceId == "laptop")
+
+        let stream = try f.log.events(EventQuery(stream: "session/\(session.uuidString)"))
+        #expect(stream.map(\.type) == ["TokenIssued", "TokenRevoked", "TokenIssued", "TokenRevoked"])
+        let revoked = try #require(try TokenRevoked.decode(stream[3]))
+        #expect(revoked.reason == .refreshReuse && revoked.deviceId == "phone")
+        let ended = try Audit(log: f.log).entries(Audit.Filter(user: "joe")).filter { $0.what == .loggedOut }
+        #expect(ended.map(\.sessionId) == [session])
+        #expect(ended.first?.detail.contains("refresh token it had replaced was presented again") == true)
+        // Once ended, replaying again records nothing more.
+        let head = f.log.head
+        #expect(await f.refreshRefusal(a.refreshToken) == .tokenRevoked)
+        #expect(await f.refreshRefusal(b.refreshToken) == .tokenRevoked)
+        #expect(f.log.head == head)
+        // A rebuilt projection agrees.
+        try await f.log.rebuild([SessionsProjection.name])
+        #expect(await f.accessRefusal(b.accessToken) == .tokenRevoked)
     }
 
     @Test func aLogoutRevokesBothTokensOfThatSessionOnly() async throws {

@@ -272,10 +272,13 @@ public struct Audit: Sendable {
                 return [e]
             }
             if let revoked = try TokenRevoked.decode(event) {
-                guard revoked.reason == .logout, concerns(revoked.user) else { return [] }
+                guard revoked.reason != .refreshRotation, concerns(revoked.user) else { return [] }
                 let session = revoked.sessionId.uuidString.lowercased()
-                var e = entry(
-                    .loggedOut, "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))")
+                let detail =
+                    revoked.reason == .logout
+                    ? "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))"
+                    : "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: a refresh token it had replaced was presented again"
+                var e = entry(.loggedOut, detail)
                 e.user = revoked.user
                 e.deviceId = revoked.deviceId
                 e.sessionId = revoked.sessionId

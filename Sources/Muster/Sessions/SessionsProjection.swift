@@ -60,7 +60,7 @@ public struct SessionsProjection: Projection {
             record.isRevoked = true
             try state.put(table, tokenKey, record.encoded())
         }
-        if revoked.reason == .logout {
+        if revoked.reason == .logout || revoked.reason == .refreshReuse {
             entry.hasEnded = true
             try state.put("sessions", key, entry.encoded())
         }
@@ -73,6 +73,11 @@ public struct SessionsProjection: Projection {
     /// The record of a token hash in `accessTokens` or `refreshTokens`, or nil.
     static func token(_ state: ProjectionState, _ table: String, hash: String) throws -> TokenRecord? {
         try state.get(table, Array(hash.utf8)).map(TokenRecord.init(decoding:))
+    }
+
+    /// A session's current pair and whether it ended, or nil.
+    static func session(_ state: ProjectionState, _ sessionId: UUID) throws -> SessionEntry? {
+        try state.get("sessions", key(sessionId)).map(SessionEntry.init(decoding:))
     }
 
     /// Times of the user's last failed logins, oldest first.
