@@ -292,8 +292,10 @@ public struct Audit: Sendable {
                     case .wrongPassword: "wrong password"
                     case .noPassword: "the user has no password"
                     }
+                let address = failed.clientAddress.map { " (address \($0))" } ?? ""
                 var e = entry(
-                    .loginFailed, "login as \(String(reflecting: failed.user)) failed\(from(failed.deviceId)): \(why)")
+                    .loginFailed,
+                    "login as \(String(reflecting: failed.user)) failed\(from(failed.deviceId))\(address): \(why)")
                 e.user = failed.user
                 e.deviceId = failed.deviceId
                 return [e]
