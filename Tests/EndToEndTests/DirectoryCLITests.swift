@@ -10,7 +10,7 @@ import Testing
         let data = ["--data", work.url.appendingPathComponent("data").path]
 
         let joe = try await MusterProcess.run(
-            ["users", "add", "joe", "--password-stdin", "--tz", "Europe/Paris"] + data, stdin: "pw\n")
+            ["users", "add", "joe", "--password-stdin", "--tz", "Europe/Paris"] + data, stdin: "pw-of-joe\n")
         #expect(joe.status == 0, "\(joe)")
         #expect(try joe.json()["hasPassword"] as? Bool == true)
         #expect(try joe.json()["timeZone"] as? String == "Europe/Paris")
@@ -19,6 +19,18 @@ import Testing
         let again = try await MusterProcess.run(["users", "add", "joe"] + data)
         #expect(again.status == 3)
         #expect(again.stderr.contains("already exists"))
+        let folded = try await MusterProcess.run(["users", "add", "JOE"] + data)
+        #expect(folded.status == 3)
+        #expect(folded.stderr.contains(#"as "joe""#))
+        for name in ["../x", " kim", "kim\u{202E}", "\u{430}da"] {
+            let refused = try await MusterProcess.run(["users", "add", name] + data)
+            #expect(refused.status == 2, "\(name): \(refused)")
+            #expect(refused.stderr.contains("user name"), "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1)
+        }
+        let short = try await MusterProcess.run(["users", "add", "kim", "--password-stdin"] + data, stdin: "a\n")
+        #expect(short.status == 2)
+        #expect(short.stderr.contains("at least 8"))
         let noPassword = try await MusterProcess.run(["users", "add", "kim", "--password-stdin"] + data, stdin: "")
         #expect(noPassword.status == 2)
         #expect(noPassword.stderr.contains("--password-stdin"))

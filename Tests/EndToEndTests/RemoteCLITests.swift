@@ -62,7 +62,7 @@ private struct Terminal {
         let annAdded = try await ada.run(
             ["users", "add", "ann", "--server", base, "--password-stdin"], stdin: "secret-ann\n")
         #expect(annAdded.status == 0, "\(annAdded)")
-        let taken = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "other\n")
+        let taken = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "other-password\n")
         #expect(taken.status == 3, "\(taken)")
         #expect(taken.stderr.contains("already exists"))
         let users = try await ada.run(["users", "list", "--json"])

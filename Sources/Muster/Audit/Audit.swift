@@ -272,10 +272,13 @@ public struct Audit: Sendable {
                 return [e]
             }
             if let revoked = try TokenRevoked.decode(event) {
-                guard revoked.reason == .logout, concerns(revoked.user) else { return [] }
+                guard revoked.reason != .refreshRotation, concerns(revoked.user) else { return [] }
                 let session = revoked.sessionId.uuidString.lowercased()
-                var e = entry(
-                    .loggedOut, "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))")
+                let detail =
+                    revoked.reason == .logout
+                    ? "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))"
+                    : "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: a refresh token it had replaced was presented again"
+                var e = entry(.loggedOut, detail)
                 e.user = revoked.user
                 e.deviceId = revoked.deviceId
                 e.sessionId = revoked.sessionId
@@ -289,8 +292,10 @@ public struct Audit: Sendable {
                     case .wrongPassword: "wrong password"
                     case .noPassword: "the user has no password"
                     }
+                let address = failed.clientAddress.map { " (address \($0))" } ?? ""
                 var e = entry(
-                    .loginFailed, "login as \(String(reflecting: failed.user)) failed\(from(failed.deviceId)): \(why)")
+                    .loginFailed,
+                    "login as \(String(reflecting: failed.user)) failed\(from(failed.deviceId))\(address): \(why)")
                 e.user = failed.user
                 e.deviceId = failed.deviceId
                 return [e]

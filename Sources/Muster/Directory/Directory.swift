@@ -10,18 +10,24 @@ public struct Directory: Sendable {
 
     public init(log: EventLog) { self.log = log }
 
+    /// The fewest characters of a new user's password, unless the caller asks for more.
+    public static let minimumPasswordLength = 8
+
     // MARK: Users
 
-    /// Creates a user. Fails with `.conflict` when the name is taken in the namespace.
+    /// Creates a user, its name in NFC (`UserName`). Fails with `.conflict` when the name, compared
+    /// case-folded, is taken in the namespace, and with `.invalidArgument` for a name that breaks
+    /// `UserName.rules` or a password shorter than `minimumPasswordLength` characters.
     /// - Parameters:
     ///   - firstName, lastName, phone: optional; an empty string counts as not given.
     @discardableResult
     public func addUser(
         _ name: String, password: String?, email: String? = nil, timeZone: String = "UTC", isAdmin: Bool = false,
         firstName: String? = nil, lastName: String? = nil, phone: String? = nil,
-        namespace: String = Names.defaultNamespace, actor: String = "system"
+        namespace: String = Names.defaultNamespace, actor: String = "system",
+        minimumPasswordLength: Int = Directory.minimumPasswordLength
     ) async throws -> UserCreated {
-        try Names.validate(name, as: "user name")
+        let name = try UserName.validated(name)
         try Names.validate(namespace, as: "namespace")
         guard TimeZone(identifier: timeZone) != nil else {
             throw StoreError(
@@ -31,7 +37,7 @@ public struct Directory: Sendable {
         if let email, !email.contains("@") {
             throw StoreError(.invalidArgument, "email \(String(reflecting: email)) has no @")
         }
-        if let password, password.isEmpty { throw StoreError(.invalidArgument, "password must not be empty") }
+        if let password { try Self.checkPassword(password, minimumLength: minimumPasswordLength) }
         // Hashing takes tens of milliseconds: done here, never on the writer thread.
         func given(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
         let user = UserCreated(
@@ -39,8 +45,11 @@ public struct Directory: Sendable {
             password: try password.map { try PasswordHash.make($0) }, firstName: given(firstName),
             lastName: given(lastName), phone: given(phone))
         try await log.perform { scope in
-            guard try Self.user(name, namespace, scope.projection(DirectoryProjection.name)) == nil else {
-                throw StoreError(.conflict, "user \(String(reflecting: name)) already exists in namespace \(namespace)")
+            let directory = try scope.projection(DirectoryProjection.name)
+            if let taken = try Self.user(matching: name, namespace, directory) {
+                let same = taken.name == name ? "" : " as \(String(reflecting: taken.name)) (names differ in case only)"
+                throw StoreError(
+                    .conflict, "user \(String(reflecting: name)) already exists in namespace \(namespace)\(same)")
             }
             try scope.append(
                 AppendRequest(
@@ -48,6 +57,16 @@ public struct Directory: Sendable {
                     events: [user.newEvent(actor: actor)]))
         }
         return user
+    }
+
+    /// Throws `.invalidArgument` for a new password shorter than `minimumLength` characters.
+    public static func checkPassword(_ password: String, minimumLength: Int = minimumPasswordLength) throws {
+        guard password.count >= max(1, minimumLength) else {
+            throw StoreError(
+                .invalidArgument,
+                "password is \(password.count) character\(password.count == 1 ? "" : "s") long; at least \(max(1, minimumLength)) are needed"
+            )
+        }
     }
 
     /// The user, or nil.
@@ -145,6 +164,29 @@ public struct Directory: Sendable {
 
     static func user(_ name: String, _ namespace: String, _ state: ProjectionState) throws -> UserCreated? {
         try state.get("users", DirectoryProjection.key(namespace, name)).map { try decode($0, as: UserCreated.self) }
+    }
+
+    /// The user a login names: the one of exactly this name, else the one whose name folds alike
+    /// (`UserName.folded`), else nil.
+    static func user(matching name: String, _ namespace: String, _ state: ProjectionState) throws -> UserCreated? {
+        if let exact = try user(name, namespace, state) { return exact }
+        let key = DirectoryProjection.key(namespace, UserName.folded(name))
+        guard let stored = try state.get("userKeys", key) else { return nil }
+        return try user(String(decoding: stored, as: UTF8.self), namespace, state)
+    }
+
+    /// The password hash of some user of the namespace (among its first 64), for a decoy check that
+    /// costs what a real one does; nil when none has a password.
+    static func anyPasswordHash(_ namespace: String, _ state: ProjectionState) throws -> PasswordHash? {
+        var found: PasswordHash?
+        var seen = 0
+        try state.scan("users", prefix: DirectoryProjection.key(namespace)) { _, value in
+            var reader = ByteReader(value)
+            found = try UserCreated(from: &reader).password
+            seen += 1
+            return found == nil && seen < 64
+        }
+        return found
     }
 
     private static func all<E: DomainEvent>(_ table: String, _ namespace: String, _ state: ProjectionState, as: E.Type)

@@ -4,13 +4,15 @@ import EventLog
 /// same transaction as they append.
 ///
 /// Tables (keys `namespace 0 …`): `users` name → `UserCreated` body, `groups` name → `GroupDefined`
-/// body, `pushTargets` user 0 deviceId → `PushTargetRegistered` body.
+/// body, `pushTargets` user 0 deviceId → `PushTargetRegistered` body, `userKeys` case-folded name
+/// (`UserName.folded`) → the name of the first user that has it (version 2: older data directories
+/// may hold several names that fold alike; the first keeps the key).
 public struct DirectoryProjection: Projection {
     public static let name = "directory"
     public var name: String { Self.name }
-    public var version: UInt32 { 1 }
+    public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["users", "groups", "pushTargets"] }
+    public var tables: [String] { ["users", "groups", "pushTargets", "userKeys"] }
 
     public init() {}
 
@@ -18,6 +20,8 @@ public struct DirectoryProjection: Projection {
         let ns = event.namespace
         if let user = try UserCreated.decode(event) {
             try state.put("users", Self.key(ns, user.name), event.body.bytes)
+            let folded = Self.key(ns, UserName.folded(user.name))
+            if try state.get("userKeys", folded) == nil { try state.put("userKeys", folded, Array(user.name.utf8)) }
         } else if let group = try GroupDefined.decode(event) {
             try state.put("groups", Self.key(ns, group.name), event.body.bytes)
         } else if let target = try PushTargetRegistered.decode(event) {

@@ -3,18 +3,33 @@ import Foundation
 
 extension Sessions {
     /// Rotates: new access + refresh token for the same session; the old pair stops working.
-    /// Throws `AuthenticationError.tokenUnknown`, `.tokenRevoked` or `.tokenExpired`.
+    ///
+    /// A refresh token that an earlier refresh replaced, presented again, ends the whole session
+    /// (RFC 6819 §5.2.2.3: a copy may be in someone else's hands) and records `TokenRevoked` with
+    /// reason `refreshReuse`. Throws `AuthenticationError.tokenUnknown`, `.tokenRevoked` or `.tokenExpired`.
     public func refresh(refreshToken: String) async throws -> Tokens {
         let hash = SessionToken.hash(refreshToken)
         let access = SessionToken.make(prefix: SessionToken.accessPrefix)
         let refresh = SessionToken.make(prefix: SessionToken.refreshPrefix)
         let policy = self.policy
-        return try await log.perform { scope in
+        let outcome = try await log.perform { scope -> RefreshOutcome in
             let sessions = try scope.projection(SessionsProjection.name)
             guard let token = try SessionsProjection.token(sessions, "refreshTokens", hash: hash) else {
                 throw AuthenticationError.tokenUnknown
             }
-            if token.isRevoked { throw AuthenticationError.tokenRevoked }
+            if token.isRevoked {
+                guard let entry = try SessionsProjection.session(sessions, token.sessionId), !entry.hasEnded,
+                    entry.refreshTokenHash != hash
+                else { throw AuthenticationError.tokenRevoked }
+                // Committed, then refused: the revocation must not roll back with the error.
+                let reuse = TokenRevoked(
+                    sessionId: token.sessionId, user: token.user, deviceId: token.deviceId, reason: .refreshReuse)
+                try scope.append(
+                    AppendRequest(
+                        namespace: token.namespace, stream: Self.stream(token.sessionId),
+                        events: [reuse.newEvent(actor: token.user)]))
+                return .reused
+            }
             if scope.now >= token.expiresAt { throw AuthenticationError.tokenExpired }
             guard try Directory.user(token.user, token.namespace, scope.projection(DirectoryProjection.name)) != nil
             else { throw AuthenticationError.tokenUnknown }
@@ -29,10 +44,22 @@ extension Sessions {
                 AppendRequest(
                     namespace: token.namespace, stream: Self.stream(token.sessionId),
                     events: [revoked.newEvent(actor: token.user), issued.newEvent(actor: token.user)]))
-            return Tokens(
-                accessToken: access, refreshToken: refresh, expiresAt: StoreTime.date(issued.accessExpiresAt),
-                username: token.user, preferredUsername: token.user)
+            return .rotated(
+                Tokens(
+                    accessToken: access, refreshToken: refresh, expiresAt: StoreTime.date(issued.accessExpiresAt),
+                    username: token.user, preferredUsername: token.user))
         }
+        switch outcome {
+        case .reused: throw AuthenticationError.tokenRevoked
+        case .rotated(let tokens): return tokens
+        }
+    }
+
+    /// What the writer decided on a refresh.
+    private enum RefreshOutcome: Sendable {
+        case rotated(Tokens)
+        /// A replaced refresh token came back; the session was ended.
+        case reused
     }
 
     /// Revokes the session of this access token (its access and refresh token). An expired access

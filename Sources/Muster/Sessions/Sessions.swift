@@ -4,30 +4,54 @@ import Foundation
 /// Logins with a password, and the bearer tokens they give (the VantiqUI "Internal" server type).
 ///
 /// Every login, failed login, refresh and logout is an event; the tokens themselves never reach the
-/// log, only their SHA-256. Checks read the `sessions` projection inside the writer's transaction,
-/// so two concurrent attempts cannot both take the last try before the throttle, nor both rotate
-/// one refresh token.
+/// log, only their SHA-256; failed logins only for users that exist. Checks read the `sessions`
+/// projection inside the writer's transaction, so two concurrent refreshes cannot both rotate one
+/// refresh token. Failed logins are throttled in memory (`LoginThrottle`), per name and client address.
 public struct Sessions: Sendable {
-    /// Lifetimes of tokens and the throttle on failed logins.
+    /// Lifetimes of tokens, the throttle on failed logins, and the shortest password.
     public struct Policy: Sendable, Hashable {
         /// How long an access token works (seconds).
         public var accessTokenLifetime: TimeInterval
         /// How long a refresh token works (seconds); every refresh starts a new one.
         public var refreshTokenLifetime: TimeInterval
-        /// Failed logins for one user within `failedLoginWindow` after which logins are refused
-        /// unchecked; 0 or less: never. At most `SessionsProjection.failedLoginsKept` count.
-        public var failedLoginLimit: Int
-        /// How far back failed logins count (seconds).
-        public var failedLoginWindow: TimeInterval
+        /// Failed logins for one user name from one client address before each further attempt
+        /// from there waits; 0 or less: no such limit. Other addresses are not affected.
+        public var failedLoginsPerName: Int
+        /// Failed logins from one client address, over all names, before each further attempt from
+        /// there waits; 0 or less: no such limit.
+        public var failedLoginsPerAddress: Int
+        /// The first wait once a limit is reached (seconds); it doubles with each further failure.
+        public var failedLoginDelay: TimeInterval
+        /// The longest wait (seconds).
+        public var maximumFailedLoginDelay: TimeInterval
+        /// How long after its last failure, and the end of its wait, a count is forgotten (seconds).
+        /// The counts live in the server's memory only: a restart forgets them.
+        public var failedLoginMemory: TimeInterval
+        /// The fewest characters of a new user's password (existing users keep theirs).
+        public var minimumPasswordLength: Int
 
         public init(
             accessTokenLifetime: TimeInterval = 3600, refreshTokenLifetime: TimeInterval = 30 * 86_400,
-            failedLoginLimit: Int = 5, failedLoginWindow: TimeInterval = 900
+            failedLoginsPerName: Int = 5, failedLoginsPerAddress: Int = 30, failedLoginDelay: TimeInterval = 1,
+            maximumFailedLoginDelay: TimeInterval = 900, failedLoginMemory: TimeInterval = 3600,
+            minimumPasswordLength: Int = Directory.minimumPasswordLength
         ) {
             self.accessTokenLifetime = accessTokenLifetime
             self.refreshTokenLifetime = refreshTokenLifetime
-            self.failedLoginLimit = failedLoginLimit
-            self.failedLoginWindow = failedLoginWindow
+            self.failedLoginsPerName = failedLoginsPerName
+            self.failedLoginsPerAddress = failedLoginsPerAddress
+            self.failedLoginDelay = failedLoginDelay
+            self.maximumFailedLoginDelay = maximumFailedLoginDelay
+            self.failedLoginMemory = failedLoginMemory
+            self.minimumPasswordLength = minimumPasswordLength
+        }
+
+        var throttleLimits: LoginThrottle.Limits {
+            LoginThrottle.Limits(
+                perName: failedLoginsPerName, perAddress: failedLoginsPerAddress,
+                firstDelay: max(1, StoreTime.micros(failedLoginDelay)),
+                maximumDelay: max(1, StoreTime.micros(maximumFailedLoginDelay)),
+                memory: StoreTime.micros(failedLoginMemory))
         }
     }
 
@@ -63,10 +87,15 @@ public struct Sessions: Sendable {
         public var sessionId: UUID
         /// When the access token expires (`.distantFuture` for an externally verified user).
         public var expiresAt: Date
+        /// The name to show, when an OAuth token gave one (`preferred_username`); never used to
+        /// decide who the caller is.
+        public var preferredUsername: String?
 
         public init(
-            username: String, namespace: String, isAdmin: Bool, deviceId: String?, sessionId: UUID, expiresAt: Date
+            username: String, namespace: String, isAdmin: Bool, deviceId: String?, sessionId: UUID, expiresAt: Date,
+            preferredUsername: String? = nil
         ) {
+            self.preferredUsername = preferredUsername
             self.username = username
             self.namespace = namespace
             self.isAdmin = isAdmin
@@ -78,10 +107,13 @@ public struct Sessions: Sendable {
 
     let log: EventLog
     public let policy: Policy
+    /// Shared by every copy of this value: one server, one memory of failed logins.
+    let throttle: LoginThrottle
 
     public init(log: EventLog, policy: Policy = Policy()) {
         self.log = log
         self.policy = policy
+        throttle = LoginThrottle(policy.throttleLimits)
     }
 
     /// The session id of principals that did not log in here (OAuth): all zeros.

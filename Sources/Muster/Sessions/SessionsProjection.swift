@@ -1,23 +1,18 @@
 import EventLog
 import Foundation
 
-/// Sessions by token hash and recent failed logins, kept inline so a login, refresh or logout
-/// decides on them in the transaction that records it.
+/// Sessions by token hash, kept inline so a refresh or logout decides on them in the transaction
+/// that records it. (Version 1 also counted failed logins per name; they are throttled in memory now.)
 ///
 /// Tables: `accessTokens` and `refreshTokens` hex SHA-256 → `TokenRecord` (a revoked token stays,
 /// flagged, so it answers "revoked" rather than "unknown"); `sessions` session id (16 bytes) →
-/// `SessionEntry` (the current pair, whether the session ended); `failedLogins` `namespace 0 user 0`
-/// → the times of the last `failedLoginsKept` failures (Int64 little-endian each, oldest first),
-/// cleared by a login.
+/// `SessionEntry` (the current pair, whether the session ended by a logout or a refresh token's reuse).
 public struct SessionsProjection: Projection {
     public static let name = "sessions"
     public var name: String { Self.name }
-    public var version: UInt32 { 1 }
+    public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["accessTokens", "refreshTokens", "sessions", "failedLogins"] }
-
-    /// Failures remembered per user; a `failedLoginLimit` above it counts as this many.
-    public static let failedLoginsKept = 100
+    public var tables: [String] { ["accessTokens", "refreshTokens", "sessions"] }
 
     public init() {}
 
@@ -26,13 +21,6 @@ public struct SessionsProjection: Projection {
             try issue(issued, namespace: event.namespace, state)
         } else if let revoked = try TokenRevoked.decode(event) {
             try revoke(revoked, state)
-        } else if let failed = try LoginFailed.decode(event) {
-            let key = DirectoryProjection.key(event.namespace, failed.user)
-            var times = try Self.failedLogins(state, key: key)
-            times.append(event.recordedAt)
-            var w = ByteWriter(capacity: 8 * Self.failedLoginsKept)
-            for time in times.suffix(Self.failedLoginsKept) { w.write(fixed: time) }
-            try state.put("failedLogins", key, w.bytes)
         }
     }
 
@@ -46,9 +34,6 @@ public struct SessionsProjection: Projection {
         let entry = SessionEntry(
             accessTokenHash: issued.accessTokenHash, refreshTokenHash: issued.refreshTokenHash, hasEnded: false)
         try state.put("sessions", Self.key(issued.sessionId), entry.encoded())
-        if issued.reason == .login {
-            try state.delete("failedLogins", DirectoryProjection.key(namespace, issued.user))
-        }
     }
 
     private func revoke(_ revoked: TokenRevoked, _ state: ProjectionState) throws {
@@ -60,7 +45,7 @@ public struct SessionsProjection: Projection {
             record.isRevoked = true
             try state.put(table, tokenKey, record.encoded())
         }
-        if revoked.reason == .logout {
+        if revoked.reason == .logout || revoked.reason == .refreshReuse {
             entry.hasEnded = true
             try state.put("sessions", key, entry.encoded())
         }
@@ -75,17 +60,8 @@ public struct SessionsProjection: Projection {
         try state.get(table, Array(hash.utf8)).map(TokenRecord.init(decoding:))
     }
 
-    /// Times of the user's last failed logins, oldest first.
-    static func failedLogins(_ state: ProjectionState, namespace: String, user: String) throws -> [Int64] {
-        try failedLogins(state, key: DirectoryProjection.key(namespace, user))
-    }
-
-    private static func failedLogins(_ state: ProjectionState, key: [UInt8]) throws -> [Int64] {
-        try state.withValue("failedLogins", key) { value in
-            guard let value else { return [] }
-            return stride(from: 0, to: value.count - value.count % 8, by: 8).map {
-                Int64(littleEndian: value.loadUnaligned(fromByteOffset: $0, as: Int64.self))
-            }
-        }
+    /// A session's current pair and whether it ended, or nil.
+    static func session(_ state: ProjectionState, _ sessionId: UUID) throws -> SessionEntry? {
+        try state.get("sessions", key(sessionId)).map(SessionEntry.init(decoding:))
     }
 }

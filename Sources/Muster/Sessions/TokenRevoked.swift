@@ -1,8 +1,9 @@
 import EventLog
 import Foundation
 
-/// A session's current access and refresh token stopped working: the user logged out (the session
-/// ends), or a refresh replaced them (a `TokenIssued` with reason `refresh` follows in the same append).
+/// A session's current access and refresh token stopped working: the user logged out or a replaced
+/// refresh token was replayed (the session ends), or a refresh replaced them (a `TokenIssued` with
+/// reason `refresh` follows in the same append).
 public struct TokenRevoked: DomainEvent, Hashable {
     public static let type = "TokenRevoked"
     public static let schemaVersion: UInt16 = 1
@@ -13,6 +14,9 @@ public struct TokenRevoked: DomainEvent, Hashable {
         case logout
         /// A refresh rotated the pair: the session goes on with new tokens.
         case refreshRotation
+        /// A refresh token that a refresh had already replaced was presented again: someone else may
+        /// hold a copy, so the whole session ends (RFC 6819 §5.2.2.3).
+        case refreshReuse
     }
 
     public var sessionId: UUID

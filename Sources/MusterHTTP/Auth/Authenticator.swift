@@ -1,9 +1,10 @@
 import EventLog
 import Foundation
+import Logging
 import Muster
 
 /// Who a bearer token belongs to, by the server's type: `Internal` (tokens Muster issued at login)
-/// or `OAuth` (JWTs of an OpenID Connect issuer, for users of the directory).
+/// or `OAuth` (JWTs of an OpenID Connect issuer; the directory's user named by the token's `sub`).
 struct Authenticator: Sendable {
     enum Mode: Sendable {
         case `internal`
@@ -14,6 +15,8 @@ struct Authenticator: Sendable {
     let sessions: Sessions
     /// The namespace OAuth users belong to.
     let oauthNamespace: String
+    /// Where the reasons for refused JWTs go (never to the caller).
+    var logger = Logger(label: "muster.auth")
 
     /// The seed's serverType.
     var serverType: String {
@@ -32,18 +35,22 @@ struct Authenticator: Sendable {
             let identity: OIDCVerifier.Identity
             do {
                 identity = try await verifier.verify(token)
-            } catch OIDCRejection.expired {
-                throw APIError(.unauthorized, "token_expired", "the token expired; get a new one from the issuer")
-            } catch OIDCRejection.invalid(let why) {
-                throw APIError(.unauthorized, "token_unknown", "the token was refused: \(why)")
+            } catch let rejection as OIDCRejection {
+                logger.info("bearer JWT refused: \(rejection.reason.rawValue): \(rejection.detail)")
+                if rejection.reason == .expired {
+                    throw APIError(.unauthorized, "token_expired", "the token expired; get a new one from the issuer")
+                }
+                throw APIError(.unauthorized, "token_unknown", "the token is not valid: \(rejection.reason.rawValue)")
             }
-            let username = identity.preferredUsername ?? identity.subject
-            guard let principal = try sessions.principal(username: username, namespace: oauthNamespace) else {
+            // The user is the token's subject; preferred_username is only shown.
+            guard var principal = try sessions.principal(username: identity.subject, namespace: oauthNamespace)
+            else {
                 throw APIError(
                     .forbidden, "forbidden",
-                    "\(username) has a valid token but is not a user of namespace \(oauthNamespace); an administrator adds them (muster users add)"
+                    "subject \(String(reflecting: identity.subject)) has a valid token but is not a user of namespace \(oauthNamespace); an administrator adds them under that name (muster users add)"
                 )
             }
+            principal.preferredUsername = identity.preferredUsername
             return principal
         }
     }

@@ -39,11 +39,12 @@ final class RateLimiter: Sendable {
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = MusterRequestContext
     let limiter: RateLimiter
+    let configuration: ServerConfiguration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        let key = request.headers[.authorization] ?? context.remoteAddress?.ipAddress ?? "-"
+        let key = request.headers[.authorization] ?? configuration.clientAddress(request, context) ?? "-"
         if let wait = limiter.take(key) {
             throw APIError(
                 .tooManyRequests, "throttled",

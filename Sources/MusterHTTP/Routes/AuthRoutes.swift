@@ -13,7 +13,7 @@ extension API {
             return try JSONCoding.response(Server(serverType: authenticator.serverType, version: MusterVersion.current))
         }
 
-        group.post("auth/token") { request, _ in
+        group.post("auth/token") { request, context in
             guard case .internal = authenticator.mode else {
                 throw APIError(
                     .badRequest, "bad_request",
@@ -29,7 +29,8 @@ extension API {
             let login = try await request.decode(Login.self)
             let tokens = try await sessions.login(
                 username: login.username, password: login.password,
-                namespace: login.namespace ?? configuration.namespace, deviceId: login.deviceId)
+                namespace: login.namespace ?? configuration.namespace, deviceId: login.deviceId,
+                clientAddress: configuration.clientAddress(request, context))
             return try JSONCoding.response(tokens)
         }
 
@@ -62,7 +63,8 @@ extension API {
             let caller = try context.caller()
             return try JSONCoding.response(
                 Verified(
-                    authValid: true, username: caller.username, preferredUsername: caller.username,
+                    authValid: true, username: caller.username,
+                    preferredUsername: caller.preferredUsername ?? caller.username,
                     serverType: authenticator.serverType))
         }
     }

@@ -23,7 +23,7 @@ public struct MusterServer: Sendable {
         let mode: Authenticator.Mode = verifier.map { .oauth($0) } ?? .internal
         let authenticator = Authenticator(
             mode: mode, sessions: Sessions(log: log, policy: configuration.sessionPolicy),
-            oauthNamespace: configuration.namespace)
+            oauthNamespace: configuration.namespace, logger: logger)
         api = API(
             log: log, configuration: configuration, authenticator: authenticator, metrics: metrics,
             rules: RuleEngine(log: log))
@@ -50,7 +50,8 @@ public struct MusterServer: Sendable {
         router.add(middleware: ErrorMiddleware(allowedMethods: AllowedMethods(routes.routes)))
         router.add(
             middleware: RateLimitMiddleware(
-                limiter: RateLimiter(rate: api.configuration.rateLimit, burst: api.configuration.burst)))
+                limiter: RateLimiter(rate: api.configuration.rateLimit, burst: api.configuration.burst),
+                configuration: api.configuration))
         router.add(middleware: AuthenticationMiddleware(authenticator: api.authenticator))
         api.addRoutes(to: router)
         return router

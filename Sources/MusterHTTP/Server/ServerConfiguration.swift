@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import HTTPTypes
 import Muster
 
 /// How `muster serve` runs: where it listens, how callers authenticate, and its limits.
@@ -19,6 +20,11 @@ public struct ServerConfiguration: Sendable {
     /// Whether anyone may create an internal user (createInternalUser); otherwise administrators only.
     public var openRegistration = false
     public var sessionPolicy = Sessions.Policy()
+    /// The header a reverse proxy in front of the server sets to the client's address (such as
+    /// `X-Real-IP`); nil: the connected peer's address. Set it only behind such a proxy: anyone who
+    /// reaches the server directly could otherwise name any address. The login throttle and the
+    /// rate limit count per client address.
+    public var clientAddressHeader: HTTPField.Name?
     /// Most bytes of an uploaded document.
     public var documentLimit = 64 << 20
     /// Requests per second per caller (bearer token, else address), on average; `burst` at once.

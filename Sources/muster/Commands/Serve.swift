@@ -18,7 +18,7 @@ struct Serve: AsyncParsableCommand {
             Internal authentication (the default): users log in with POST /api/v1/auth/token; the first \
             administrator is made with `muster users add NAME --admin --password-stdin`. \
             OAuth: --auth oauth --oidc-issuer URL --oidc-audience AUD --jwks FILE_OR_URL; bearer JWTs are \
-            checked against the issuer's keys and must name a user of --namespace.
+            checked against the issuer's keys; the user is the one of --namespace named by the token's sub.
             """)
 
     enum AuthMode: String, ExpressibleByArgument, CaseIterable {
