@@ -56,7 +56,10 @@ struct Inbox: AsyncParsableCommand {
         Output.table(
             ["MESSAGE ID", "SENT AT", "TOPIC", "TITLE", "BODY"],
             rows.map {
-                [$0.messageId.uuidString.lowercased(), $0.sentDate.formatted(.iso8601), $0.responseTopic, $0.title, $0.body]
+                [
+                    $0.messageId.uuidString.lowercased(), $0.sentDate.formatted(.iso8601), $0.responseTopic, $0.title,
+                    $0.body,
+                ]
             })
     }
 }
