@@ -68,8 +68,10 @@ struct DecisionServer {
 @Suite struct ServerHookTests {
     static let monday = UbuduFormat.parseDate("2026-11-23T10:00:00+01:00")!
 
-    /// A log with user ada, settings as given, and one shop whose rule calls `hook`.
-    static func world(hook template: String) async throws -> (TestLog, EventLog, RuleEngine) {
+    /// A log with user ada, settings as given, and one shop whose rule calls `hook`, giving each attempt
+    /// `timeout` seconds: long by default, so a loaded machine does not turn one answer into a retry.
+    static func world(hook template: String, timeout: TimeInterval = 30) async throws -> (TestLog, EventLog, RuleEngine)
+    {
         let t = try TestLog("hooks")
         let log = try t.open { $0.projections += MusterDomain.projections }
         _ = try await Directory(log: log).addUser("ada", password: nil, timeZone: "Europe/Paris")
@@ -80,7 +82,7 @@ struct DecisionServer {
         try await Areas(log: log).define([
             Area(id: "shop", region: .geofence(latitude: 48.87, longitude: 2.33, radius: 50), rules: [rule])
         ])
-        return (t, log, RuleEngine(log: log, hook: ServerHook(timeout: 1, attempts: 2)))
+        return (t, log, RuleEngine(log: log, hook: ServerHook(timeout: timeout, attempts: 2)))
     }
 
     static func enter(_ engine: RuleEngine) async throws -> Evaluation {
@@ -98,8 +100,9 @@ struct DecisionServer {
     ])
     func theDecisionRecordDecides(path: String, fired: Bool, reason: String) async throws {
         let server = try await DecisionServer.start()
+        // Only the slow hook (3 s) is to time out: 1 s per attempt for it.
         let (t, log, engine) = try await Self.world(
-            hook: server.url("\(path)/{namespace}/{id}/{udid}/{lat}/{lng}"))
+            hook: server.url("\(path)/{namespace}/{id}/{udid}/{lat}/{lng}"), timeout: path == "slow" ? 1 : 30)
         defer { t.directory.remove() }
         let outcome = try #require(try await Self.enter(engine).outcome("r"))
         await server.stop()
