@@ -35,8 +35,6 @@ final class ConnectionGuard {
         }
 
         func leave() { open.subtract(1, ordering: .relaxed) }
-
-        var value: Int { open.load(ordering: .relaxed) }
     }
 
     private enum State {
