@@ -111,6 +111,7 @@ let package = Package(
             dependencies: [
                 "EventLog", "Migrations", "Muster", "MusterHTTP", "MusterClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import Testing
 
@@ -49,5 +50,43 @@ import Testing
         try await server.restart()
         _ = try await server.login("ada", password: "secret-ada")
         #expect(await server.stop() == 0)
+    }
+}
+
+/// Behind a reverse proxy every caller connects from the proxy's address; `--client-address-header`
+/// lets the throttle tell them apart by the address the proxy forwards.
+@Suite struct ClientAddressHeaderTests {
+    func login(_ server: ServerProcess, _ password: String, from address: String) async throws -> Int {
+        try await server.send(
+            "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"\#(password)"}"#,
+            headers: ["X-Real-IP": address]
+        ).status
+    }
+
+    @Test func anAttackerBehindTheProxyDoesNotLockOutAnotherClientOfIt() async throws {
+        let server = try await ServerProcess(extraArguments: ["--client-address-header", "X-Real-IP"])
+        var status = 0
+        for _ in 0..<50 where status != 429 { status = try await login(server, "guess", from: "192.0.2.66") }
+        #expect(status == 429, "the attacker's forwarded address is throttled")
+        #expect(try await login(server, "secret-ada", from: "192.0.2.66") == 429)
+        #expect(try await login(server, "secret-ada", from: "192.0.2.7") == 200, "another client of the same proxy")
+    }
+
+    @Test func withoutTheOptionTheForwardedHeaderIsIgnored() async throws {
+        let server = try await ServerProcess()
+        var status = 0
+        for _ in 0..<50 where status != 429 { status = try await login(server, "guess", from: "192.0.2.66") }
+        #expect(status == 429)
+        // Both callers are 127.0.0.1 to a server that trusts no header: the failed address is throttled.
+        #expect(try await login(server, "secret-ada", from: "192.0.2.7") == 429)
+    }
+
+    @Test func aHeaderNameThatIsNoneIsRefusedAtStart() async throws {
+        let directory = try TemporaryDirectory("serve-bad-header")
+        defer { directory.remove() }
+        let result = try await MusterProcess.run(
+            ["serve", "--port", "0", "--client-address-header", "X Real IP", "--data", directory.url.path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("--client-address-header"), "\(result)")
     }
 }

@@ -59,9 +59,12 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// A plain HTTP request over a real socket.
-    func send(_ method: String, _ path: String, token: String? = nil, json: String? = nil) async throws -> Answer {
+    func send(
+        _ method: String, _ path: String, token: String? = nil, json: String? = nil, headers: [String: String] = [:]
+    ) async throws -> Answer {
         var request = URLRequest(url: base.appendingPathComponent(path))
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

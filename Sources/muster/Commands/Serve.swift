@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import HTTPTypes
 import Logging
 import Metrics
 import MusterHTTP
@@ -43,6 +44,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a connection may stay idle between requests before it is closed.")
     var idleTimeout: Double = 75
     @Option(help: "Most connections open at once; one more is answered 503 and closed.") var maxConnections = 4096
+    @Option(
+        help: """
+            Behind a reverse proxy: the header it sets to the client's address (e.g. X-Real-IP), which the login \
+            throttle and the rate limit then count by. Only behind such a proxy: a direct caller could name any address.
+            """)
+    var clientAddressHeader: String?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
@@ -56,6 +63,10 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--\(name)-timeout must be above 0 and at most 86400 seconds, got \(seconds)")
         }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1") }
+        if let clientAddressHeader, HTTPField.Name(clientAddressHeader) == nil {
+            throw ValidationError(
+                "--client-address-header \(clientAddressHeader) is not a header name such as X-Real-IP")
+        }
     }
 
     func run() async throws {
@@ -85,6 +96,7 @@ struct Serve: AsyncParsableCommand {
         configuration.bodyTimeout = .seconds(bodyTimeout)
         configuration.idleTimeout = .seconds(idleTimeout)
         configuration.maxConnections = maxConnections
+        configuration.clientAddressHeader = clientAddressHeader.flatMap { HTTPField.Name($0) }
         if auth == .oauth, let oidcIssuer, let oidcAudience, let jwks {
             configuration.authentication = .oauth(
                 .init(issuer: oidcIssuer, audience: oidcAudience, jwks: try await Self.read(jwks)))
