@@ -70,7 +70,16 @@ final class ServerProcess: @unchecked Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(json.utf8)
         }
-        let (body, response) = try await URLSession.shared.data(for: request)
+        let body: Data
+        let response: URLResponse
+        do {
+            (body, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            // Say what the server said last: a refused connection usually means it ended.
+            throw MusterProcess.Unexpected(
+                "\(method) \(path): \(error.localizedDescription); the server's stderr ends with: "
+                    + String(running.stderr.suffix(3000)))
+        }
         let http = try #require(response as? HTTPURLResponse)
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
