@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "MusterClient", targets: ["MusterClient"]),
+        .library(name: "MusterWire", targets: ["MusterWire"]),
         .executable(name: "muster", targets: ["muster"]),
     ],
     dependencies: [
@@ -60,7 +61,7 @@ let package = Package(
         .target(
             name: "Muster",
             dependencies: [
-                "EventLog", "Forms", "Geo",
+                "EventLog", "Forms", "Geo", "MusterWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -72,8 +73,12 @@ let package = Package(
             dependencies: ["EventLog"]
         ),
 
-        // The form payload, field and response-object model of seed 000; pure, no I/O.
-        .target(name: "Forms"),
+        // The JSON shapes of the API (JSONValue, response object, user, message, location answer, event, error
+        // body…): one model of the wire for the server, the CLI and the client SDK. Foundation only.
+        .target(name: "MusterWire"),
+
+        // The rules of seed 000's form payloads, fields and response objects; pure, no I/O.
+        .target(name: "Forms", dependencies: ["MusterWire"]),
 
         // Geometry, spatial index, opening hours and iBeacon of seed 004; pure, no I/O.
         .target(name: "Geo"),
@@ -83,7 +88,7 @@ let package = Package(
             name: "MusterHTTP",
             dependencies: [
                 "Geo",
-                "EventLog", "Forms", "Muster",
+                "EventLog", "Forms", "Muster", "MusterWire",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -102,14 +107,14 @@ let package = Package(
         // The Swift client SDK: the operations of the VantiqUI class, over HTTP, for Linux and Apple.
         .target(
             name: "MusterClient",
-            dependencies: []
+            dependencies: ["MusterWire"]
         ),
 
         // The operator's command line.
         .executableTarget(
             name: "muster",
             dependencies: [
-                "EventLog", "Migrations", "Muster", "MusterHTTP", "MusterClient",
+                "EventLog", "Migrations", "Muster", "MusterHTTP", "MusterClient", "MusterWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP",
+                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP", "MusterWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/bench"
@@ -145,16 +150,16 @@ let package = Package(
         ),
         .testTarget(
             name: "MusterTests",
-            dependencies: ["Muster", "EventLog", "EventLogTesting", "Forms", "Geo"]
+            dependencies: ["Muster", "EventLog", "EventLogTesting", "Forms", "Geo", "MusterWire"]
         ),
         .testTarget(
             name: "FormsTests",
-            dependencies: ["Forms", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Forms", "MusterWire", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "MusterHTTPTests",
             dependencies: [
-                "MusterHTTP", "Muster", "EventLog", "EventLogTesting", "Forms",
+                "MusterHTTP", "Muster", "EventLog", "EventLogTesting", "Forms", "MusterWire",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -172,7 +177,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient"]
+            dependencies: ["EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient", "MusterWire"]
         ),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 extension MusterClient {
     /// Admin: the users of the namespace (`GET /api/v1/users`).

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 extension MusterClient {
     /// Asks the server how it authenticates: `serverType` is `Internal` (use ``authWithInternal(username:password:deviceId:)``)

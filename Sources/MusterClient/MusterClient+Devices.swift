@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 extension MusterClient {
     /// Registers this device as one of the user's push targets (`POST /api/v1/devices`); registering the same

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 extension MusterClient {
     /// Uploads a captured image, audio or video clip (`POST /api/v1/documents?kind=…`, the raw bytes); returns

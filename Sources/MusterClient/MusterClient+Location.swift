@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 extension MusterClient {
     /// Publishes where the device is (`POST /api/v1/locations`): the server works out the areas entered or left

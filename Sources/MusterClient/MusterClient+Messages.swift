@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 extension MusterClient {
     /// The messages waiting for the user's answer, oldest first (`GET /api/v1/inbox`).

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import MusterWire
 import Synchronization
 
 #if canImport(FoundationNetworking)

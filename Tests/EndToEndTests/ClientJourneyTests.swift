@@ -1,5 +1,6 @@
 import Foundation
 import MusterClient
+import MusterWire
 import Testing
 
 /// The whole loop through a real server over real sockets, driven by the Swift client SDK as an app

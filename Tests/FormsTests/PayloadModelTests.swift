@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 import Testing
 
 @testable import Forms
@@ -72,7 +73,7 @@ import Testing
             Issue.record("fields missing")
             return
         }
-        #expect(map.location == GeoPoint(longitude: -117.918974, latitude: 33.812092))
+        #expect(map.location == MapPoint(longitude: -117.918974, latitude: 33.812092))
         #expect(map.markers.map(\.label) == ["Space Mountain", "Haunted Mansion"])
         #expect(map.markers.allSatisfy { $0.color == .red })
         #expect(choice.values.returnable == [.number(1), .number(2), .number(3)])
@@ -98,8 +99,8 @@ import Testing
         (#"[1, 2]"#, false),
     ])
     func locationsInBothFormsAreRead(json: String, valid: Bool) throws {
-        let value = try JSONValue.parse(Data(json.utf8))
-        #expect((GeoPoint(json: value) != nil) == valid)
+        let value = try JSONValue(json: Data(json.utf8))
+        #expect((MapPoint(json: value) != nil) == valid)
     }
 
     @Test(

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 import Testing
 
 @testable import Forms
@@ -7,17 +8,17 @@ import Testing
     static let joe = Responder(
         username: "joeuser@gmail.com", deviceId: "75e0540bf21638bd", deviceName: "HTC Desire 310")
     static let clock = Date(timeIntervalSince1970: 1_795_795_419)
-    static let here = GeoPoint(longitude: -117.918974, latitude: 33.812092)
+    static let here = MapPoint(longitude: -117.918974, latitude: 33.812092)
 
     @Test func theSeedsResponseObjectDecodesValidatesAndEncodesToTheSameJSON() throws {
         let data = Data(SeedExamples.response.utf8)
-        let response = try ResponseObject.decode(data)
+        let response = try ResponseObject(json: data)
         #expect(response.responseTopic == "/a/b/c" && response.submitValue == 0)
         #expect(response.username == "joeuser@gmail.com" && response.deviceId == "75e0540bf21638bd")
         #expect(response.deviceName == "HTC Desire 310")
         #expect(response.values == ["simpleDropList": .string("Green")])
         #expect(response.state == .object(["myStateData": .number(123)]))
-        #expect(try JSONValue.parse(response.encoded()) == JSONValue.parse(data))
+        #expect(try JSONValue(json: response.jsonData()) == JSONValue(json: data))
         let payload = SeedExamples.payload(SeedExamples.fields[14].json, state: #"{"myStateData":123}"#)
         #expect(payload.validate(response: response).isEmpty)
     }
@@ -45,7 +46,7 @@ import Testing
         let response = ResponseObject(
             submitting: payload, answers: ["simpleDropList": .string("Green")], submitValue: 0, responder: Self.joe,
             submittedAt: Self.clock, location: Self.here)
-        #expect(try JSONValue.parse(response.encoded()) == JSONValue.parse(Data(SeedExamples.response.utf8)))
+        #expect(try JSONValue(json: response.jsonData()) == JSONValue(json: Data(SeedExamples.response.utf8)))
     }
 
     @Test(arguments: [
@@ -61,10 +62,10 @@ import Testing
             {"responseTopic": "/a/b/c", "submitValue": 0, "username": "joeuser@gmail.com",
              "deviceId": "75e0540bf21638bd", "deviceName": "HTC Desire 310", "values": {"\#(id)": "\#(name)"}}
             """#
-        let response = try ResponseObject.decode(Data(json.utf8))
+        let response = try ResponseObject(json: Data(json.utf8))
         #expect(payload.validate(response: response).isEmpty)
         #expect(response.state == nil)
-        #expect(try JSONValue.parse(response.encoded()).objectValue?["state"] == nil)
+        #expect(try JSONValue(json: response.jsonData()).objectValue?["state"] == nil)
     }
 
     @Test func submittingFillsAnswersDefaultsNullsClockAndLocation() throws {
@@ -90,10 +91,10 @@ import Testing
             ])
         #expect(response.state == .null)
         #expect(payload.validate(response: response).isEmpty)
-        let text = String(decoding: response.encoded(), as: UTF8.self)
+        let text = String(decoding: response.jsonData(), as: UTF8.self)
         #expect(text.contains(#""state":null"#))
         #expect(text.contains(#""submitValue":7"#))
-        #expect(try ResponseObject.decode(response.encoded()) == response)
+        #expect(try ResponseObject(json: response.jsonData()) == response)
     }
 
     @Test func aRequiredFieldLeftAloneFailsValidationAfterSubmitting() {

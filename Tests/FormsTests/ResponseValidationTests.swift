@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 import Testing
 
 @testable import Forms

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 import PropertyBased
 import Testing
 
@@ -43,7 +44,7 @@ enum GeneratedForm {
         case 11:
             return (#"{"id": "\#(id)", "type": "markupImage", "source": "camera"}"#, .string("rcs/image/\(word).jpg"))
         case 12:
-            let point = GeoPoint(longitude: Double(number) / 10, latitude: Double(number) / 20)
+            let point = MapPoint(longitude: Double(number) / 10, latitude: Double(number) / 20)
             return (#"{"id": "\#(id)", "type": "map"}"#, point.json)
         case 13: return (#"{"id": "\#(id)", "type": "currentDateTime"}"#, nil)
         case 14: return (#"{"id": "\#(id)", "type": "currentLocation"}"#, nil)
@@ -78,11 +79,11 @@ enum GeneratedForm {
                 submitting: payload, answers: answers, submitValue: buttons == 0 ? 0 : number + buttons - 1,
                 responder: Responder(username: word, deviceId: "\(number)", deviceName: "Device \(word)"),
                 submittedAt: Date(timeIntervalSince1970: TimeInterval(number) * 86_400),
-                location: GeoPoint(longitude: Double(number) / 100, latitude: Double(number) / 200))
+                location: MapPoint(longitude: Double(number) / 100, latitude: Double(number) / 200))
             #expect(payload.validate(response: response) == [])
             #expect(response.values.count == payload.valueFields.count)
             #expect(response.state == payload.state)
-            let decoded = try? ResponseObject.decode(response.encoded())
+            let decoded = try? ResponseObject(json: response.jsonData())
             #expect(decoded == response)
             if let decoded { #expect(payload.validate(response: decoded) == []) }
         }
@@ -102,8 +103,8 @@ enum GeneratedForm {
             let response = ResponseObject(
                 submitting: payload, answers: [:], submitValue: 0,
                 responder: Responder(username: "u", deviceId: "d", deviceName: "n"), submittedAt: Date(),
-                location: GeoPoint(longitude: 0, latitude: 0))
-            #expect((try? ResponseObject.decode(response.encoded()))?.state == state)
+                location: MapPoint(longitude: 0, latitude: 0))
+            #expect((try? ResponseObject(json: response.jsonData()))?.state == state)
             #expect(payload.validate(response: response) == [])
         }
     }

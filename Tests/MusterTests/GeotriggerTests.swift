@@ -4,6 +4,7 @@ import Forms
 import Foundation
 import Geo
 import Muster
+import MusterWire
 import Testing
 
 /// Fence geotriggers (seed 003) fired by location reports.
@@ -47,7 +48,7 @@ import Testing
         let message = try #require(try Notifications(log: world.log).message(id: inbox[0].messageId, user: "ada"))
         #expect(Payload.parse(message.payload).validate().isValid)
         let info = try #require(
-            try JSONValue.parse(message.payload).objectValue?["geotriggerNotification"]?.objectValue)
+            try JSONValue(json: message.payload).objectValue?["geotriggerNotification"]?.objectValue)
         #expect(info["fenceFeature"]?.objectValue?["area_name"]?.stringValue == "Area A")
         #expect(info["feedFeature"]?.objectValue?["deviceId"]?.stringValue == "phone")
         #expect(info["requestedActions"]?.arrayValue?.count == 2)

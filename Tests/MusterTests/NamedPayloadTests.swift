@@ -3,6 +3,7 @@ import EventLogTesting
 import Forms
 import Foundation
 import Muster
+import MusterWire
 import Testing
 
 /// The seed's ArsRCSPayload example: the colour form stored under GetMyFavoriteColor.
@@ -102,7 +103,7 @@ let namedColour = Data(
         let message = try #require(try f.notifications.message(id: sent.messageIds[0], user: "joe"))
         #expect(message.sentPayload == indirect)
         #expect(message.message.responseTopic == "/d/e")
-        let resolved = try #require(try JSONValue.parse(message.payload).objectValue)
+        let resolved = try #require(try JSONValue(json: message.payload).objectValue)
         #expect(resolved["payloadName"] == nil)
         #expect(resolved["responseTopic"] == .string("/d/e"))
         #expect(resolved["state"] == .object(["n": .number(1)]))
@@ -119,7 +120,7 @@ let namedColour = Data(
                 .utf8)
         try await f.payloads.put("GetMyFavoriteColor", payload: changed)
         let again = try #require(try f.notifications.message(id: sent.messageIds[0], user: "joe"))
-        let label = try JSONValue.parse(again.payload).objectValue?["fields"]?.arrayValue?.first?.objectValue?["label"]
+        let label = try JSONValue(json: again.payload).objectValue?["fields"]?.arrayValue?.first?.objectValue?["label"]
         #expect(label == .string("Colour?"))
     }
 

@@ -3,6 +3,7 @@ import EventLogTesting
 import Forms
 import Foundation
 import Muster
+import MusterWire
 import Testing
 
 /// The seed's opening example: pick a favourite colour, Blue by default.
@@ -99,7 +100,7 @@ let colourPayload = Data(
         let head = f.log.head
         let label = String(repeating: "x", count: 5000)
         let big = Data(#"{"responseTopic":"/a/b","fields":[{"type":"text","label":"\#(label)"}]}"#.utf8)
-        let size = try JSONValue.parse(big).encoded().count
+        let size = try JSONValue(json: big).jsonData().count
         let error = await #expect(throws: StoreError.self) {
             try await f.notifications.send(to: ["joe"], title: "T", body: "B", payload: big)
         }
@@ -250,7 +251,7 @@ let colourPayload = Data(
             messageId: sent.messageIds[1], user: "ann", deviceId: "d", values: Data(#"{"simpleDropList":"Red"}"#.utf8))
         var iterator = matching.makeAsyncIterator()
         let received = try #require(try await iterator.next())
-        let response = try ResponseObject.decode(received.json)
+        let response = try ResponseObject(json: received.json)
         #expect(response.username == "ann")
         #expect(response.values["simpleDropList"] == .string("Red"))
         // A filter for another topic sees nothing, up to a later response on its topic.
@@ -259,7 +260,7 @@ let colourPayload = Data(
         _ = try await f.notifications.respond(
             messageId: x.messageIds[0], user: "kim", deviceId: "d", values: Data("{}".utf8))
         var otherIterator = other.makeAsyncIterator()
-        let first = try ResponseObject.decode(try #require(try await otherIterator.next()).json)
+        let first = try ResponseObject(json: try #require(try await otherIterator.next()).json)
         #expect(first.responseTopic == "/x/y")
         #expect(first.username == "kim")
     }
@@ -278,7 +279,7 @@ let colourPayload = Data(
         #expect(delivery.kind == .publish)
         #expect(delivery.position == position)
         #expect(delivery.topic == "/plant/north/alarms")
-        #expect(try JSONValue.parse(delivery.json) == JSONValue.parse(Data(#"{"pump":3,"level":"high"}"#.utf8)))
+        #expect(try JSONValue(json: delivery.json) == JSONValue(json: Data(#"{"pump":3,"level":"high"}"#.utf8)))
         #expect(!String(decoding: delivery.json, as: UTF8.self).contains(" "), "stored compact")
     }
 

@@ -3,6 +3,7 @@ import EventLogTesting
 import Forms
 import Foundation
 import Muster
+import MusterWire
 import Testing
 
 /// A user-initiated report: what broke and how bad it is.
@@ -45,7 +46,7 @@ let reportFields = Data(
         let report = try #require(try f.requests.get("report"))
         #expect(report.responseTopic == "/faults/new")
         #expect(report.body == "Tell us")
-        let payload = try JSONValue.parse(Data(report.payload)).objectValue
+        let payload = try JSONValue(json: Data(report.payload)).objectValue
         #expect(payload?["responseTopic"] == .string("/faults/new"))
         #expect(payload?["fields"]?.arrayValue?.count == 2)
     }

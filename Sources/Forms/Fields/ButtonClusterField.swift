@@ -23,7 +23,7 @@ public struct ButtonClusterField: Sendable, Hashable {
         }
         for (position, element) in elements.enumerated() {
             guard let object = element.objectValue, let label = object["label"]?.stringValue,
-                let value = object["value"]?.integerValue
+                let value = object["value"]?.intValue
             else {
                 reader.report(
                     "values[\(position)]", .wrongType, "must be {\"label\": string, \"value\": integer}, not \(element)"

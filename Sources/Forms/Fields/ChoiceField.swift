@@ -1,3 +1,5 @@
+import MusterWire
+
 /// A `droplist` or `radioButtons` field: the value is one of the enumerated values.
 public struct ChoiceField: Sendable, Hashable {
     /// One entry of the complex form: a label shown and a value returned.
@@ -51,7 +53,7 @@ public struct ChoiceField: Sendable, Hashable {
         var entries: [LabelledValue] = []
         for (position, element) in elements.enumerated() {
             guard let object = element.objectValue, let label = object["label"]?.stringValue,
-                let value = object["value"], value.stringValue != nil || value.numberValue != nil
+                let value = object["value"], value.stringValue != nil || value.doubleValue != nil
             else {
                 reader.report(
                     "values[\(position)]", .wrongType,

@@ -1,3 +1,5 @@
+import MusterWire
+
 /// One entry of a payload's `fields`: its common properties, its type-specific ones and its raw JSON.
 public struct Field: Sendable, Hashable {
     /// Position in `fields`, from 0.

@@ -5,7 +5,7 @@ public struct MapField: Sendable, Hashable {
         /// The pin's text.
         public var label: String?
         /// Where it is.
-        public var point: GeoPoint
+        public var point: MapPoint
         /// Its colour; default red.
         public var color: MarkerColor
     }
@@ -17,7 +17,7 @@ public struct MapField: Sendable, Hashable {
     }
 
     /// The initial centre (an extra invisible marker when there are markers).
-    public var location: GeoPoint?
+    public var location: MapPoint?
     /// Pins to show.
     public var markers: [Marker]
     /// Text shown before the map.
@@ -27,7 +27,7 @@ public struct MapField: Sendable, Hashable {
     /// The narrowest viewport in metres.
     public var minMapWidth: Double?
     /// The initial clicked location.
-    public var defaultValue: GeoPoint?
+    public var defaultValue: MapPoint?
     /// Whether the user may submit without clicking (value null); ignored when there is a default.
     public var optional: Bool
 
@@ -50,7 +50,7 @@ public struct MapField: Sendable, Hashable {
         }
         for (position, element) in elements.enumerated() {
             let key = "markers[\(position)]"
-            guard let object = element.objectValue, let point = GeoPoint(json: element) else {
+            guard let object = element.objectValue, let point = MapPoint(json: element) else {
                 reader.report(key, .badLocation, "must have numeric \"longitude\" -180...180 and \"latitude\" -90...90")
                 continue
             }

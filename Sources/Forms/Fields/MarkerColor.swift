@@ -1,3 +1,5 @@
+import MusterWire
+
 /// A map marker's colour: an HSV hue 0...359 or one of the hue names (default red).
 public struct MarkerColor: Sendable, Hashable {
     /// The hue in degrees, 0...359.
@@ -18,7 +20,7 @@ public struct MarkerColor: Sendable, Hashable {
 
     /// Reads a hue number 0...359 or a colour name; nil for anything else.
     public init?(json: JSONValue) {
-        if let hue = json.integerValue, (0...359).contains(hue) {
+        if let hue = json.intValue, (0...359).contains(hue) {
             self.hue = hue
         } else if let name = json.stringValue, let hue = Self.names[name.lowercased()] {
             self.hue = hue

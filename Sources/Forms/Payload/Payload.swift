@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 /// The form sent to a person: where the answer goes, the fields to show and state passed through.
 public struct Payload: Sendable, Hashable {
@@ -15,7 +16,7 @@ public struct Payload: Sendable, Hashable {
 
     /// Reads a payload from JSON bytes; never throws: unreadable content is reported by `validate()`.
     public static func parse(_ data: Data) -> Payload {
-        guard let json = try? JSONValue.parse(data) else {
+        guard let json = try? JSONValue(json: data) else {
             return Payload(problem: FormError(path: "payload", rule: .notJSON, message: "is not valid JSON"))
         }
         return Payload(json: json)

@@ -1,3 +1,5 @@
+import MusterWire
+
 /// Reads typed properties out of one JSON object, recording a `FormError` for each property of the wrong type.
 struct PropertyReader {
     let properties: [String: JSONValue]
@@ -33,7 +35,7 @@ struct PropertyReader {
 
     mutating func number(_ key: String) -> Double? {
         guard let value = value(key) else { return nil }
-        guard let number = value.numberValue else {
+        guard let number = value.doubleValue else {
             report(key, .wrongType, "must be a number, not \(value.kindName)")
             return nil
         }
@@ -45,8 +47,8 @@ struct PropertyReader {
             if required { report(key, .missingProperty, "is required") }
             return nil
         }
-        guard let integer = value.integerValue else {
-            report(key, value.numberValue == nil ? .wrongType : .notInteger, "must be an integer, not \(value)")
+        guard let integer = value.intValue else {
+            report(key, value.doubleValue == nil ? .wrongType : .notInteger, "must be an integer, not \(value)")
             return nil
         }
         return integer
@@ -64,7 +66,7 @@ struct PropertyReader {
     /// A font size: the seed writes the default as the string "18" and the examples as numbers.
     mutating func size(_ key: String) -> Double? {
         guard let value = value(key) else { return nil }
-        if let number = value.numberValue, number > 0 { return number }
+        if let number = value.doubleValue, number > 0 { return number }
         if let text = value.stringValue, let number = Double(text), number > 0 { return number }
         report(key, .wrongType, "must be a positive font size, not \(value)")
         return nil
@@ -92,9 +94,9 @@ struct PropertyReader {
     }
 
     /// A location in either of the seed's two forms.
-    mutating func location(_ key: String) -> GeoPoint? {
+    mutating func location(_ key: String) -> MapPoint? {
         guard let value = value(key) else { return nil }
-        guard let point = GeoPoint(json: value) else {
+        guard let point = MapPoint(json: value) else {
             report(
                 key, .badLocation,
                 "must be {\"longitude\": x, \"latitude\": y} or a GeoJSON Point with longitude in -180...180 and latitude in -90...90"

@@ -1,3 +1,5 @@
+import MusterWire
+
 extension Field {
     /// The value the app fills in when the user leaves the field alone (the seed's case 2), if any.
     public var initialValue: JSONValue? {

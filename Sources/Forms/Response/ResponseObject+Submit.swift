@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 extension ResponseObject {
     /// Builds the response the app submits: the user's answers, else each field's default, else null;
@@ -10,7 +11,7 @@ extension ResponseObject {
     ///   - location: the device's location at submit time.
     public init(
         submitting payload: Payload, answers: [String: JSONValue], submitValue: Int, responder: Responder,
-        submittedAt: Date, location: GeoPoint
+        submittedAt: Date, location: MapPoint
     ) {
         var values: [String: JSONValue] = [:]
         for field in payload.valueFields {

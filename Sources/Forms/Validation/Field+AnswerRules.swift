@@ -1,3 +1,5 @@
+import MusterWire
+
 extension Field {
     /// The problem with `value` as this field's response value, if any.
     func check(answer value: JSONValue) -> FormError? {
@@ -34,7 +36,7 @@ extension Field {
         case .currentDateTime: return dateProblem(value, includesTime: true)
         case .date(let field), .datetime(let field): return dateProblem(value, includesTime: field.includesTime)
         case .currentLocation, .map:
-            return GeoPoint(json: value) == nil
+            return MapPoint(json: value) == nil
                 ? (.badLocation, "\(value) is neither {\"longitude\", \"latitude\"} nor a GeoJSON Point") : nil
         case .droplist(let field), .radioButtons(let field):
             let allowed = field.values.returnable
@@ -62,8 +64,8 @@ extension Field {
     }
 
     private func numberProblem(_ value: JSONValue, _ field: NumberField) -> (rule: FormRule, text: String)? {
-        guard let number = value.numberValue else { return (.wrongType, "must be a number, not \(value.kindName)") }
-        if field.isInteger, value.integerValue == nil { return (.notInteger, "\(value) is not an integer") }
+        guard let number = value.doubleValue else { return (.wrongType, "must be a number, not \(value.kindName)") }
+        if field.isInteger, value.intValue == nil { return (.notInteger, "\(value) is not an integer") }
         guard field.minValue > field.maxValue || (field.minValue...field.maxValue).contains(number) else {
             let range = "\(JSONValue.number(field.minValue))...\(JSONValue.number(field.maxValue))"
             return (.outOfRange, "\(value) is outside \(range)")

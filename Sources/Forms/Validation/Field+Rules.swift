@@ -1,3 +1,5 @@
+import MusterWire
+
 extension Field {
     /// Adds this field's problems to `report`.
     func check(into report: inout ValidationReport) {
@@ -73,7 +75,7 @@ extension Field {
         var errors: [FormError] = []
         if field.isInteger {
             for (key, value) in [("minValue", json["minValue"]), ("maxValue", json["maxValue"])] {
-                if let value, value.numberValue != nil, value.integerValue == nil {
+                if let value, value.doubleValue != nil, value.intValue == nil {
                     errors.append(error(key, .notInteger, "must be an integer, not \(value)"))
                 }
             }

@@ -1,3 +1,5 @@
+import MusterWire
+
 extension Payload {
     /// Checks a response object against this payload; one error per problem, each naming the value's field id.
     public func validate(response: ResponseObject) -> [FormError] {

@@ -1,6 +1,7 @@
 import Forms
 import Foundation
 import Geo
+import MusterWire
 
 /// JSON values as Arcade sees them, and back.
 enum ArcadeJSON {

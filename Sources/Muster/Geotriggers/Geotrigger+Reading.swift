@@ -2,6 +2,7 @@ import EventLog
 import Forms
 import Foundation
 import Geo
+import MusterWire
 
 extension Geotrigger {
     /// Reads the API's JSON form:
@@ -9,7 +10,7 @@ extension Geotrigger {
     ///   "rule":"enter"|"exit"|"enterOrExit","bufferDistance":m,"messageExpression":"…","requestedActions":[…]}`.
     /// Throws `.invalidArgument` naming the field; an expression error names its line and column.
     public static func read(_ data: Data, id: String) throws -> Geotrigger {
-        guard case .object(let object)? = try? JSONValue.parse(data) else {
+        guard case .object(let object)? = try? JSONValue(json: data) else {
             throw StoreError(.invalidArgument, "the geotrigger is not a JSON object")
         }
         func fail(_ field: String, _ expected: String) -> StoreError {
@@ -27,7 +28,7 @@ extension Geotrigger {
         guard let rule = Rule(rawValue: ruleText) else { throw fail("rule", "enter, exit or enterOrExit") }
         var buffer = 0.0
         if let value = object["bufferDistance"], !value.isNull {
-            guard let metres = value.numberValue, metres >= 0, metres <= 100_000 else {
+            guard let metres = value.doubleValue, metres >= 0, metres <= 100_000 else {
                 throw fail("bufferDistance", "metres from 0 to 100000")
             }
             buffer = metres
@@ -79,18 +80,18 @@ extension Geotrigger {
         }
         let properties = object["properties"]?.objectValue ?? [:]
         let id =
-            object["id"]?.stringValue ?? object["id"]?.numberValue.map { String(Int($0)) }
+            object["id"]?.stringValue ?? object["id"]?.doubleValue.map { String(Int($0)) }
             ?? String(path.split(separator: "[").last?.dropLast() ?? "")
         let geometry = object["geometry"]?.objectValue ?? [:]
         switch geometry["type"]?.stringValue {
         case "Point":
             guard let position = geometry["coordinates"]?.arrayValue, position.count >= 2,
-                let longitude = position[0].numberValue, let latitude = position[1].numberValue,
+                let longitude = position[0].doubleValue, let latitude = position[1].doubleValue,
                 (-90...90).contains(latitude), (-180...180).contains(longitude)
             else {
                 throw StoreError(.invalidArgument, "\(path).geometry.coordinates: expected [longitude, latitude]")
             }
-            guard let radius = properties["radius"]?.numberValue, radius >= 0, radius <= 40_075_017 else {
+            guard let radius = properties["radius"]?.doubleValue, radius >= 0, radius <= 40_075_017 else {
                 throw StoreError(.invalidArgument, "\(path).properties.radius: expected metres ≥ 0 for a Point fence")
             }
             return Fence(id: id, latitude: latitude, longitude: longitude, radius: radius, attributes: properties)
@@ -105,8 +106,8 @@ extension Geotrigger {
             }
             var ring: [[Double]] = []
             for (i, position) in outer.enumerated() {
-                guard let pair = position.arrayValue, pair.count >= 2, let longitude = pair[0].numberValue,
-                    let latitude = pair[1].numberValue, (-90...90).contains(latitude), (-180...180).contains(longitude)
+                guard let pair = position.arrayValue, pair.count >= 2, let longitude = pair[0].doubleValue,
+                    let latitude = pair[1].doubleValue, (-90...90).contains(latitude), (-180...180).contains(longitude)
                 else {
                     throw StoreError(
                         .invalidArgument, "\(path).geometry.coordinates[0][\(i)]: expected [longitude, latitude]")

@@ -1,6 +1,7 @@
 import Forms
 import Foundation
 import Geo
+import MusterWire
 
 /// A fence geotrigger (seed 003): a set of fences, a spatial rule, and the message expression that
 /// says what to tell the person whose device met it.

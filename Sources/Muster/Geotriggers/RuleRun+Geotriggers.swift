@@ -2,6 +2,7 @@ import EventLog
 import Forms
 import Foundation
 import Geo
+import MusterWire
 
 extension RuleRun {
     /// Runs every geotrigger of the namespace on a fix: its fences entered or exited, and for those
@@ -94,7 +95,7 @@ extension RuleRun {
         let properties = JSONValue.object(message.properties.mapValues(ArcadeJSON.json))
         event.message = message.message
         event.actions = message.actions
-        event.properties = String(decoding: properties.encoded(), as: UTF8.self)
+        event.properties = String(decoding: properties.jsonData(), as: UTF8.self)
         let info: JSONValue = .object([
             "geotrigger": .string(geotrigger.id), "name": .string(geotrigger.name),
             "fenceNotificationType": .string(type.rawValue), "message": .string(message.message),
@@ -111,7 +112,7 @@ extension RuleRun {
         let messageId = EventID.make()
         let sent = PayloadSent(
             sender: "geotriggers", title: geotrigger.name.isEmpty ? geotrigger.id : geotrigger.name,
-            body: message.message, source: "geotriggers", payload: Array(payload.encoded()), responseTopic: topic,
+            body: message.message, source: "geotriggers", payload: Array(payload.jsonData()), responseTopic: topic,
             recipients: [PayloadSent.Recipient(user: event.user, messageId: messageId)])
         try scope.append(
             AppendRequest(

@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 extension Notifications {
     /// Where the responding device was when it submitted.
@@ -135,7 +136,7 @@ extension Notifications {
             submitting: payload, answers: answers, submitValue: submitValue,
             responder: Responder(username: user, deviceId: deviceId, deviceName: name),
             submittedAt: Date(timeIntervalSince1970: Double(now) / 1_000_000),
-            location: GeoPoint(longitude: location?.longitude ?? 0, latitude: location?.latitude ?? 0))
+            location: MapPoint(longitude: location?.longitude ?? 0, latitude: location?.latitude ?? 0))
         if location == nil {
             for field in payload.valueFields {
                 if case .currentLocation = field.kind, let id = field.id { response.values[id] = .null }
@@ -145,7 +146,7 @@ extension Notifications {
         for (id, value) in answers where response.values[id] == nil { response.values[id] = value }
         let errors = payload.validate(response: response)
         guard errors.isEmpty else { throw FormRejection(subject: "response", errors: errors) }
-        return (response, response.encoded())
+        return (response, response.jsonData())
     }
 
     /// The name the device was registered with, as the seed's ArsPushTarget would give it.
@@ -168,7 +169,7 @@ extension FormRejection {
 
     /// The answers of a response: `values` must be a JSON object of field id → value.
     static func answers(_ values: Data) throws -> [String: JSONValue] {
-        guard let object = try? JSONValue.parse(values).objectValue else { throw notObject }
+        guard let object = try? JSONValue(json: values).objectValue else { throw notObject }
         return object
     }
 }

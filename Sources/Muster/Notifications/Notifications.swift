@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 /// Sending form payloads to people, their inboxes, and their responses.
 ///
@@ -55,7 +56,7 @@ public struct Notifications: Sendable {
         if indirect == nil {
             guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
         }
-        let size = try JSONValue.parse(payload).encoded().count
+        let size = try JSONValue(json: payload).jsonData().count
         guard size <= pushSizeLimit else {
             throw StoreError(
                 .tooLarge,

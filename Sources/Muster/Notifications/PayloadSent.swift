@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 /// A form payload sent to people (the `Notification.sendPayload` family): one message per recipient.
 public struct PayloadSent: DomainEvent, Hashable {
@@ -83,7 +84,7 @@ public struct PayloadSent: DomainEvent, Hashable {
         try c.encode(title, forKey: .title)
         try c.encode(body, forKey: .body)
         try c.encodeIfPresent(source, forKey: .source)
-        if let json = try? JSONValue.parse(Data(payload)) {
+        if let json = try? JSONValue(json: Data(payload)) {
             try c.encode(json, forKey: .payload)
         } else {
             try c.encode(String(decoding: payload, as: UTF8.self), forKey: .payload)

@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 /// A person answered a message: the response object published on the payload's `responseTopic`.
 public struct ResponseReceived: DomainEvent, Hashable {
@@ -67,7 +68,7 @@ public struct ResponseReceived: DomainEvent, Hashable {
         try c.encode(deviceId, forKey: .deviceId)
         try c.encode(deviceName, forKey: .deviceName)
         try c.encode(submitValue, forKey: .submitValue)
-        if let json = try? JSONValue.parse(Data(response)) {
+        if let json = try? JSONValue(json: Data(response)) {
             try c.encode(json, forKey: .response)
         } else {
             try c.encode(String(decoding: response, as: UTF8.self), forKey: .response)

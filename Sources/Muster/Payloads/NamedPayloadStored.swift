@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 /// A payload stored under a name (the seed's ArsRCSPayload); storing the same name again replaces it.
 public struct NamedPayloadStored: DomainEvent, Hashable {
@@ -38,7 +39,7 @@ public struct NamedPayloadStored: DomainEvent, Hashable {
 extension KeyedEncodingContainer {
     /// JSON text as embedded JSON, or as a string when it does not parse.
     mutating func encodeJSONText(_ bytes: [UInt8], forKey key: Key) throws {
-        if let json = try? JSONValue.parse(Data(bytes)) {
+        if let json = try? JSONValue(json: Data(bytes)) {
             try encode(json, forKey: key)
         } else {
             try encode(String(decoding: bytes, as: UTF8.self), forKey: key)

@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 /// Named payloads (the seed's ArsRCSPayload): stored once, referred to by `payloadName` from any
 /// number of sends, and resolved when the device fetches the message.
@@ -62,13 +63,13 @@ public struct NamedPayloads: Sendable {
     /// The payload a device shows for `sent`: `sent` itself when it names no stored payload, else the
     /// named payload overridden by what `sent` carries (see `merge`). Nil when the name is unknown.
     static func resolve(_ sent: [UInt8], _ namespace: String, _ state: ProjectionState) throws -> Data? {
-        guard let object = try? JSONValue.parse(Data(sent)).objectValue,
+        guard let object = try? JSONValue(json: Data(sent)).objectValue,
             let name = object["payloadName"]?.stringValue
         else { return Data(sent) }
         guard let named = try stored(name, namespace, state),
-            let base = try? JSONValue.parse(Data(named)).objectValue
+            let base = try? JSONValue(json: Data(named)).objectValue
         else { return nil }
-        return JSONValue.object(merge(object, over: base)).encoded()
+        return JSONValue.object(merge(object, over: base)).jsonData()
     }
 
     /// The named payload `base` overridden by the sent one (seed 000 "Overriding a common payload"):

@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 /// User-initiated request templates (the seed's ArsRCSRequest): a title, a body, a response topic
 /// and fields a user can fill in and publish without having been asked.
@@ -19,7 +20,7 @@ public struct Requests: Sendable {
         try Names.validate(name, as: "request name")
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", maximumBytes: 1024)
-        var object = (try? JSONValue.parse(payload))?.objectValue
+        var object = (try? JSONValue(json: payload))?.objectValue
         object?["responseTopic"] = .string(responseTopic)
         // Not a JSON object: parsing the text as given reports why.
         let parsed = object.map { Payload(json: .object($0)) } ?? ParsedPayloads.parse(payload)
@@ -32,7 +33,7 @@ public struct Requests: Sendable {
         guard report.isValid else { throw FormRejection(subject: "request", errors: report.errors) }
         let template = RequestTemplateStored(
             name: name, title: title, body: body, responseTopic: responseTopic,
-            payload: Array(JSONValue.object(object ?? [:]).encoded()))
+            payload: Array(JSONValue.object(object ?? [:]).jsonData()))
         _ = try await log.perform { scope in
             try scope.append(
                 AppendRequest(

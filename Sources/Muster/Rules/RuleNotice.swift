@@ -1,5 +1,6 @@
 import Forms
 import Foundation
+import MusterWire
 
 /// The inbox message a fired rule sends: the alert text as the message body, a form showing the
 /// open_url page (or wallet pass) when there is one, and the rule's application data.
@@ -41,10 +42,10 @@ struct RuleNotice {
             notice["openPBK"] = .string(url)
         case nil: break
         }
-        if let data = self.notice.payload, let value = try? JSONValue.parse(data) { notice["payload"] = value }
+        if let data = self.notice.payload, let value = try? JSONValue(json: data) { notice["payload"] = value }
         let payload: JSONValue = .object([
             "responseTopic": .string(responseTopic), "fields": .array(fields), "areaNotice": .object(notice),
         ])
-        return Array(payload.encoded())
+        return Array(payload.jsonData())
     }
 }

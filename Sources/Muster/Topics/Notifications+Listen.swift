@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 extension Notifications {
     /// Something a topic listener receives.
@@ -31,7 +32,7 @@ extension Notifications {
                 "topic \(String(reflecting: topic)) is not of the form /a/b/c (+ and # only filter, they cannot be published on)"
             )
         }
-        let compact = try JSONValue.parse(document).encoded()
+        let compact = try JSONValue(json: document).jsonData()
         let event = TopicPublished(topic: topic, document: Array(compact))
         return try await log.perform { scope in
             try scope.append(

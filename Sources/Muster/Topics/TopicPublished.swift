@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MusterWire
 
 /// Someone published a JSON document on a topic (an operator, a rule, an integration): listeners of
 /// the topic receive it as is, next to the response objects published there.
@@ -31,7 +32,7 @@ public struct TopicPublished: DomainEvent, Hashable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(topic, forKey: .topic)
-        if let json = try? JSONValue.parse(Data(document)) {
+        if let json = try? JSONValue(json: Data(document)) {
             try c.encode(json, forKey: .document)
         } else {
             try c.encode(String(decoding: document, as: UTF8.self), forKey: .document)

@@ -1,3 +1,5 @@
+import MusterWire
+
 /// What ``MusterClient/processPushNotification(_:locationProvider:)`` did with a push.
 public enum PushNotificationOutcome: Sendable, Hashable {
     /// The push is not Muster's: the app handles it.

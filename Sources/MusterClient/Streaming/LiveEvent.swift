@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 /// An event of a live stream and where it stands in the server's log.
 public struct LiveEvent<Event: Sendable & Hashable>: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 /// The tokens of a login and whom they belong to: what a ``TokenStore`` keeps between launches.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 /// Keeps tokens in a JSON file readable by its owner only (mode 0600), e.g. for the `muster` command line.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

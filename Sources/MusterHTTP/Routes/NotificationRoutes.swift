@@ -2,6 +2,7 @@ import Forms
 import Foundation
 import Hummingbird
 import Muster
+import MusterWire
 
 extension API {
     /// Sending (administrators), the caller's inbox (a list, or live), messages and responses.
@@ -20,7 +21,7 @@ extension API {
             let send = try await request.decode(Send.self)
             let result = try await notifications(caller.namespace).send(
                 to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
-                body: send.body, source: send.source, payload: send.payload.encoded(), namespace: caller.namespace,
+                body: send.body, source: send.source, payload: send.payload.jsonData(), namespace: caller.namespace,
                 actor: caller.username)
             return try JSONCoding.response(result, status: .created)
         }
@@ -128,6 +129,6 @@ struct MessageView: Encodable {
         sentAt = Timestamp.iso8601(microseconds: stored.message.sentAt)
         sender = stored.sender
         source = stored.source
-        payload = try JSONValue.parse(stored.payload)
+        payload = try JSONValue(json: stored.payload)
     }
 }

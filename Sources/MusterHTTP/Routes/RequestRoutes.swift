@@ -2,6 +2,7 @@ import Forms
 import Foundation
 import Hummingbird
 import Muster
+import MusterWire
 
 extension API {
     /// User-initiated request templates (ArsRCSRequest): administrators store them, users list and answer them.
@@ -31,7 +32,7 @@ extension API {
             let template = try await request.decode(Template.self)
             let stored = try await requests.put(
                 try context.parameter("name"), title: template.title, body: template.body,
-                responseTopic: template.responseTopic, payload: template.payload.encoded(),
+                responseTopic: template.responseTopic, payload: template.payload.jsonData(),
                 namespace: caller.namespace, actor: caller.username)
             return try JSONCoding.response(try RequestView(stored))
         }
@@ -62,6 +63,6 @@ struct RequestView: Encodable {
         title = template.title
         body = template.body
         responseTopic = template.responseTopic
-        payload = try JSONValue.parse(Data(template.payload))
+        payload = try JSONValue(json: Data(template.payload))
     }
 }

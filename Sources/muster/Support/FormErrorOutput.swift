@@ -1,6 +1,7 @@
 import Foundation
 import Muster
 import MusterClient
+import MusterWire
 
 /// Reports a refused payload or response: every problem on stderr, and with `--json` the contract's
 /// `{"errors":[{"field","message"}]}` on stdout; exit 2.

@@ -79,6 +79,18 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Whether this is `null`.
     public var isNull: Bool { self == .null }
+
+    /// A short name of the JSON kind, for error messages.
+    public var kindName: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
 }
 
 extension JSONValue: Codable {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a submitted form publishes on its `responseTopic`: the response object of seed 000.
 public struct ResponseObject: Sendable, Hashable, Codable {
     /// The payload's topic.
@@ -55,5 +57,16 @@ public struct ResponseObject: Sendable, Hashable, Codable {
         try container.encode(deviceName, forKey: .deviceName)
         try container.encode(values, forKey: .values)
         if let state { try container.encode(state, forKey: .state) }
+    }
+
+    /// Decodes a response object from JSON text.
+    public init(json data: Data) throws {
+        self = try JSONDecoder().decode(ResponseObject.self, from: data)
+    }
+
+    /// The compact JSON text, keys sorted: the bytes a ResponseReceived event stores.
+    public func jsonData() -> Data {
+        // Every member is a string, an integer or a JSONValue, all of which encode.
+        (try? MusterJSON.encoder().encode(self)) ?? Data()
     }
 }

@@ -1,5 +1,7 @@
+import MusterWire
+
 /// A point on the map, given as `{"longitude", "latitude"}` or as a GeoJSON Point `[longitude, latitude]`.
-public struct GeoPoint: Sendable, Hashable, Codable {
+public struct MapPoint: Sendable, Hashable, Codable {
     /// Degrees east, -180...180.
     public var longitude: Double
     /// Degrees north, -90...90.
@@ -18,11 +20,11 @@ public struct GeoPoint: Sendable, Hashable, Codable {
         let latitude: Double?
         if object["type"]?.stringValue == "Point" {
             guard let coordinates = object["coordinates"]?.arrayValue, coordinates.count == 2 else { return nil }
-            longitude = coordinates[0].numberValue
-            latitude = coordinates[1].numberValue
+            longitude = coordinates[0].doubleValue
+            latitude = coordinates[1].doubleValue
         } else {
-            longitude = object["longitude"]?.numberValue
-            latitude = object["latitude"]?.numberValue
+            longitude = object["longitude"]?.doubleValue
+            latitude = object["latitude"]?.doubleValue
         }
         guard let longitude, let latitude, (-180...180).contains(longitude), (-90...90).contains(latitude) else {
             return nil
