@@ -127,7 +127,8 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP", "MusterWire",
+                "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP",
+                "MusterWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/bench"
