@@ -16,7 +16,7 @@ extension MusterClient {
     ///   - at: when the device was there; nil for now.
     public func publishCurrentLocation(
         deviceId: String, latitude: Double, longitude: Double, accuracy: Double? = nil, at: Date? = nil
-    ) async throws(MusterClientError) -> LocationReport {
+    ) async throws(MusterClientError) -> LocationAnswer {
         guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude)
         else {
             throw MusterClientError(
@@ -26,7 +26,7 @@ extension MusterClient {
             deviceId: deviceId, lat: latitude, lng: longitude, accuracy: accuracy.flatMap { $0.isFinite ? $0 : nil },
             at: at)
         let request = try APIRequest("POST", ["locations"], json: body)
-        return try decode(LocationReport.self, from: try await perform(request), of: request)
+        return try decode(LocationAnswer.self, from: try await perform(request), of: request)
     }
 }
 
@@ -40,11 +40,11 @@ extension MusterClient {
     public func reportBeaconSighting(
         deviceId: String, proximityUUID: String, major: Int, minor: Int, rssi: Int, txPower: Int? = nil,
         at: Date? = nil
-    ) async throws(MusterClientError) -> LocationReport {
+    ) async throws(MusterClientError) -> LocationAnswer {
         let body = SightingBody(
             deviceId: deviceId, uuid: proximityUUID, major: major, minor: minor, rssi: rssi, txPower: txPower, at: at)
         let request = try APIRequest("POST", ["beacons", "sightings"], json: body)
-        return try decode(LocationReport.self, from: try await perform(request), of: request)
+        return try decode(LocationAnswer.self, from: try await perform(request), of: request)
     }
 
     /// Reports an entry or exit the device detected itself (`POST /api/v1/transitions`), e.g. from the
@@ -52,11 +52,11 @@ extension MusterClient {
     public func reportTransition(
         deviceId: String, area: String, trigger: String, latitude: Double? = nil, longitude: Double? = nil,
         at: Date? = nil
-    ) async throws(MusterClientError) -> LocationReport {
+    ) async throws(MusterClientError) -> LocationAnswer {
         let body = TransitionBody(
             deviceId: deviceId, area: area, trigger: trigger, lat: latitude, lng: longitude, at: at)
         let request = try APIRequest("POST", ["transitions"], json: body)
-        return try decode(LocationReport.self, from: try await perform(request), of: request)
+        return try decode(LocationAnswer.self, from: try await perform(request), of: request)
     }
 }
 

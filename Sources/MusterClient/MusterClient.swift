@@ -107,3 +107,7 @@ public final class MusterClient: Sendable {
         return MusterClientError(code: .tokenStorage, message: "the token store failed: \(error)")
     }
 }
+
+/// The answer to a location report; its name until 0.2.0.
+@available(*, deprecated, renamed: "LocationAnswer")
+public typealias LocationReport = LocationAnswer

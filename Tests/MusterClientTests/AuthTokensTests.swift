@@ -58,6 +58,6 @@ func jwt(_ claims: String) -> String {
             #expect(!text.contains("secret"))
             #expect(text.contains("anna"))
         }
-        #expect(tokens.description.contains("2026-11-21T17:00:00Z"))
+        #expect(tokens.description.contains("2026-11-21T17:00:00.000Z"))
     }
 }

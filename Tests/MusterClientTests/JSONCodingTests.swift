@@ -32,9 +32,15 @@ private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
         #expect(throws: DecodingError.self) { try decode([Date].self, "[1795280400]") }
     }
 
-    @Test func datesEncodeInWholeSecondsUTC() throws {
-        let data = try MusterJSON.encoder().encode([Date(timeIntervalSince1970: 1_795_280_400.7)])
-        #expect(String(decoding: data, as: UTF8.self) == #"["2026-11-21T17:00:00Z"]"#)
+    /// The server's rule: UTC with milliseconds, cut (not rounded) from the time.
+    @Test(arguments: [
+        (1_795_280_400.7, "2026-11-21T17:00:00.700Z"), (1_795_280_400, "2026-11-21T17:00:00.000Z"),
+        (1_795_280_400.123999, "2026-11-21T17:00:00.123Z"), (1_795_280_400.999999, "2026-11-21T17:00:00.999Z"),
+        (-0.25, "1969-12-31T23:59:59.750Z"),
+    ])
+    func datesEncodeInMillisecondsUTC(seconds: Double, text: String) throws {
+        let data = try MusterJSON.encoder().encode([Date(timeIntervalSince1970: seconds)])
+        #expect(String(decoding: data, as: UTF8.self) == "[\"\(text)\"]")
     }
 }
 
@@ -141,14 +147,14 @@ private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
             #"{"messageIds": ["3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b"], "recipients": ["anna"]}"#)
         #expect(sent.recipients == ["anna"])
         let report = try decode(
-            LocationReport.self,
+            LocationAnswer.self,
             #"""
             {"transitions": [{"area": "depot", "trigger": "enter"}],
              "outcomes": [{"rule": "welcome", "area": "depot", "fired": false, "reason": "quota reached"}]}
             """#)
         #expect(report.transitions == [.init(area: "depot", trigger: "enter")])
         #expect(report.outcomes[0].reason == "quota reached")
-        #expect(try decode(LocationReport.self, "{}") == LocationReport())
+        #expect(try decode(LocationAnswer.self, "{}") == LocationAnswer())
     }
 
     @Test func geoPointIsLatLng() throws {

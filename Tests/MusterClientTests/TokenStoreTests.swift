@@ -126,7 +126,7 @@ private func permissions(_ url: URL) throws -> Int {
         let json = try JSONValue(json: Data(contentsOf: store.url))
         #expect(json["accessToken"] == "access-123")
         #expect(json["refreshToken"] == "refresh-456")
-        #expect(json["expiresAt"] == "2026-11-21T17:00:00Z")
+        #expect(json["expiresAt"] == "2026-11-21T17:00:00.000Z")
         #expect(json["serverType"] == "Internal")
     }
 }

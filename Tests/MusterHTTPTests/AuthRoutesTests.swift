@@ -27,7 +27,7 @@ import Testing
             #expect(login.object["username"] as? String == "joe")
             #expect(login.object["preferredUsername"] as? String == "joe")
             let expiresAt = try #require(login.object["expiresAt"] as? String)
-            #expect(expiresAt == "2026-01-01T01:00:00Z", "an hour after the log's clock")
+            #expect(expiresAt == "2026-01-01T01:00:00.000Z", "an hour after the log's clock")
             let token = try #require(login.object["accessToken"] as? String)
             let refresh = try #require(login.object["refreshToken"] as? String)
             #expect(token != refresh)

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Muster
+import MusterWire
 import ServiceLifecycle
 import Synchronization
 import Testing
@@ -85,7 +86,7 @@ struct DecisionServer {
         return (t, log, RuleEngine(log: log, hook: ServerHook(timeout: timeout, attempts: 2)))
     }
 
-    static func enter(_ engine: RuleEngine) async throws -> Evaluation {
+    static func enter(_ engine: RuleEngine) async throws -> LocationAnswer {
         try await engine.report(
             RuleEngine.LocationReport(user: "ada", deviceId: "phone 1", latitude: 48.87, longitude: 2.33, at: monday))
     }

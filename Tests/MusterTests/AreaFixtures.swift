@@ -2,6 +2,7 @@ import EventLog
 import EventLogTesting
 import Foundation
 import Muster
+import MusterWire
 
 /// Seed 004's `u_geofences.json` example (its line breaks inside strings joined), as served.
 let seedGeofences = #"""
@@ -92,7 +93,7 @@ struct RulesWorld {
             groupId: group, timeZone: "Europe/Paris", rules: rules)
     }
 
-    func enter(_ area: Area, at date: Date, device: String = "phone") async throws -> Evaluation {
+    func enter(_ area: Area, at date: Date, device: String = "phone") async throws -> LocationAnswer {
         guard case .geofence(let latitude, let longitude, _) = area.region else { fatalError("not a geofence") }
         return try await engine.report(
             RuleEngine.LocationReport(user: "ada", deviceId: device, latitude: latitude, longitude: longitude, at: date)
@@ -100,7 +101,7 @@ struct RulesWorld {
     }
 
     /// A fix 1 km north of the area: outside it.
-    func leave(_ area: Area, at date: Date, device: String = "phone") async throws -> Evaluation {
+    func leave(_ area: Area, at date: Date, device: String = "phone") async throws -> LocationAnswer {
         guard case .geofence(let latitude, let longitude, _) = area.region else { fatalError("not a geofence") }
         return try await engine.report(
             RuleEngine.LocationReport(

@@ -3,6 +3,7 @@ import EventLogTesting
 import Foundation
 import Geo
 import Muster
+import MusterWire
 import Testing
 
 /// Presence in areas and fences belongs to (namespace, user, device): one user's reports never move
@@ -43,7 +44,7 @@ import Testing
         let world = try await Self.world()
         defer { world.remove() }
         let entered = try await world.engine.report(Self.fix("cy", "cy-phone", metresNorth: 0, at: Self.monday))
-        #expect(entered.transitions == [Evaluation.Transition(area: "shop", trigger: "on_entry")])
+        #expect(entered.transitions == [LocationAnswer.Transition(area: "shop", trigger: "on_entry")])
         #expect(entered.outcome("hello")?.fired == true)
         #expect(entered.geotriggers.map(\.fired) == [true])
 
@@ -61,7 +62,7 @@ import Testing
 
         // bob's own presence for that id is his: at the shop, he enters it and is told.
         let bobIn = try await world.engine.report(Self.fix("bob", "cy-phone", metresNorth: 0, at: Self.monday + 180))
-        #expect(bobIn.transitions == [Evaluation.Transition(area: "shop", trigger: "on_entry")])
+        #expect(bobIn.transitions == [LocationAnswer.Transition(area: "shop", trigger: "on_entry")])
         #expect(try Self.inbox(world, "bob") == ["Welcome!", "You have entered"])
         #expect(try Self.inbox(world, "cy").count == 2)
 
@@ -117,7 +118,7 @@ import Testing
                 user: "cy", deviceId: "cy-phone", deviceName: "cy's phone", platform: .apns, token: nil))
         _ = try await world.engine.report(Self.fix("cy", "cy-phone", metresNorth: 0, at: Self.monday))
         let head = world.log.head
-        let reports: [@Sendable () async throws -> Evaluation] = [
+        let reports: [@Sendable () async throws -> LocationAnswer] = [
             { try await world.engine.report(Self.fix("bob", "cy-phone", metresNorth: 5000, at: Self.monday + 60)) },
             {
                 try await world.engine.report(
@@ -156,7 +157,7 @@ import Testing
         try await world.log.rebuild([RulesProjection.name, GeotriggersProjection.name])
         let bobOut = try await world.engine.report(
             Self.fix("bob", "cy-phone", metresNorth: 5000, at: Self.monday + 20))
-        #expect(bobOut.transitions == [Evaluation.Transition(area: "shop", trigger: "on_exit")])
+        #expect(bobOut.transitions == [LocationAnswer.Transition(area: "shop", trigger: "on_exit")])
         #expect(bobOut.geotriggers.map(\.notificationType) == ["exited"])
         let cyStill = try await world.engine.report(Self.fix("cy", "cy-phone", metresNorth: 1, at: Self.monday + 30))
         #expect(cyStill.transitions.isEmpty && cyStill.geotriggers.isEmpty)

@@ -22,7 +22,7 @@ import Testing
             """#
     }
 
-    static func report(_ world: RulesWorld, metresNorth: Double, at: Date) async throws -> Evaluation {
+    static func report(_ world: RulesWorld, metresNorth: Double, at: Date) async throws -> LocationAnswer {
         try await world.engine.report(
             RuleEngine.LocationReport(
                 user: "ada", deviceId: "phone", latitude: 48.87 + metresNorth / 111_195, longitude: 2.33, at: at))
@@ -115,7 +115,7 @@ import Testing
         try await Geotriggers(log: world.log).define(geotrigger)
         let entered = try await world.enter(shop, at: Self.monday)
         #expect(entered.geotriggers.first?.message == "Welcome to Shop shop")
-        #expect(entered.transitions == [Evaluation.Transition(area: "shop", trigger: "on_entry")])
+        #expect(entered.transitions == [LocationAnswer.Transition(area: "shop", trigger: "on_entry")])
         let audit = try Audit(log: world.log).entries(Audit.Filter(area: "shop"))
         #expect(audit.contains { $0.what == .geotriggerNotified && $0.fired == true })
     }

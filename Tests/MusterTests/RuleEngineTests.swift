@@ -4,6 +4,7 @@ import Forms
 import Foundation
 import Geo
 import Muster
+import MusterWire
 import Testing
 
 /// Seed 004's area rule, condition by condition, with the time given on each report.
@@ -25,7 +26,7 @@ import Testing
         let evaluation = try await world.engine.report(
             RuleEngine.LocationReport(
                 user: "ada", deviceId: "phone", latitude: 48.87621805, longitude: 2.32686415, accuracy: 5, at: at))
-        #expect(evaluation.transitions == [Evaluation.Transition(area: "35", trigger: "on_entry")])
+        #expect(evaluation.transitions == [LocationAnswer.Transition(area: "35", trigger: "on_entry")])
         let outcome = try #require(evaluation.outcome("32"))
         #expect(outcome.fired)
         let inbox = try world.inbox()
@@ -46,7 +47,7 @@ import Testing
         let entered = try await world.enter(shop, at: Self.monday)
         #expect(entered.outcomes.map(\.rule) == ["in"])
         let left = try await world.leave(shop, at: Self.monday + 60)
-        #expect(left.transitions == [Evaluation.Transition(area: "shop", trigger: "on_exit")])
+        #expect(left.transitions == [LocationAnswer.Transition(area: "shop", trigger: "on_exit")])
         #expect(left.outcome("out")?.fired == true)
         #expect(try world.inbox().map(\.body) == ["Welcome!", "Bye"])
     }
@@ -216,14 +217,14 @@ import Testing
             id: "counter", region: .beacon(proximityUUID: "F2A74FC4-7625-44DB-9B08-CB7E130B2029", major: 1, minor: nil),
             rules: [rule])
         try await Areas(log: world.log).define([region])
-        func sight(_ rssi: Int, _ device: String, _ at: Date) async throws -> Evaluation {
+        func sight(_ rssi: Int, _ device: String, _ at: Date) async throws -> LocationAnswer {
             try await world.engine.report(
                 RuleEngine.BeaconReport(
                     user: "ada", deviceId: device, proximityUUID: "f2a74fc4-7625-44db-9b08-cb7e130b2029", major: 1,
                     minor: 9, rssi: rssi, measuredPower: -59, at: at))
         }
         let far = try await sight(-90, "far-phone", Self.monday)
-        #expect(far.transitions == [Evaluation.Transition(area: "counter", trigger: "on_entry")])
+        #expect(far.transitions == [LocationAnswer.Transition(area: "counter", trigger: "on_entry")])
         #expect(far.outcome("r")?.reason == "beacon proximity far is beyond maximum_proximity near")
         let near = try await sight(-62, "near-phone", Self.monday)
         #expect(near.outcome("r")?.fired == true)
@@ -233,11 +234,11 @@ import Testing
             RuleEngine.BeaconReport(
                 user: "ada", deviceId: "near-phone", proximityUUID: "00000000-0000-0000-0000-000000000001", major: 1,
                 minor: 1, rssi: -60, at: Self.monday + 60))
-        #expect(other.transitions == [Evaluation.Transition(area: "counter", trigger: "on_exit")])
+        #expect(other.transitions == [LocationAnswer.Transition(area: "counter", trigger: "on_exit")])
         // The far phone reports nothing more: the timer takes it out after 30 s of silence.
         #expect(try await world.engine.expireBeaconRegions(now: Self.monday + 29).transitions.isEmpty)
         let silent = try await world.engine.expireBeaconRegions(now: Self.monday + 31)
-        #expect(silent.transitions == [Evaluation.Transition(area: "counter", trigger: "on_exit")])
+        #expect(silent.transitions == [LocationAnswer.Transition(area: "counter", trigger: "on_exit")])
         #expect(try await world.engine.expireBeaconRegions(now: Self.monday + 90).transitions.isEmpty)
     }
 
@@ -251,20 +252,21 @@ import Testing
                 rules: [Self.notify("r\(minor)", text: "Shelf \(minor)")])
         }
         try await Areas(log: world.log).define(shelves)
-        func sight(_ minor: Int, _ rssi: Int, _ seconds: Double) async throws -> Evaluation {
+        func sight(_ minor: Int, _ rssi: Int, _ seconds: Double) async throws -> LocationAnswer {
             try await world.engine.report(
                 RuleEngine.BeaconReport(
                     user: "ada", deviceId: "phone", proximityUUID: uuid, major: 7, minor: minor, rssi: rssi,
                     at: Self.monday + seconds))
         }
         // Shelf 1 alone: nearest. Shelf 2 a little stronger: not clearly, nothing happens.
-        #expect(try await sight(1, -70, 0).transitions == [Evaluation.Transition(area: "shelf-1", trigger: "on_entry")])
+        #expect(
+            try await sight(1, -70, 0).transitions == [LocationAnswer.Transition(area: "shelf-1", trigger: "on_entry")])
         let close = try await sight(2, -67, 1)
         #expect(close.transitions.isEmpty)
         #expect(close.ignored?.hasPrefix("the nearest beacon is still") == true)
         // Shelf 2 clearly stronger (smoothed over its readings): hand-over.
         let handedOver = try await sight(2, -58, 2).transitions + sight(2, -57, 3).transitions
-        #expect(handedOver == [Evaluation.Transition(area: "shelf-2", trigger: "on_entry")])
+        #expect(handedOver == [LocationAnswer.Transition(area: "shelf-2", trigger: "on_entry")])
         #expect(try world.inbox().map(\.body) == ["Shelf 1", "Shelf 2"])
     }
 
@@ -276,7 +278,7 @@ import Testing
         let a = RulesWorld.shop("a", latitude: 48.80, group: "chain", rules: [rule])
         let b = RulesWorld.shop("b", latitude: 48.90, group: "chain", rules: [rule])
         try await Areas(log: world.log).define([a, b])
-        func report(_ area: String, _ trigger: String, _ seconds: Double) async throws -> Evaluation {
+        func report(_ area: String, _ trigger: String, _ seconds: Double) async throws -> LocationAnswer {
             try await world.engine.report(
                 RuleEngine.TransitionReport(
                     user: "ada", deviceId: "phone", area: area, trigger: trigger, at: Self.monday + seconds))
@@ -287,7 +289,9 @@ import Testing
             try await report("a", "on_entry", 10).ignored == "device phone is already inside area a: nothing changed")
         #expect(try await report("b", "on_entry", 20).outcome("r")?.fired == true)
         #expect(
-            try await report("b", "on_exit", 30).transitions == [Evaluation.Transition(area: "b", trigger: "on_exit")])
+            try await report("b", "on_exit", 30).transitions == [
+                LocationAnswer.Transition(area: "b", trigger: "on_exit")
+            ])
         let unknown = await #expect(throws: StoreError.self) { try await report("nowhere", "on_entry", 40) }
         #expect(unknown?.message.hasPrefix("area: no area") == true)
         let sideways = await #expect(throws: StoreError.self) { try await report("a", "sideways", 50) }

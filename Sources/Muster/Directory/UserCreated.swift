@@ -1,4 +1,5 @@
 import EventLog
+import MusterWire
 
 /// A person who can receive notifications and answer them, in one namespace.
 public struct UserCreated: DomainEvent, Hashable {
@@ -75,5 +76,14 @@ public struct UserCreated: DomainEvent, Hashable {
         try c.encodeIfPresent(firstName, forKey: .firstName)
         try c.encodeIfPresent(lastName, forKey: .lastName)
         try c.encodeIfPresent(phone, forKey: .phone)
+    }
+}
+
+extension User {
+    /// The user as the wire shows it: never the password hash.
+    public init(_ user: UserCreated) {
+        self.init(
+            username: user.name, email: user.email, firstName: user.firstName, lastName: user.lastName,
+            phone: user.phone, isAdmin: user.isAdmin, timeZone: user.timeZone)
     }
 }

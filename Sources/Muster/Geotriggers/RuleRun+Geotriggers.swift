@@ -38,7 +38,7 @@ extension RuleRun {
                     AppendRequest(
                         namespace: namespace, stream: "device/\(deviceId)", events: [event.newEvent(actor: "rules")]))
                 evaluation.geotriggers.append(
-                    Evaluation.GeotriggerOutcome(
+                    LocationAnswer.GeotriggerOutcome(
                         geotrigger: geotrigger.id, fence: crossing.id, notificationType: type.rawValue,
                         fired: event.fired, reason: event.reason, message: event.fired ? event.message : nil,
                         actions: event.fired ? event.actions : nil, messageId: event.messageId?.uuidString.lowercased())

@@ -1,8 +1,9 @@
 import EventLog
 import Foundation
+import MusterWire
 
 /// One person's copy of a sent payload, waiting in their inbox (the seed's ArsPayloadMessage).
-public struct PayloadMessage: Sendable, Hashable, Encodable {
+public struct PayloadMessage: Sendable, Hashable {
     public var messageId: UUID
     public var title: String
     public var body: String
@@ -43,17 +44,6 @@ public struct PayloadMessage: Sendable, Hashable, Encodable {
         responseTopic = try r.readString("response topic")
         position = try r.readVarint("position")
     }
-
-    /// The contract's inbox shape: `sentAt` in ISO 8601 (UTC, milliseconds).
-    private enum CodingKeys: String, CodingKey { case messageId, title, body, sentAt, responseTopic }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(messageId.uuidString.lowercased(), forKey: .messageId)
-        try c.encode(title, forKey: .title)
-        try c.encode(body, forKey: .body)
-        try c.encode(Timestamp.iso8601(microseconds: sentAt), forKey: .sentAt)
-        try c.encode(responseTopic, forKey: .responseTopic)
-    }
 }
 
 /// A message as the recipient's device fetches it: the inbox record plus the payload and who sent it.
@@ -66,4 +56,23 @@ public struct StoredMessage: Sendable, Hashable {
     public var payload: Data
     /// The payload's JSON text exactly as sent.
     public var sentPayload: Data
+}
+
+extension InboxItem {
+    /// The inbox record as the wire shows it.
+    public init(_ message: PayloadMessage) {
+        self.init(
+            messageId: message.messageId, title: message.title, body: message.body, sentAt: message.sentDate,
+            responseTopic: message.responseTopic)
+    }
+}
+
+extension Message {
+    /// The stored message as the device fetches it: the payload as the device shows it.
+    public init(_ stored: StoredMessage) throws {
+        self.init(
+            messageId: stored.message.messageId, title: stored.message.title, body: stored.message.body,
+            sentAt: stored.message.sentDate, sender: stored.sender, source: stored.source,
+            payload: try JSONValue(json: stored.payload))
+    }
 }

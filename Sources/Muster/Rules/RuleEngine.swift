@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Geo
+import MusterWire
 
 /// Decides whom to tell what when devices move (seed 004, "Area rule"): location fixes and beacon
 /// sightings become area transitions; each transition runs the area's rules — latch time,
@@ -103,7 +104,7 @@ public struct RuleEngine: Sendable {
 
     /// Records an entry or exit the device reported and runs the area's rules. A repeated entry
     /// (already inside) or an exit while outside changes nothing and says so in `ignored`.
-    public func report(_ reported: TransitionReport) async throws -> Evaluation {
+    public func report(_ reported: TransitionReport) async throws -> LocationAnswer {
         try Names.validate(reported.namespace, as: "namespace")
         try Names.validate(reported.deviceId, as: "deviceId", maximumBytes: 256)
         guard FenceTrigger(rawValue: reported.trigger) != nil else {
@@ -135,7 +136,7 @@ public struct RuleEngine: Sendable {
     public static let beaconExitAfter: Int64 = 30
 
     /// Records a location fix and runs the rules of every area it enters or leaves.
-    public func report(_ location: LocationReport) async throws -> Evaluation {
+    public func report(_ location: LocationReport) async throws -> LocationAnswer {
         try Names.validate(location.namespace, as: "namespace")
         try Names.validate(location.deviceId, as: "deviceId", maximumBytes: 256)
         let coordinate: Coordinate
@@ -161,7 +162,7 @@ public struct RuleEngine: Sendable {
 
     /// Records a beacon sighting; enters the regions it belongs to and leaves those not seen for
     /// `beaconExitAfter` seconds.
-    public func report(_ sighting: BeaconReport) async throws -> Evaluation {
+    public func report(_ sighting: BeaconReport) async throws -> LocationAnswer {
         try Names.validate(sighting.namespace, as: "namespace")
         try Names.validate(sighting.deviceId, as: "deviceId", maximumBytes: 256)
         guard let uuid = UUID(uuidString: sighting.proximityUUID) else {
@@ -193,10 +194,10 @@ public struct RuleEngine: Sendable {
     /// Evaluates every rule whose latch time has ended by `now` (the log's clock when nil), in
     /// the order they end; what a restart re-arms. Returns what they decided.
     @discardableResult
-    public func fireDueLatches(now: Date? = nil, limit: Int = 1000) async throws -> Evaluation {
+    public func fireDueLatches(now: Date? = nil, limit: Int = 1000) async throws -> LocationAnswer {
         // A read first: an idle timer does not take the writer.
         guard let next = try nextLatchEnd(), next <= (now.map(Self.microseconds) ?? Self.microseconds(Date())) else {
-            return Evaluation()
+            return LocationAnswer()
         }
         let (evaluation, hooks) = try await log.perform { scope in
             let upTo = now.map(Self.microseconds) ?? scope.now
@@ -211,7 +212,7 @@ public struct RuleEngine: Sendable {
     /// by `now` (the log's clock when nil), running their exit rules; what the timer does between
     /// reports.
     @discardableResult
-    public func expireBeaconRegions(now: Date? = nil) async throws -> Evaluation {
+    public func expireBeaconRegions(now: Date? = nil) async throws -> LocationAnswer {
         let stale: [(namespace: String, user: String, deviceId: String, area: String)] = try log.read { reader in
             let cutoff = (now.map(Self.microseconds) ?? Self.microseconds(Date())) - Self.beaconExitAfter * 1_000_000
             let areas = try reader.projection(AreasProjection.name)
@@ -226,9 +227,9 @@ public struct RuleEngine: Sendable {
             }
             return found
         }
-        guard !stale.isEmpty else { return Evaluation() }
+        guard !stale.isEmpty else { return LocationAnswer() }
         let (evaluation, hooks) = try await log.perform { scope in
-            var evaluation = Evaluation()
+            var evaluation = LocationAnswer()
             var hooks: [PendingHook] = []
             let upTo = now.map(Self.microseconds) ?? scope.now
             for (namespace, user, deviceId, area) in stale {
@@ -256,7 +257,7 @@ public struct RuleEngine: Sendable {
 
     /// Calls the server hooks recorded as waiting (after a restart, or a failure mid-way).
     @discardableResult
-    public func resumeServerHooks() async throws -> Evaluation {
+    public func resumeServerHooks() async throws -> LocationAnswer {
         let hooks = try log.read { reader in
             var positions: [UInt64] = []
             try reader.projection(RulesProjection.name).scan("hooks") { _, value in
@@ -274,8 +275,8 @@ public struct RuleEngine: Sendable {
         return try await callServerHooks(hooks)
     }
 
-    func callServerHooks(_ hooks: [PendingHook]) async throws -> Evaluation {
-        var evaluation = Evaluation()
+    func callServerHooks(_ hooks: [PendingHook]) async throws -> LocationAnswer {
+        var evaluation = LocationAnswer()
         for pending in hooks {
             let answer = await hook.fetch(pending.url)
             let part = try await log.perform { scope in

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Geo
+import MusterWire
 
 /// One writer transaction of the rules engine: reads the rules state, appends transitions and
 /// decisions, collects the outcomes and the server hooks to call after the commit.
@@ -10,7 +11,7 @@ final class RuleRun {
     let areas: AreaCache.Compiled
     let state: ProjectionState
     let directory: ProjectionState
-    var evaluation = Evaluation()
+    var evaluation = LocationAnswer()
     private(set) var hooks: [PendingHook] = []
     /// The user reporting, when the run is for one report.
     let reporter: UserCreated?
@@ -145,7 +146,7 @@ final class RuleRun {
         deviceId: String, user: String, area id: String, trigger: String, source: AreaTransition.Source, at: Int64,
         location: Coordinate?, proximity: String?
     ) throws {
-        evaluation.transitions.append(Evaluation.Transition(area: id, trigger: trigger))
+        evaluation.transitions.append(LocationAnswer.Transition(area: id, trigger: trigger))
         // Rules still waiting for their latch time: this newer event supersedes them.
         var waiting: [(rule: String, transition: UInt64)] = []
         try state.scan("latches", prefix: key(namespace, user, deviceId, id)) { key, value in
@@ -178,7 +179,7 @@ final class RuleRun {
             if rule.latchTime > 0 {
                 let due = at + Int64(rule.latchTime) * 1_000_000
                 evaluation.outcomes.append(
-                    Evaluation.Outcome(
+                    LocationAnswer.Outcome(
                         rule: rule.id, area: id, fired: false,
                         reason:
                             "waiting for the latch time (\(rule.latchTime) s, until \(Timestamp.iso8601(microseconds: due)))"
@@ -391,7 +392,7 @@ final class RuleRun {
             evaluation.outcomes.remove(at: i)
         }
         evaluation.outcomes.append(
-            Evaluation.Outcome(
+            LocationAnswer.Outcome(
                 rule: decision.rule, area: decision.area, fired: decision.fired, reason: decision.reason,
                 messageId: decision.messageId?.uuidString.lowercased()))
         return position

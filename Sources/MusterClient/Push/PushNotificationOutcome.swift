@@ -10,7 +10,7 @@ public enum PushNotificationOutcome: Sendable, Hashable {
     /// ``MusterClient/publishCurrentLocation(deviceId:latitude:longitude:accuracy:at:)``.
     case locationRequested
     /// The server asked for the device's location and it was published; what it caused.
-    case locationPublished(LocationReport)
+    case locationPublished(LocationAnswer)
 
     /// Whether Muster handled the push (the seed's `notificationHandled`).
     public var handled: Bool { self != .notMuster }

@@ -37,7 +37,8 @@ extension API {
                     switch update.change {
                     case .arrived(let message):
                         ServerSentEvent(
-                            id: update.position, event: "message", data: try JSONCoding.encoder.encode(message))
+                            id: update.position, event: "message",
+                            data: try JSONCoding.encoder.encode(InboxItem(message)))
                     case .answered(let messageId):
                         ServerSentEvent(
                             id: update.position, event: "answered",
@@ -49,7 +50,7 @@ extension API {
             // The head before the read: a stream resumed after it misses nothing the list did not show.
             let position = log.head
             var response = try JSONCoding.response(
-                try notifications.inbox(user: caller.username, namespace: caller.namespace))
+                try notifications.inbox(user: caller.username, namespace: caller.namespace).map(InboxItem.init))
             response.headers[.logPosition] = String(position)
             return response
         }
@@ -63,7 +64,7 @@ extension API {
             else {
                 throw APIError(.notFound, "not_found", "you have no message \(id)")
             }
-            return try JSONCoding.response(MessageView(stored))
+            return try JSONCoding.response(try Message(stored))
         }
 
         group.post("messages/:id/response") { request, context in
@@ -108,27 +109,5 @@ struct Answer: Decodable {
                 fields: [.init(field: "values", message: "expected a JSON object")])
         }
         return answers
-    }
-}
-
-/// A message as the device fetches it: the payload as the device shows it.
-struct MessageView: Encodable {
-    /// Lower-case, as every message id the API writes.
-    var messageId: String
-    var title: String
-    var body: String
-    var sentAt: String
-    var sender: String
-    var source: String?
-    var payload: JSONValue
-
-    init(_ stored: StoredMessage) throws {
-        messageId = stored.message.messageId.uuidString.lowercased()
-        title = stored.message.title
-        body = stored.message.body
-        sentAt = Timestamp.iso8601(microseconds: stored.message.sentAt)
-        sender = stored.sender
-        source = stored.source
-        payload = try JSONValue(json: stored.payload)
     }
 }

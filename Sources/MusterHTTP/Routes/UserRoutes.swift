@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import Muster
+import MusterWire
 
 extension API {
     /// createInternalUser, and the administrator's list of users.
@@ -35,12 +36,12 @@ extension API {
                 isAdmin: user.isAdmin ?? false, firstName: user.firstName, lastName: user.lastName,
                 phone: user.phone, namespace: caller?.namespace ?? configuration.namespace,
                 actor: caller?.username ?? username, minimumPasswordLength: minimumLength)
-            return try JSONCoding.response(UserView(created), status: .created)
+            return try JSONCoding.response(User(created), status: .created)
         }
 
         group.get("users") { _, context in
             let caller = try context.administrator()
-            return try JSONCoding.response(try directory.users(namespace: caller.namespace).map(UserView.init))
+            return try JSONCoding.response(try directory.users(namespace: caller.namespace).map(User.init))
         }
     }
 
@@ -53,26 +54,5 @@ extension API {
             throw APIError(
                 .badRequest, "bad_request", error.message, fields: [.init(field: name, message: error.message)])
         }
-    }
-}
-
-/// A user as the API shows it: never the password hash.
-struct UserView: Encodable {
-    var username: String
-    var email: String?
-    var firstName: String?
-    var lastName: String?
-    var phone: String?
-    var isAdmin: Bool
-    var timeZone: String
-
-    init(_ user: UserCreated) {
-        username = user.name
-        email = user.email
-        firstName = user.firstName
-        lastName = user.lastName
-        phone = user.phone
-        isAdmin = user.isAdmin
-        timeZone = user.timeZone
     }
 }

@@ -1,20 +1,12 @@
 import Foundation
 import Hummingbird
+import MusterWire
 
-/// How the API reads and writes JSON: ISO 8601 dates in UTC, slashes unescaped.
+/// How the API reads and writes JSON: the wire's conventions (`MusterJSON`), the same as the SDK's.
 enum JSONCoding {
-    static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return encoder
-    }
+    static var encoder: JSONEncoder { MusterJSON.encoder() }
 
-    static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }
+    static var decoder: JSONDecoder { MusterJSON.decoder() }
 
     /// Most bytes of a JSON request body.
     static let bodyLimit = 1 << 20

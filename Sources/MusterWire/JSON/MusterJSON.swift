@@ -2,7 +2,7 @@ import Foundation
 
 /// The JSON conventions of the wire format: ISO 8601 dates in UTC, read with or without fractional seconds.
 public enum MusterJSON {
-    /// A decoder for server answers: dates as `2026-11-21T17:00:00Z`, fractional seconds accepted.
+    /// A decoder for the wire: dates as `2026-11-21T17:00:00.123Z`, with or without the fraction.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -18,7 +18,7 @@ public enum MusterJSON {
         return decoder
     }
 
-    /// An encoder for request bodies: dates as `2026-11-21T17:00:00Z`, slashes unescaped, keys sorted.
+    /// An encoder for the wire: dates as `2026-11-21T17:00:00.123Z`, slashes unescaped, keys sorted.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -36,8 +36,15 @@ public enum MusterJSON {
         return try? Date.ISO8601FormatStyle().parse(text)
     }
 
-    /// Writes a date as the wire format does: UTC, whole seconds, e.g. `2026-11-21T17:00:00Z`.
+    /// Writes a date as the wire format does: UTC with milliseconds, e.g. `2026-11-21T17:00:00.123Z`.
+    ///
+    /// The milliseconds are cut, not rounded, as the server cuts its microsecond times: a `Double` date is off
+    /// by far less than half a millisecond (2.4e-7 s in this century), so the half added only undoes that.
     public static func formatDate(_ date: Date) -> String {
-        Date.ISO8601FormatStyle().format(date)
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000 + 0.0005).rounded(.down))
+        var (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        if fraction < 0 { (seconds, fraction) = (seconds - 1, fraction + 1000) }
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
+        return "\(whole.dropLast()).\(String(fraction + 1000).dropFirst())Z"
     }
 }

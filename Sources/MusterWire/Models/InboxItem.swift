@@ -22,3 +22,17 @@ public struct InboxItem: Sendable, Hashable, Codable {
         self.responseTopic = responseTopic
     }
 }
+
+extension InboxItem {
+    private enum CodingKeys: String, CodingKey { case messageId, title, body, sentAt, responseTopic }
+
+    /// Encodes as the server writes it: the message id in lower case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(messageId.uuidString.lowercased(), forKey: .messageId)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(sentAt, forKey: .sentAt)
+        try container.encode(responseTopic, forKey: .responseTopic)
+    }
+}

@@ -37,3 +37,19 @@ public struct Message: Sendable, Hashable, Codable {
     /// The payload's `fields`, each a JSON object; empty when it has none.
     public var fields: [JSONValue] { payload["fields"]?.arrayValue ?? [] }
 }
+
+extension Message {
+    private enum CodingKeys: String, CodingKey { case messageId, title, body, sentAt, sender, source, payload }
+
+    /// Encodes as the server writes it: the message id in lower case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(messageId.uuidString.lowercased(), forKey: .messageId)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(sentAt, forKey: .sentAt)
+        try container.encode(sender, forKey: .sender)
+        try container.encodeIfPresent(source, forKey: .source)
+        try container.encode(payload, forKey: .payload)
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Muster
+import MusterWire
 
 /// `muster location`: a device's fix, as if it had posted it; prints what the rules decided.
 struct Location: AsyncParsableCommand {
@@ -83,26 +84,23 @@ struct DeviceReportOptions: ParsableArguments {
     var time: Date? { at.flatMap(UbuduFormat.parseDate) }
 }
 
+/// A location answer printed: JSON with `--json`, else the transitions, rule outcomes and geotrigger notices as tables.
 enum EvaluationOutput {
-    static func print(_ evaluation: Evaluation, json: Bool) throws {
+    static func print(_ evaluation: LocationAnswer, json: Bool) throws {
         if json { return try Output.json(evaluation) }
         if let ignored = evaluation.ignored { Output.line("ignored: \(ignored)") }
-        table(
-            transitions: evaluation.transitions.map { [$0.area, $0.trigger] },
-            outcomes: evaluation.outcomes.map { [$0.area, $0.rule, $0.fired ? "yes" : "no", $0.reason] },
-            geotriggers: evaluation.geotriggers.map {
+        Output.table(["AREA", "TRIGGER"], evaluation.transitions.map { [$0.area, $0.trigger] })
+        Output.line("")
+        Output.table(
+            ["AREA", "RULE", "FIRED", "REASON"],
+            evaluation.outcomes.map { [$0.area, $0.rule, $0.fired ? "yes" : "no", $0.reason] })
+        guard !evaluation.geotriggers.isEmpty else { return }
+        Output.line("")
+        Output.table(
+            ["GEOTRIGGER", "FENCE", "TYPE", "FIRED", "MESSAGE"],
+            evaluation.geotriggers.map {
                 [$0.geotrigger, $0.fence, $0.notificationType, $0.fired ? "yes" : "no", $0.message ?? $0.reason]
             })
-    }
-
-    /// Transitions, then rule outcomes, then geotrigger notifications (when any), as tables.
-    static func table(transitions: [[String]], outcomes: [[String]], geotriggers: [[String]]) {
-        Output.table(["AREA", "TRIGGER"], transitions)
-        Output.line("")
-        Output.table(["AREA", "RULE", "FIRED", "REASON"], outcomes)
-        guard !geotriggers.isEmpty else { return }
-        Output.line("")
-        Output.table(["GEOTRIGGER", "FENCE", "TYPE", "FIRED", "MESSAGE"], geotriggers)
     }
 }
 

@@ -44,17 +44,3 @@ extension Transition {
         try EvaluationOutput.print(answer, json: self.report.json)
     }
 }
-
-extension EvaluationOutput {
-    /// The server's answer, printed as the local verbs print theirs.
-    static func print(_ report: LocationReport, json: Bool) throws {
-        if json { return try Output.json(report) }
-        if let ignored = report.ignored { Output.line("ignored: \(ignored)") }
-        table(
-            transitions: report.transitions.map { [$0.area, $0.trigger] },
-            outcomes: report.outcomes.map { [$0.area, $0.rule, $0.fired ? "yes" : "no", $0.reason ?? ""] },
-            geotriggers: report.geotriggers.map {
-                [$0.geotrigger, $0.fence, $0.notificationType, $0.fired ? "yes" : "no", $0.message ?? $0.reason]
-            })
-    }
-}
