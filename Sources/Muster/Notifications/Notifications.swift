@@ -46,7 +46,7 @@ public struct Notifications: Sendable {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", maximumBytes: 1024)
         guard !users.isEmpty || !groups.isEmpty || all else {
-            throw StoreError(.invalidArgument, "no recipients: name users, groups or all")
+            throw MusterError(.invalidArgument, "no recipients: name users, groups or all")
         }
         let parsed = Payload.parse(payload)
         let indirect = parsed.payloadName
@@ -57,7 +57,7 @@ public struct Notifications: Sendable {
         }
         let size = try JSONValue.parse(payload).encoded().count
         guard size <= pushSizeLimit else {
-            throw StoreError(
+            throw MusterError(
                 .tooLarge,
                 "payload is \(size) bytes encoded, above the push size limit of \(pushSizeLimit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
             )
@@ -71,7 +71,7 @@ public struct Notifications: Sendable {
                     let resolved = try NamedPayloads.resolve(
                         bytes, namespace, scope.projection(NamedPayloadProjection.name))
                 else {
-                    throw StoreError(
+                    throw MusterError(
                         .invalidArgument,
                         "no named payload \(String(reflecting: indirect)) in namespace \(namespace); store it first (muster payloads put); nothing was sent"
                     )
@@ -119,7 +119,7 @@ public struct Notifications: Sendable {
             var parts: [String] = []
             if !unknownUsers.isEmpty { parts.append("no user named \(unknownUsers.joined(separator: ", "))") }
             if !unknownGroups.isEmpty { parts.append("no group named \(unknownGroups.joined(separator: ", "))") }
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument, "\(parts.joined(separator: " and ")) in namespace \(namespace); nothing was sent")
         }
         if all {
@@ -132,7 +132,7 @@ public struct Notifications: Sendable {
         var seen = Set<String>()
         let unique = names.filter { seen.insert($0).inserted }
         guard !unique.isEmpty else {
-            throw StoreError(.invalidArgument, "no recipients: the groups and namespace \(namespace) have no users")
+            throw MusterError(.invalidArgument, "no recipients: the groups and namespace \(namespace) have no users")
         }
         return unique
     }
