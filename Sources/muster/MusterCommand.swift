@@ -39,13 +39,9 @@ struct MusterCommand: AsyncParsableCommand {
     }
 
     static func exit(with error: any Error) -> Never {
-        if let failure = error as? CommandFailure {
-            FileHandle.standardError.write(Data("muster: \(failure.message)\n".utf8))
-            Foundation.exit(failure.status)
-        }
-        if let error = error as? StoreError {
-            FileHandle.standardError.write(Data("muster: \(error.message)\n".utf8))
-            Foundation.exit(ExitStatus.of(error))
+        if let (status, message) = ExitStatus.of(error) {
+            FileHandle.standardError.write(Data("muster: \(message)\n".utf8))
+            Foundation.exit(status)
         }
         let code = exitCode(for: error)
         if code == .success {

@@ -133,7 +133,7 @@ import Testing
             },
         ]
         for report in reports {
-            let error = try await #require(throws: StoreError.self) { _ = try await report() }
+            let error = try await #require(throws: MusterError.self) { _ = try await report() }
             #expect(error.code == .conflict)
             #expect(error.message.hasPrefix("deviceId: device \"cy-phone\" is registered to another user"), "\(error)")
             #expect(!error.message.contains("cy's"), "the owner's name or device name leaked: \(error)")

@@ -36,10 +36,10 @@ import Testing
         defer { t.directory.remove() }
         let (log, directory) = try open(t)
         try await directory.addUser("joe", password: nil)
-        let taken = await #expect(throws: StoreError.self) { try await directory.addUser("joe", password: nil) }
+        let taken = await #expect(throws: MusterError.self) { try await directory.addUser("joe", password: nil) }
         #expect(taken?.code == .conflict)
         #expect(taken?.message.contains("already exists in namespace default") == true)
-        let zone = await #expect(throws: StoreError.self) {
+        let zone = await #expect(throws: MusterError.self) {
             try await directory.addUser("ann", password: nil, timeZone: "Mars/Olympus")
         }
         #expect(zone?.code == .invalidArgument)
@@ -69,7 +69,7 @@ import Testing
         let (log, directory) = try open(t)
         try await directory.addUser("a", password: nil)
         try await directory.addUser("b", password: nil)
-        let unknown = await #expect(throws: StoreError.self) {
+        let unknown = await #expect(throws: MusterError.self) {
             try await directory.defineGroup("ops", members: ["a", "zed", "b"])
         }
         #expect(unknown?.code == .invalidArgument)
@@ -98,7 +98,7 @@ import Testing
         #expect(try await directory.unregister(user: "joe", deviceId: "d2"))
         #expect(try await directory.unregister(user: "joe", deviceId: "d2") == false)
         #expect(try directory.devices().map(\.deviceId) == ["d1"])
-        let stranger = await #expect(throws: StoreError.self) {
+        let stranger = await #expect(throws: MusterError.self) {
             try await directory.register(
                 PushTargetRegistered(user: "nobody", deviceId: "x", deviceName: "X", platform: .fcm, token: "t"))
         }

@@ -77,11 +77,11 @@ import Testing
         defer { t.directory.remove() }
         let documents = Documents(log: log)
         let pdf = try file(t, "report.pdf", [1])
-        let error = await #expect(throws: StoreError.self) { try await documents.put(file: pdf, user: "joe") }
+        let error = await #expect(throws: MusterError.self) { try await documents.put(file: pdf, user: "joe") }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("--kind") == true)
         #expect(log.head == 0)
-        let forced = await #expect(throws: DocumentRefusal.self) {
+        let forced = await #expect(throws: MusterError.self) {
             try await documents.put(file: pdf, kind: .image, user: "joe")
         }
         #expect(forced?.code == .unsupportedMediaType)
@@ -104,12 +104,12 @@ import Testing
         let (t, log) = try open()
         defer { t.directory.remove() }
         let documents = Documents(log: log)
-        let error = #expect(throws: StoreError.self) {
+        let error = #expect(throws: MusterError.self) {
             try documents.get("rcs/audio/nope.m4a", to: t.directory.url.appendingPathComponent("x"))
         }
         #expect(error?.code == .notFound)
         #expect(try documents.document("rcs/audio/nope.m4a") == nil)
-        let missing = await #expect(throws: StoreError.self) {
+        let missing = await #expect(throws: MusterError.self) {
             try await documents.put(file: t.directory.url.appendingPathComponent("gone.m4a"), user: "joe")
         }
         #expect(missing?.code == .notFound)
@@ -158,7 +158,7 @@ import Testing
         try await documents.put(file: photo, user: "joe")
         let head = log.head
         let blobs = try log.blobs.totals()
-        let refused = await #expect(throws: DocumentRefusal.self) {
+        let refused = await #expect(throws: MusterError.self) {
             try await documents.put(file: other, user: "joe")
         }
         #expect(refused?.code == .userQuota)
@@ -167,7 +167,7 @@ import Testing
                 == "documents: user joe has 100 bytes of 150 bytes stored, and this upload of 101 bytes is larger "
                 + "than the 50 bytes left; ask an administrator to raise documentQuotaPerUser")
         // The same over a stream whose size is not known in advance: it stops once past the quota.
-        let streamed = await #expect(throws: DocumentRefusal.self) {
+        let streamed = await #expect(throws: MusterError.self) {
             try await documents.put(Self.pieces(MediaSamples.file("png", size: 3_000_000)), kind: .image, user: "joe")
         }
         #expect(streamed?.code == .userQuota)
@@ -185,14 +185,14 @@ import Testing
         try await Settings(log: log).set(.documentQuotaPerUser, to: "1KiB")
         try await documents.put(file: try file(t, "a.png", MediaSamples.file("png", size: 1024)), user: "joe")
         let next = try file(t, "b.jpg", MediaSamples.file("jpeg", size: 10))
-        let refused = await #expect(throws: DocumentRefusal.self) { try await documents.put(file: next, user: "joe") }
+        let refused = await #expect(throws: MusterError.self) { try await documents.put(file: next, user: "joe") }
         #expect(
             refused?.message
                 == "documents: user joe has 1.0 KiB of 1.0 KiB stored; ask an administrator to raise documentQuotaPerUser"
         )
         // The totals come back from the events alone.
         try await log.rebuild([DocumentsProjection.name])
-        await #expect(throws: DocumentRefusal.self) { try await documents.put(file: next, user: "joe") }
+        await #expect(throws: MusterError.self) { try await documents.put(file: next, user: "joe") }
         try await Settings(log: log).set(.documentQuotaPerUser, to: "unset")
         try await documents.put(file: next, user: "joe")
     }
@@ -206,7 +206,7 @@ import Testing
         try await documents.put(file: photo, user: "joe")
         try await documents.put(file: photo, user: "ann")
         let head = log.head
-        let refused = await #expect(throws: DocumentRefusal.self) { try await documents.put(file: photo, user: "cy") }
+        let refused = await #expect(throws: MusterError.self) { try await documents.put(file: photo, user: "cy") }
         #expect(refused?.code == .namespaceQuota)
         #expect(refused?.message.contains("namespace default has 200 bytes of 250 bytes stored") == true)
         #expect(log.head == head)
@@ -221,9 +221,9 @@ import Testing
         #expect(try Setting.documentQuotaPerNamespace.normalize("unset") == nil)
         #expect(Setting.documentQuotaPerUser.defaultValue == "1073741824")
         #expect(Setting.documentQuotaPerNamespace.defaultValue == nil)
-        let bad = #expect(throws: StoreError.self) { try Setting.documentQuotaPerUser.normalize("lots") }
+        let bad = #expect(throws: MusterError.self) { try Setting.documentQuotaPerUser.normalize("lots") }
         #expect(bad?.message.contains("documentQuotaPerUser takes a number of bytes") == true)
-        #expect(throws: StoreError.self) { try Setting.documentQuotaPerUser.normalize("-5") }
+        #expect(throws: MusterError.self) { try Setting.documentQuotaPerUser.normalize("-5") }
     }
 
     /// `bytes` in pieces of 64 KiB, as an HTTP body arrives.

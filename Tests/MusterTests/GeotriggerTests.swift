@@ -139,7 +139,7 @@ import Testing
         ),
     ])
     func aBadDefinitionIsRefusedNamingTheField(json: String, message: String) {
-        let error = #expect(throws: StoreError.self) { try Geotrigger.read(Data(json.utf8), id: "g") }
+        let error = #expect(throws: MusterError.self) { try Geotrigger.read(Data(json.utf8), id: "g") }
         #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
     }
 
@@ -147,7 +147,7 @@ import Testing
         let world = try await RulesWorld()
         defer { world.remove() }
         let head = world.log.head
-        let error = await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: MusterError.self) {
             try await Geotriggers(log: world.log).define(
                 Geotrigger(id: "g", areas: ["nowhere"], messageExpression: "\"a\""))
         }

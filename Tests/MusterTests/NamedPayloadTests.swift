@@ -78,7 +78,7 @@ let namedColour = Data(
         let f = try await fixture()
         defer { f.t.directory.remove() }
         let head = f.log.head
-        let error = await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: MusterError.self) {
             try await f.notifications.send(
                 to: ["joe"], title: "T", body: "B",
                 payload: Data(#"{"responseTopic":"/a/b/c","payloadName":"Nope"}"#.utf8))
@@ -157,7 +157,7 @@ let namedColour = Data(
             #"{"responseTopic":"/a/b/c","fields":[{"id":"x","type":"droplist","label":"L","values":[\#(values)]}]}"#
                 .utf8)
         #expect(big.count > 4096)
-        await #expect(throws: StoreError.self) {
+        await #expect(throws: MusterError.self) {
             try await f.notifications.send(to: ["joe"], title: "T", body: "B", payload: big)
         }
         try await f.payloads.put("Big", payload: big)

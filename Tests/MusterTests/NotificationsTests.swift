@@ -69,7 +69,7 @@ let colourPayload = Data(
         let f = try await fixture()
         defer { f.t.directory.remove() }
         let head = f.log.head
-        let error = await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: MusterError.self) {
             try await f.notifications.send(
                 to: ["joe", "zed"], groups: ["nope"], title: "T", body: "B", payload: colourPayload)
         }
@@ -101,7 +101,7 @@ let colourPayload = Data(
         let label = String(repeating: "x", count: 5000)
         let big = Data(#"{"responseTopic":"/a/b","fields":[{"type":"text","label":"\#(label)"}]}"#.utf8)
         let size = try JSONValue(json: big).jsonData().count
-        let error = await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: MusterError.self) {
             try await f.notifications.send(to: ["joe"], title: "T", body: "B", payload: big)
         }
         #expect(error?.code == .tooLarge)
@@ -145,7 +145,7 @@ let colourPayload = Data(
         let id = sent.messageIds[0]
         _ = try await f.notifications.respond(messageId: id, user: "joe", deviceId: "d1", values: Data("{}".utf8))
         let head = f.log.head
-        let again = await #expect(throws: StoreError.self) {
+        let again = await #expect(throws: MusterError.self) {
             try await f.notifications.respond(messageId: id, user: "joe", deviceId: "d2", values: Data("{}".utf8))
         }
         #expect(again?.code == .conflict)
@@ -160,7 +160,7 @@ let colourPayload = Data(
         let sent = try await f.notifications.send(to: ["joe"], title: "T", body: "B", payload: colourPayload)
         let head = f.log.head
         for (id, user) in [(sent.messageIds[0], "ann"), (UUID(), "joe")] {
-            let error = await #expect(throws: StoreError.self) {
+            let error = await #expect(throws: MusterError.self) {
                 try await f.notifications.respond(messageId: id, user: user, deviceId: "d", values: Data("{}".utf8))
             }
             #expect(error?.code == .notFound)
@@ -234,7 +234,7 @@ let colourPayload = Data(
         let report = try await log.verify()
         #expect(report.problems.isEmpty, "\(report.problems)")
         // The answered message is still known as answered after the rebuild.
-        let again = await #expect(throws: StoreError.self) {
+        let again = await #expect(throws: MusterError.self) {
             try await reopened.respond(
                 messageId: sent.messageIds[0], user: "joe", deviceId: "d", values: Data("{}".utf8))
         }
@@ -288,7 +288,7 @@ let colourPayload = Data(
         let f = try await NotificationsTests().fixture()
         defer { f.t.directory.remove() }
         let head = f.log.head
-        let error = await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: MusterError.self) {
             try await f.notifications.publish(Data("{}".utf8), on: topic)
         }
         #expect(error?.code == .invalidArgument)
@@ -358,7 +358,7 @@ let colourPayload = Data(
 
     @Test(arguments: ["a/b", "/a//b", "/a/#/b", "/a/b+", "/a#", ""])
     func malformedFiltersAreRefused(filter: String) {
-        #expect(throws: StoreError.self) { try TopicFilter(filter) }
+        #expect(throws: MusterError.self) { try TopicFilter(filter) }
     }
 }
 

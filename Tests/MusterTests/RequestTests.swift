@@ -113,12 +113,12 @@ let reportFields = Data(
                 toRequest: "report", user: "joe", deviceId: "d1", values: Data(#"{"severity":9}"#.utf8))
         }
         #expect(Set(rejection?.problems.map(\.field) ?? []) == ["what", "severity"])
-        let unknown = await #expect(throws: StoreError.self) {
+        let unknown = await #expect(throws: MusterError.self) {
             try await f.notifications.respond(
                 toRequest: "nope", user: "joe", deviceId: "d1", values: Data("{}".utf8))
         }
         #expect(unknown?.code == .notFound)
-        let nobody = await #expect(throws: StoreError.self) {
+        let nobody = await #expect(throws: MusterError.self) {
             try await f.notifications.respond(
                 toRequest: "report", user: "zed", deviceId: "d1", values: Data(#"{"what":"x","severity":1}"#.utf8))
         }

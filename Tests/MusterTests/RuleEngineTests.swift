@@ -289,12 +289,10 @@ import Testing
             try await report("a", "on_entry", 10).ignored == "device phone is already inside area a: nothing changed")
         #expect(try await report("b", "on_entry", 20).outcome("r")?.fired == true)
         #expect(
-            try await report("b", "on_exit", 30).transitions == [
-                LocationAnswer.Transition(area: "b", trigger: "on_exit")
-            ])
-        let unknown = await #expect(throws: StoreError.self) { try await report("nowhere", "on_entry", 40) }
+            try await report("b", "on_exit", 30).transitions == [LocationAnswer.Transition(area: "b", trigger: "on_exit")])
+        let unknown = await #expect(throws: MusterError.self) { try await report("nowhere", "on_entry", 40) }
         #expect(unknown?.message.hasPrefix("area: no area") == true)
-        let sideways = await #expect(throws: StoreError.self) { try await report("a", "sideways", 50) }
+        let sideways = await #expect(throws: MusterError.self) { try await report("a", "sideways", 50) }
         #expect(sideways?.message.hasPrefix("trigger:") == true)
     }
 
@@ -321,7 +319,7 @@ import Testing
             .init(user: "nobody", deviceId: "p", latitude: 0, longitude: 0),
         ]
         for report in bad {
-            let error = await #expect(throws: StoreError.self) { try await world.engine.report(report) }
+            let error = await #expect(throws: MusterError.self) { try await world.engine.report(report) }
             #expect(error?.code == .invalidArgument)
         }
         #expect(world.log.head == head)

@@ -36,7 +36,7 @@ import Testing
         let t = try TestLog()
         defer { t.directory.remove() }
         let log = try t.open { $0.projections += MusterDomain.projections }
-        let error = await #expect(throws: StoreError.self) { try await Settings(log: log).set(setting, to: value) }
+        let error = await #expect(throws: MusterError.self) { try await Settings(log: log).set(setting, to: value) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.hasPrefix(setting.rawValue) == true)
         #expect(log.head == 0)

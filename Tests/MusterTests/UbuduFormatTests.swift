@@ -76,7 +76,7 @@ import Testing
         ("not json", "not valid JSON"),
     ])
     func aBadFieldIsNamed(document: String, field: String) {
-        let error = #expect(throws: StoreError.self) { try UbuduFormat.read(Data(document.utf8)) }
+        let error = #expect(throws: MusterError.self) { try UbuduFormat.read(Data(document.utf8)) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
     }

@@ -22,10 +22,11 @@ import Testing
         let t = try TestLog()
         defer { t.directory.remove() }
         let (log, directory) = try open(t)
-        let error = await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: MusterError.self) {
             try await directory.addUser(name, password: "long enough")
         }
         #expect(error?.code == .invalidArgument)
+        #expect(error?.field == "user name")
         #expect(error?.message.hasPrefix("user name") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains(why) == true, "\(error?.message ?? "")")
         #expect(log.head == 0)
@@ -51,10 +52,10 @@ import Testing
         try await directory.addUser("Jos\u{E9}", password: nil)
         let head = log.head
         for name in ["ADA", "Ada", "JOSE\u{301}", "jos\u{E9}"] {
-            let error = await #expect(throws: StoreError.self) { try await directory.addUser(name, password: nil) }
+            let error = await #expect(throws: MusterError.self) { try await directory.addUser(name, password: nil) }
             #expect(error?.code == .conflict, "\(name)")
         }
-        let error = await #expect(throws: StoreError.self) { try await directory.addUser("ADA", password: nil) }
+        let error = await #expect(throws: MusterError.self) { try await directory.addUser("ADA", password: nil) }
         #expect(error?.message.contains(#"as "ada""#) == true, "\(error?.message ?? "")")
         // Another namespace is another directory.
         try await directory.addUser("ADA", password: nil, namespace: "acme")
@@ -69,14 +70,15 @@ import Testing
         defer { t.directory.remove() }
         let (log, directory) = try open(t)
         for password in ["", "a", "1234567"] {
-            let error = await #expect(throws: StoreError.self) {
+            let error = await #expect(throws: MusterError.self) {
                 try await directory.addUser("kim", password: password)
             }
             #expect(error?.code == .invalidArgument)
+            #expect(error?.field == "password")
             #expect(error?.message.hasPrefix("password is \(password.count) character") == true)
             #expect(error?.message.contains("at least 8") == true)
         }
-        let strict = await #expect(throws: StoreError.self) {
+        let strict = await #expect(throws: MusterError.self) {
             try await directory.addUser("kim", password: "12345678", minimumPasswordLength: 12)
         }
         #expect(strict?.message.contains("at least 12") == true)

@@ -22,7 +22,7 @@ public struct Areas: Sendable {
     ) async throws -> DefineResult {
         let document = try UbuduFormat.read(data)
         guard !document.areas.isEmpty else {
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument, "the document holds no areas (expected u_geofences or u_beacons entries)")
         }
         var result = try await define(document.areas, namespace: namespace, actor: actor)
@@ -60,7 +60,7 @@ public struct Areas: Sendable {
     public func remove(id: String, namespace: String = Names.defaultNamespace, actor: String = "system") async throws {
         try await log.perform { scope in
             guard try AreasProjection.area(id, namespace, scope.projection(AreasProjection.name)) != nil else {
-                throw StoreError(.notFound, "no area \(String(reflecting: id)) in namespace \(namespace)")
+                throw MusterError(.notFound, "no area \(String(reflecting: id)) in namespace \(namespace)")
             }
             try scope.append(
                 AppendRequest(

@@ -23,18 +23,18 @@ public enum UbuduFormat {
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw StoreError(.invalidArgument, "the areas are not valid JSON: \(error.localizedDescription)")
+            throw MusterError(.invalidArgument, "the areas are not valid JSON: \(error.localizedDescription)")
         }
         var document = Document(areas: [], warnings: [])
         var seen = Set<String>()
         func add(_ object: Any, _ path: String, beacon: Bool?) throws {
             guard let fields = object as? [String: Any] else {
-                throw StoreError(.invalidArgument, "\(path): expected an area object")
+                throw MusterError(.invalidArgument, "\(path): expected an area object")
             }
             var reader = FieldReader(fields: fields, path: path)
             let area = try reader.area(beacon: beacon ?? (fields["proximity_uid"] != nil))
             guard seen.insert(area.id).inserted else {
-                throw StoreError(.invalidArgument, "\(path).id: area \(String(reflecting: area.id)) appears twice")
+                throw MusterError(.invalidArgument, "\(path).id: area \(String(reflecting: area.id)) appears twice")
             }
             document.areas.append(area)
             document.warnings += reader.warnings
@@ -45,13 +45,13 @@ public enum UbuduFormat {
         case let object as [String: Any] where object["u_geofences"] != nil || object["u_beacons"] != nil:
             for (key, beacon) in [("u_geofences", false), ("u_beacons", true)] {
                 guard let value = object[key], !(value is NSNull) else { continue }
-                guard let list = value as? [Any] else { throw StoreError(.invalidArgument, "\(key): expected a list") }
+                guard let list = value as? [Any] else { throw MusterError(.invalidArgument, "\(key): expected a list") }
                 for (i, item) in list.enumerated() { try add(item, "\(key)[\(i)]", beacon: beacon) }
             }
         case let object as [String: Any]:
             try add(object, "area", beacon: nil)
         default:
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument, "expected {\"u_geofences\":[…]} or {\"u_beacons\":[…]}, a list of areas or one area")
         }
         return document
@@ -86,9 +86,9 @@ public enum UbuduFormat {
         let path: String
         var warnings: [String] = []
 
-        func fail(_ key: String, _ expected: String) -> StoreError {
+        func fail(_ key: String, _ expected: String) -> MusterError {
             let value = fields[key].map { Self.show($0) } ?? "nothing"
-            return StoreError(.invalidArgument, "\(path).\(key): expected \(expected), not \(value)")
+            return MusterError(.invalidArgument, "\(path).\(key): expected \(expected), not \(value)")
         }
 
         static func show(_ value: Any) -> String {
@@ -195,7 +195,7 @@ public enum UbuduFormat {
                 let given = try inner.text("zone").trimmingCharacters(in: .whitespaces)
                 if !given.isEmpty {
                     do { _ = try TimeZone(areaZone: given) } catch {
-                        throw StoreError(.invalidArgument, "\(path).timezone.zone: \(error.description)")
+                        throw MusterError(.invalidArgument, "\(path).timezone.zone: \(error.description)")
                     }
                     zone = given
                 }
@@ -208,10 +208,10 @@ public enum UbuduFormat {
                 do {
                     let data = try JSONSerialization.data(withJSONObject: object)
                     schedule = try OpeningHours.parse(data)
-                } catch let error as StoreError {
+                } catch let error as MusterError {
                     throw error
                 } catch {
-                    throw StoreError(.invalidArgument, "\(path).schedule: \(error)")
+                    throw MusterError(.invalidArgument, "\(path).schedule: \(error)")
                 }
                 warnings += schedule.warnings.map { "\(path).schedule.\($0)" }
                 schedule.warnings = []
@@ -223,7 +223,7 @@ public enum UbuduFormat {
             case let list as [Any]:
                 for (i, item) in list.enumerated() {
                     guard let object = item as? [String: Any] else {
-                        throw StoreError(.invalidArgument, "\(path).rules_actions[\(i)]: expected a rule object")
+                        throw MusterError(.invalidArgument, "\(path).rules_actions[\(i)]: expected a rule object")
                     }
                     var reader = FieldReader(fields: object, path: "\(path).rules_actions[\(i)]")
                     rules.append(try reader.rule(beacon: beacon))
@@ -233,7 +233,7 @@ public enum UbuduFormat {
             }
             let duplicates = Dictionary(grouping: rules, by: \.id).filter { $0.value.count > 1 }.keys.sorted()
             if let first = duplicates.first {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument, "\(path).rules_actions: rule id \(String(reflecting: first)) appears twice")
             }
             let start = try date("start")

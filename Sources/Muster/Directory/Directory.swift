@@ -30,12 +30,12 @@ public struct Directory: Sendable {
         let name = try UserName.validated(name)
         try Names.validate(namespace, as: "namespace")
         guard TimeZone(identifier: timeZone) != nil else {
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument,
                 "time zone \(String(reflecting: timeZone)) is not an IANA zone such as Europe/Paris or UTC")
         }
         if let email, !email.contains("@") {
-            throw StoreError(.invalidArgument, "email \(String(reflecting: email)) has no @")
+            throw MusterError(.invalidArgument, "email \(String(reflecting: email)) has no @")
         }
         if let password { try Self.checkPassword(password, minimumLength: minimumPasswordLength) }
         // Hashing takes tens of milliseconds: done here, never on the writer thread.
@@ -48,7 +48,7 @@ public struct Directory: Sendable {
             let directory = try scope.projection(DirectoryProjection.name)
             if let taken = try Self.user(matching: name, namespace, directory) {
                 let same = taken.name == name ? "" : " as \(String(reflecting: taken.name)) (names differ in case only)"
-                throw StoreError(
+                throw MusterError(
                     .conflict, "user \(String(reflecting: name)) already exists in namespace \(namespace)\(same)")
             }
             try scope.append(
@@ -59,13 +59,13 @@ public struct Directory: Sendable {
         return user
     }
 
-    /// Throws `.invalidArgument` for a new password shorter than `minimumLength` characters.
+    /// Throws `.invalidArgument` (field `password`) for a new password shorter than `minimumLength` characters.
     public static func checkPassword(_ password: String, minimumLength: Int = minimumPasswordLength) throws {
         guard password.count >= max(1, minimumLength) else {
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument,
-                "password is \(password.count) character\(password.count == 1 ? "" : "s") long; at least \(max(1, minimumLength)) are needed"
-            )
+                "password is \(password.count) character\(password.count == 1 ? "" : "s") long; at least \(max(1, minimumLength)) are needed",
+                field: "password")
         }
     }
 
@@ -96,7 +96,7 @@ public struct Directory: Sendable {
             let directory = try scope.projection(DirectoryProjection.name)
             let unknown = try group.members.filter { try Self.user($0, namespace, directory) == nil }
             guard unknown.isEmpty else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument,
                     "group \(name): no user named \(unknown.joined(separator: ", ")) in namespace \(namespace); add them first (muster users add)"
                 )
@@ -124,7 +124,7 @@ public struct Directory: Sendable {
         try Names.validate(target.deviceName, as: "device name")
         try await log.perform { scope in
             guard try Self.user(target.user, namespace, scope.projection(DirectoryProjection.name)) != nil else {
-                throw StoreError(
+                throw MusterError(
                     .notFound, "no user named \(String(reflecting: target.user)) in namespace \(namespace)")
             }
             try scope.append(

@@ -20,13 +20,17 @@ public enum UserName {
     public static let rules =
         "letters, digits, spaces inside and punctuation except / and \\; not starting with . nor containing ..; letters of one script among Latin, Cyrillic and Greek"
 
-    /// `name` in NFC when a new user may have it; throws `StoreError(.invalidArgument)` naming
-    /// `what` (the field or argument) and the rule it broke otherwise.
+    /// `name` in NFC when a new user may have it; throws `MusterError(.invalidArgument)` naming
+    /// `what` (the field or argument, also its `field`) and the rule it broke otherwise.
     public static func validated(_ name: String, as what: String = "user name") throws -> String {
         let name = normalized(name)
-        try Names.validate(name, as: what)
-        func refuse(_ why: String) -> StoreError {
-            StoreError(.invalidArgument, "\(what) \(String(reflecting: name)) \(why); allowed: \(rules)")
+        do {
+            try Names.validate(name, as: what)
+        } catch let error as StoreError {
+            throw MusterError(.invalidArgument, error.message, field: what)
+        }
+        func refuse(_ why: String) -> MusterError {
+            MusterError(.invalidArgument, "\(what) \(String(reflecting: name)) \(why); allowed: \(rules)", field: what)
         }
         if let bad = name.unicodeScalars.first(where: isInvisible) {
             throw refuse("contains \(code(bad)), an invisible, control or text-direction character")

@@ -2,7 +2,7 @@ import EventLog
 
 extension Documents {
     /// The bytes an upload may still take (nil: no limit), checked before any of it is stored: throws
-    /// `DocumentRefusal` when the user or the namespace is at its quota, or `size` (when known) would pass it.
+    /// `MusterError` when the user or the namespace is at its quota, or `size` (when known) would pass it.
     func quotaAllowance(adding size: UInt64?, user: String, namespace: String) throws -> Allowance {
         try log.read { reader in
             let documents = try reader.projection(DocumentsProjection.name)
@@ -16,10 +16,10 @@ extension Documents {
     /// What an upload may still take, and the refusal once it takes more.
     struct Allowance: Sendable {
         var bytes: UInt64?
-        var refusal: DocumentRefusal?
+        var refusal: MusterError?
     }
 
-    /// Throws `DocumentRefusal` when storing `size` more bytes would pass the user's quota (`.userQuota`) or
+    /// Throws `MusterError` when storing `size` more bytes would pass the user's quota (`.userQuota`) or
     /// the namespace's (`.namespaceQuota`), as of `documents` (the documents projection) and `settings`.
     static func checkQuota(
         adding size: UInt64, user: String, namespace: String, documents: ProjectionState, settings: ProjectionState
@@ -62,30 +62,30 @@ extension Documents {
     }
 
     private static func userRefusal(_ user: String, used: UInt64, quota: UInt64, adding size: UInt64? = nil)
-        -> DocumentRefusal
+        -> MusterError
     {
-        DocumentRefusal(
+        MusterError(
             .userQuota,
-            "documents: user \(user) has \(DocumentRefusal.readable(used)) of \(DocumentRefusal.readable(quota)) "
+            "documents: user \(user) has \(MusterError.readable(used)) of \(MusterError.readable(quota)) "
                 + "stored\(beyond(used, quota, size)); ask an administrator to raise documentQuotaPerUser")
     }
 
     private static func namespaceRefusal(
         _ namespace: String, used: UInt64, quota: UInt64, adding size: UInt64? = nil
-    ) -> DocumentRefusal {
-        DocumentRefusal(
+    ) -> MusterError {
+        MusterError(
             .namespaceQuota,
-            "documents: namespace \(namespace) has \(DocumentRefusal.readable(used)) of "
-                + "\(DocumentRefusal.readable(quota)) stored\(beyond(used, quota, size)); "
+            "documents: namespace \(namespace) has \(MusterError.readable(used)) of "
+                + "\(MusterError.readable(quota)) stored\(beyond(used, quota, size)); "
                 + "an administrator can raise documentQuotaPerNamespace or free room")
     }
 
     /// `, and this upload (…) would pass it` where the upload is what does not fit.
     private static func beyond(_ used: UInt64, _ quota: UInt64, _ size: UInt64?) -> String {
         guard used < quota else { return "" }
-        let left = DocumentRefusal.readable(quota - used)
+        let left = MusterError.readable(quota - used)
         guard let size else { return ", and this upload is larger than the \(left) left" }
-        return ", and this upload of \(DocumentRefusal.readable(size)) is larger than the \(left) left"
+        return ", and this upload of \(MusterError.readable(size)) is larger than the \(left) left"
     }
 }
 

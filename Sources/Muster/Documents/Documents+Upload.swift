@@ -24,21 +24,21 @@ extension Documents {
             let format = MediaFormat.sniff(head)
             let byExtension = MediaFormat.extensions[ext].flatMap { Self.kind(of: $0) }
             guard let kind = kind ?? byExtension ?? declared.flatMap(Self.kind(of:)) ?? format?.kind else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument, "cannot tell whether \(what) is audio, an image or a video; \(hint)")
             }
             if let declared, !MediaFormat.isAccepted(declared, for: kind) {
-                throw DocumentRefusal.mediaType("Content-Type \(declared) is not accepted", kind: kind)
+                throw MusterError.mediaType("Content-Type \(declared) is not accepted", kind: kind)
             }
             guard let format else {
-                throw DocumentRefusal.mediaType(
+                throw MusterError.mediaType(
                     "the content's first bytes are none of the media formats this server stores", kind: kind)
             }
             guard let stored = format.type(for: kind) else {
-                throw DocumentRefusal.mediaType("the content is a \(format.name), not \(kind.rawValue)", kind: kind)
+                throw MusterError.mediaType("the content is a \(format.name), not \(kind.rawValue)", kind: kind)
             }
             if let declared, !format.types.contains(declared) {
-                throw DocumentRefusal.mediaType(
+                throw MusterError.mediaType(
                     "Content-Type \(declared) does not match the content, a \(format.name) (\(stored))", kind: kind)
             }
             self.kind = kind

@@ -17,7 +17,7 @@ public struct Documents: Sendable {
     /// The first bytes must be media of the kind, and of `contentType` when given (the type stored is the one
     /// the content has otherwise). The content is streamed into the blob store outside the writer; the blob
     /// and its event are committed together, after the storage quotas are checked. Throws `.invalidArgument`
-    /// when the kind cannot be told, `.notFound` when the file cannot be read, `DocumentRefusal` for content
+    /// when the kind cannot be told, `.notFound` when the file cannot be read, `MusterError` for content
     /// that is not media of the kind or an upload beyond a quota.
     @discardableResult
     public func put(
@@ -80,7 +80,7 @@ public struct Documents: Sendable {
         do {
             handle = try FileHandle(forReadingFrom: file)
         } catch {
-            throw StoreError(.notFound, "cannot read \(file.path): \(error.localizedDescription)")
+            throw MusterError(.notFound, "cannot read \(file.path): \(error.localizedDescription)")
         }
         defer { try? handle.close() }
         do {
@@ -159,7 +159,7 @@ public struct Documents: Sendable {
 
     private func find(_ name: String, _ namespace: String) throws -> (DocumentUploaded, BlobID) {
         guard let document = try document(name, namespace: namespace) else {
-            throw StoreError(.notFound, "no document named \(String(reflecting: name)) in namespace \(namespace)")
+            throw MusterError(.notFound, "no document named \(String(reflecting: name)) in namespace \(namespace)")
         }
         guard let id = document.blobID else {
             throw StoreError(.corrupt, "document \(name) refers to a malformed blob id \(document.blob)")

@@ -11,10 +11,10 @@ extension Geotrigger {
     /// Throws `.invalidArgument` naming the field; an expression error names its line and column.
     public static func read(_ data: Data, id: String) throws -> Geotrigger {
         guard case .object(let object)? = try? JSONValue(json: data) else {
-            throw StoreError(.invalidArgument, "the geotrigger is not a JSON object")
+            throw MusterError(.invalidArgument, "the geotrigger is not a JSON object")
         }
-        func fail(_ field: String, _ expected: String) -> StoreError {
-            StoreError(.invalidArgument, "\(field): expected \(expected)")
+        func fail(_ field: String, _ expected: String) -> MusterError {
+            MusterError(.invalidArgument, "\(field): expected \(expected)")
         }
         if let given = object["id"], (given.stringValue ?? given.description) != id {
             throw fail("id", "\(id) (the path's) or nothing")
@@ -39,7 +39,7 @@ extension Geotrigger {
         do {
             _ = try MessageExpression(source)
         } catch {
-            throw StoreError(.invalidArgument, "messageExpression: \(error)")
+            throw MusterError(.invalidArgument, "messageExpression: \(error)")
         }
         var actions: [String] = []
         if let value = object["requestedActions"], !value.isNull {
@@ -76,7 +76,7 @@ extension Geotrigger {
     /// feature (one ring, no holes).
     static func fence(_ feature: JSONValue, path: String) throws -> Fence {
         guard let object = feature.objectValue, object["type"]?.stringValue == "Feature" else {
-            throw StoreError(.invalidArgument, "\(path): expected a GeoJSON Feature")
+            throw MusterError(.invalidArgument, "\(path): expected a GeoJSON Feature")
         }
         let properties = object["properties"]?.objectValue ?? [:]
         let id =
@@ -89,19 +89,19 @@ extension Geotrigger {
                 let longitude = position[0].doubleValue, let latitude = position[1].doubleValue,
                 (-90...90).contains(latitude), (-180...180).contains(longitude)
             else {
-                throw StoreError(.invalidArgument, "\(path).geometry.coordinates: expected [longitude, latitude]")
+                throw MusterError(.invalidArgument, "\(path).geometry.coordinates: expected [longitude, latitude]")
             }
             guard let radius = properties["radius"]?.doubleValue, radius >= 0, radius <= 40_075_017 else {
-                throw StoreError(.invalidArgument, "\(path).properties.radius: expected metres ≥ 0 for a Point fence")
+                throw MusterError(.invalidArgument, "\(path).properties.radius: expected metres ≥ 0 for a Point fence")
             }
             return Fence(id: id, latitude: latitude, longitude: longitude, radius: radius, attributes: properties)
         case "Polygon":
             guard let rings = geometry["coordinates"]?.arrayValue, let outer = rings.first?.arrayValue else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument, "\(path).geometry.coordinates: expected [[[longitude, latitude], …]]")
             }
             guard rings.count == 1 else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument, "\(path).geometry.coordinates: holes are not supported (one ring only)")
             }
             var ring: [[Double]] = []
@@ -109,7 +109,7 @@ extension Geotrigger {
                 guard let pair = position.arrayValue, pair.count >= 2, let longitude = pair[0].doubleValue,
                     let latitude = pair[1].doubleValue, (-90...90).contains(latitude), (-180...180).contains(longitude)
                 else {
-                    throw StoreError(
+                    throw MusterError(
                         .invalidArgument, "\(path).geometry.coordinates[0][\(i)]: expected [longitude, latitude]")
                 }
                 ring.append([longitude, latitude])
@@ -117,11 +117,11 @@ extension Geotrigger {
             let fence = Fence(
                 id: id, latitude: ring[0][1], longitude: ring[0][0], radius: 0, ring: ring, attributes: properties)
             guard fence.polygon != nil else {
-                throw StoreError(.invalidArgument, "\(path).geometry.coordinates: a ring needs 3 or more positions")
+                throw MusterError(.invalidArgument, "\(path).geometry.coordinates: a ring needs 3 or more positions")
             }
             return fence
         default:
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument, "\(path).geometry: expected a Point with properties.radius or a Polygon")
         }
     }

@@ -19,7 +19,7 @@ public struct Geotriggers: Sendable {
             let areas = try scope.projection(AreasProjection.name)
             let missing = try geotrigger.areas.filter { try AreasProjection.area($0, namespace, areas) == nil }
             guard missing.isEmpty else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument,
                     "fences.areas: no area \(missing.map { String(reflecting: $0) }.joined(separator: ", ")) in namespace \(namespace)"
                 )
@@ -44,7 +44,7 @@ public struct Geotriggers: Sendable {
         try await log.perform { scope in
             let state = try scope.projection(GeotriggersProjection.name)
             guard try state.get("geotriggers", DirectoryProjection.key(namespace, id)) != nil else {
-                throw StoreError(.notFound, "no geotrigger \(String(reflecting: id)) in namespace \(namespace)")
+                throw MusterError(.notFound, "no geotrigger \(String(reflecting: id)) in namespace \(namespace)")
             }
             try scope.append(
                 AppendRequest(

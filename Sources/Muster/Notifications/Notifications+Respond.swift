@@ -76,10 +76,10 @@ extension Notifications {
             let inbox = try scope.projection(InboxProjection.name)
             let key = InboxProjection.addressedKey(namespace, messageId, user)
             guard let entry = try inbox.get("addressed", key) else {
-                throw StoreError(.notFound, "user \(user) has no message \(messageId) in namespace \(namespace)")
+                throw MusterError(.notFound, "user \(user) has no message \(messageId) in namespace \(namespace)")
             }
             guard entry.last == 0 else {
-                throw StoreError(.conflict, "message \(messageId) was answered already by \(user)")
+                throw MusterError(.conflict, "message \(messageId) was answered already by \(user)")
             }
             let position = InboxProjection.position(entry)
             let name =

@@ -47,7 +47,7 @@ public struct Notifications: Sendable {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", maximumBytes: 1024)
         guard !users.isEmpty || !groups.isEmpty || all else {
-            throw StoreError(.invalidArgument, "no recipients: name users, groups or all")
+            throw MusterError(.invalidArgument, "no recipients: name users, groups or all")
         }
         let parsed = Payload.parse(payload)
         let indirect = parsed.payloadName
@@ -58,7 +58,7 @@ public struct Notifications: Sendable {
         }
         let size = try JSONValue(json: payload).jsonData().count
         guard size <= pushSizeLimit else {
-            throw StoreError(
+            throw MusterError(
                 .tooLarge,
                 "payload is \(size) bytes encoded, above the push size limit of \(pushSizeLimit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
             )
@@ -72,7 +72,7 @@ public struct Notifications: Sendable {
                     let resolved = try NamedPayloads.resolve(
                         bytes, namespace, scope.projection(NamedPayloadProjection.name))
                 else {
-                    throw StoreError(
+                    throw MusterError(
                         .invalidArgument,
                         "no named payload \(String(reflecting: indirect)) in namespace \(namespace); store it first (muster payloads put); nothing was sent"
                     )
@@ -120,7 +120,7 @@ public struct Notifications: Sendable {
             var parts: [String] = []
             if !unknownUsers.isEmpty { parts.append("no user named \(unknownUsers.joined(separator: ", "))") }
             if !unknownGroups.isEmpty { parts.append("no group named \(unknownGroups.joined(separator: ", "))") }
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument, "\(parts.joined(separator: " and ")) in namespace \(namespace); nothing was sent")
         }
         if all {
@@ -133,7 +133,7 @@ public struct Notifications: Sendable {
         var seen = Set<String>()
         let unique = names.filter { seen.insert($0).inserted }
         guard !unique.isEmpty else {
-            throw StoreError(.invalidArgument, "no recipients: the groups and namespace \(namespace) have no users")
+            throw MusterError(.invalidArgument, "no recipients: the groups and namespace \(namespace) have no users")
         }
         return unique
     }

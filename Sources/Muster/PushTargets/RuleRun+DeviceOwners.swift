@@ -10,7 +10,7 @@ extension RuleRun {
             of: deviceId, namespace, scope.projection(DeviceOwnersProjection.name))
         guard owners.isEmpty || owners.contains(reporter.name) else {
             // The owner is not named: who owns a device is not the reporter's business.
-            throw StoreError(
+            throw MusterError(
                 .conflict,
                 "deviceId: device \(String(reflecting: deviceId)) is registered to another user of namespace "
                     + "\(namespace); report your own device (POST /api/v1/devices registers it to you)")

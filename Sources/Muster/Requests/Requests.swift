@@ -117,11 +117,11 @@ extension Notifications {
         }
         return try await log.perform { scope in
             guard try Directory.user(user, namespace, scope.projection(DirectoryProjection.name)) != nil else {
-                throw StoreError(.notFound, "no user named \(String(reflecting: user)) in namespace \(namespace)")
+                throw MusterError(.notFound, "no user named \(String(reflecting: user)) in namespace \(namespace)")
             }
             guard let template = try Requests.template(name, namespace, scope.projection(RequestProjection.name))
             else {
-                throw StoreError(
+                throw MusterError(
                     .notFound,
                     "no request named \(String(reflecting: name)) in namespace \(namespace) (muster requests list)")
             }

@@ -108,7 +108,7 @@ public struct RuleEngine: Sendable {
         try Names.validate(reported.namespace, as: "namespace")
         try Names.validate(reported.deviceId, as: "deviceId", maximumBytes: 256)
         guard FenceTrigger(rawValue: reported.trigger) != nil else {
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument, "trigger: expected on_entry or on_exit, not \(String(reflecting: reported.trigger))")
         }
         var given: Coordinate?
@@ -116,7 +116,7 @@ public struct RuleEngine: Sendable {
             do {
                 given = try Coordinate(latitude: latitude, longitude: longitude)
             } catch {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument, "\(error.code == .latitudeOutOfRange ? "lat" : "lng"): \(error.message)")
             }
         }
@@ -144,10 +144,10 @@ public struct RuleEngine: Sendable {
             coordinate = try Coordinate(latitude: location.latitude, longitude: location.longitude)
         } catch {
             let field = error.code == .latitudeOutOfRange ? "lat" : "lng"
-            throw StoreError(.invalidArgument, "\(field): \(error.message)")
+            throw MusterError(.invalidArgument, "\(field): \(error.message)")
         }
         if let accuracy = location.accuracy, !(accuracy >= 0 && accuracy.isFinite) {
-            throw StoreError(.invalidArgument, "accuracy: expected metres ≥ 0, not \(accuracy)")
+            throw MusterError(.invalidArgument, "accuracy: expected metres ≥ 0, not \(accuracy)")
         }
         let (evaluation, hooks) = try await log.perform { scope in
             let run = try RuleRun(scope: scope, namespace: location.namespace, user: location.user, cache: cache)
@@ -166,16 +166,16 @@ public struct RuleEngine: Sendable {
         try Names.validate(sighting.namespace, as: "namespace")
         try Names.validate(sighting.deviceId, as: "deviceId", maximumBytes: 256)
         guard let uuid = UUID(uuidString: sighting.proximityUUID) else {
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument, "uuid: expected a proximity UUID like F2A74FC4-7625-44DB-9B08-CB7E130B2029")
         }
         for (field, value) in [("major", sighting.major), ("minor", sighting.minor)] where !(0...65535).contains(value)
         {
-            throw StoreError(.invalidArgument, "\(field): expected a number from 0 to 65535, not \(value)")
+            throw MusterError(.invalidArgument, "\(field): expected a number from 0 to 65535, not \(value)")
         }
         for (field, value) in [("rssi", sighting.rssi), ("tx-power", sighting.measuredPower)]
         where !(-150...20).contains(value) {
-            throw StoreError(.invalidArgument, "\(field): expected dBm from -150 to 20, not \(value)")
+            throw MusterError(.invalidArgument, "\(field): expected dBm from -150 to 20, not \(value)")
         }
         var copy = sighting
         copy.proximityUUID = uuid.uuidString

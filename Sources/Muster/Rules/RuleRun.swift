@@ -26,7 +26,7 @@ final class RuleRun {
         directory = try scope.projection(DirectoryProjection.name)
         if let user {
             guard let found = try Directory.user(user, namespace, directory) else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument, "user: no user named \(String(reflecting: user)) in namespace \(namespace)")
             }
             reporter = found
@@ -126,7 +126,7 @@ final class RuleRun {
     /// An entry or exit the device reported: recorded when it changes where the device is.
     func reported(_ report: RuleEngine.TransitionReport, at: Int64, location: Coordinate?) throws {
         guard areas.areas[report.area] != nil else {
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument, "area: no area \(String(reflecting: report.area)) in namespace \(namespace)")
         }
         let isInside = try state.get("inside", key(namespace, reporter!.name, report.deviceId, report.area)) != nil

@@ -36,7 +36,7 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
         case .dailyNotificationLimit:
             if ["unset", "none", ""].contains(value.lowercased()) { return nil }
             guard let n = Int(value), n >= 0 else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument,
                     "\(rawValue) takes a whole number ≥ 0, or unset for no limit; not \(String(reflecting: text))")
             }
@@ -46,18 +46,18 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
             case "true", "yes", "on", "1": return "true"
             case "false", "no", "off", "0": return "false"
             default:
-                throw StoreError(.invalidArgument, "\(rawValue) takes true or false; not \(String(reflecting: text))")
+                throw MusterError(.invalidArgument, "\(rawValue) takes true or false; not \(String(reflecting: text))")
             }
         case .pushSizeLimit:
             guard let n = Int(value), n >= 256 else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument, "\(rawValue) takes a number of bytes ≥ 256; not \(String(reflecting: text))")
             }
             return String(n)
         case .documentQuotaPerUser, .documentQuotaPerNamespace:
             if ["unset", "none", ""].contains(value.lowercased()) { return nil }
             guard let bytes = Self.bytes(value) else {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument,
                     "\(rawValue) takes a number of bytes ≥ 0 (1073741824, or with a unit: 500MiB, 2GiB), "
                         + "or unset for no limit; not \(String(reflecting: text))")

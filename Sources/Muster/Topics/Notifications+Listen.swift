@@ -27,7 +27,7 @@ extension Notifications {
     ) async throws -> UInt64 {
         try Names.validate(namespace, as: "namespace")
         guard ResponseTopic.isValid(topic), !topic.contains("+"), !topic.contains("#") else {
-            throw StoreError(
+            throw MusterError(
                 .invalidArgument,
                 "topic \(String(reflecting: topic)) is not of the form /a/b/c (+ and # only filter, they cannot be published on)"
             )

@@ -9,21 +9,21 @@ public struct TopicFilter: Sendable, Hashable, CustomStringConvertible {
     /// Parses a filter; throws `.invalidArgument` naming the rule it breaks.
     public init(_ text: String) throws {
         guard text.hasPrefix("/") else {
-            throw StoreError(.invalidArgument, "topic \(String(reflecting: text)) must start with /, as in /a/b/c")
+            throw MusterError(.invalidArgument, "topic \(String(reflecting: text)) must start with /, as in /a/b/c")
         }
         let segments = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
             if segment.isEmpty || segment == "." || segment == ".." {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument, "topic \(String(reflecting: text)) has an empty, . or .. segment")
             }
             if segment != "+" && segment != "#" && (segment.contains("+") || segment.contains("#")) {
-                throw StoreError(
+                throw MusterError(
                     .invalidArgument,
                     "topic \(String(reflecting: text)): + and # must be whole segments, not part of \(segment)")
             }
             if segment == "#" && index != segments.count - 1 {
-                throw StoreError(.invalidArgument, "topic \(String(reflecting: text)): # must be the last segment")
+                throw MusterError(.invalidArgument, "topic \(String(reflecting: text)): # must be the last segment")
             }
         }
         self.segments = segments

@@ -15,6 +15,7 @@ extension APIError {
                 .unprocessableContent, error.subject == "payload" ? "invalid_payload" : "invalid_values",
                 error.description, fields: error.problems.map { FieldProblem(field: $0.field, message: $0.message) })
         case let error as AuthenticationError: translating(error)
+        case let error as MusterError: translating(error)
         case let error as StoreError: translating(error)
         case let error as DecodingError: translating(error)
         case let error as HTTPError: translating(error)
@@ -42,6 +43,22 @@ extension APIError {
             APIError(.unauthorized, "token_revoked", "the token was revoked; log in again (POST /api/v1/auth/token)")
         case .tokenUnknown:
             APIError(.unauthorized, "token_unknown", "the token is not known; log in again (POST /api/v1/auth/token)")
+        }
+    }
+
+    /// A rule of the domain refused: 4xx, naming the field it concerns; 415 for content that is not media of its
+    /// kind, 413 beyond the user's document quota, 507 beyond the namespace's.
+    private static func translating(_ error: MusterError) -> APIError {
+        let fields = error.field.map { [FieldProblem(field: $0, message: error.message)] } ?? []
+        return switch error.code {
+        case .notFound: APIError(.notFound, "not_found", error.message, fields: fields)
+        case .conflict: APIError(.conflict, "conflict", error.message, fields: fields)
+        case .tooLarge: APIError(.contentTooLarge, "too_large", error.message, fields: fields)
+        case .unsupportedMediaType: APIError(.unsupportedMediaType, "unsupported_media_type", error.message)
+        case .userQuota: APIError(.contentTooLarge, "quota_exceeded", error.message)
+        case .namespaceQuota:
+            APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "quota_exceeded", error.message)
+        default: APIError(.badRequest, "bad_request", error.message, fields: fields)
         }
     }
 

@@ -15,14 +15,9 @@ extension API {
             let limit = configuration.documentLimit
             let pieces = request.body.map { buffer in [UInt8](buffer: buffer) }
             let counted = LimitedBytes(base: pieces, limit: limit)
-            let document: DocumentUploaded
-            do {
-                document = try await documents.put(
-                    counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
-                    namespace: caller.namespace)
-            } catch let refusal as DocumentRefusal {
-                throw APIError(refusal)
-            }
+            let document = try await documents.put(
+                counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
+                namespace: caller.namespace)
             struct Uploaded: Encodable {
                 var name: String
                 var size: UInt64
@@ -64,19 +59,6 @@ extension API {
         headers[HTTPField.Name("Content-Security-Policy")!] = "sandbox"
         headers[HTTPField.Name("Content-Disposition")!] = "\(isMedia ? "inline" : "attachment"); filename=\"\(quoted)\""
         return headers
-    }
-}
-
-extension APIError {
-    /// An upload refused by the documents' rules: 415 for content that is not media of its kind, 413 beyond
-    /// the user's quota, 507 beyond the namespace's.
-    init(_ refusal: DocumentRefusal) {
-        switch refusal.code {
-        case .userQuota: self.init(.contentTooLarge, "quota_exceeded", refusal.message)
-        case .namespaceQuota:
-            self.init(.init(code: 507, reasonPhrase: "Insufficient Storage"), "quota_exceeded", refusal.message)
-        default: self.init(.unsupportedMediaType, "unsupported_media_type", refusal.message)
-        }
     }
 }
 

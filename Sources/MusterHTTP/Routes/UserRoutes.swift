@@ -29,8 +29,8 @@ extension API {
                 throw APIError(.forbidden, "forbidden", "only an administrator may create an administrator")
             }
             let minimumLength = configuration.sessionPolicy.minimumPasswordLength
-            let username = try Self.field("username") { try UserName.validated(user.username, as: "username") }
-            try Self.field("password") { try Directory.checkPassword(user.password, minimumLength: minimumLength) }
+            let username = try UserName.validated(user.username, as: "username")
+            try Directory.checkPassword(user.password, minimumLength: minimumLength)
             let created = try await directory.addUser(
                 username, password: user.password, email: user.email, timeZone: user.timeZone ?? "UTC",
                 isAdmin: user.isAdmin ?? false, firstName: user.firstName, lastName: user.lastName,
@@ -42,17 +42,6 @@ extension API {
         group.get("users") { _, context in
             let caller = try context.administrator()
             return try JSONCoding.response(try directory.users(namespace: caller.namespace).map(User.init))
-        }
-    }
-
-    /// Runs a check of one member of the body; its refusal becomes a 400 naming that member.
-    @discardableResult
-    static func field<T>(_ name: String, _ check: () throws -> T) throws -> T {
-        do {
-            return try check()
-        } catch let error as StoreError where error.code == .invalidArgument {
-            throw APIError(
-                .badRequest, "bad_request", error.message, fields: [.init(field: name, message: error.message)])
         }
     }
 }

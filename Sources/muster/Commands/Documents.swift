@@ -39,23 +39,10 @@ struct Documents: AsyncParsableCommand {
             if let session = try remote.session(data: data) { return try await run(on: session) }
             let log = try data.open(mustExist: false)
             defer { log.close() }
-            let document = try await Self.refusing {
-                try await Muster.Documents(log: log).put(
-                    file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),
-                    contentType: contentType, user: user, namespace: namespace)
-            }
+            let document = try await Muster.Documents(log: log).put(
+                file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),
+                contentType: contentType, user: user, namespace: namespace)
             try Output.json(PutResult(name: document.name, size: document.size, blob: document.blob))
-        }
-
-        /// Runs `work`, a refused upload as a command failure: exit 2 for content that is not media of its
-        /// kind (bad input), 1 beyond a storage quota.
-        static func refusing<T>(_ work: () async throws -> T) async throws -> T {
-            do {
-                return try await work()
-            } catch let refusal as DocumentRefusal {
-                throw refusal.code == .unsupportedMediaType
-                    ? CommandFailure.invalid(refusal.message) : CommandFailure.failed(refusal.message)
-            }
         }
 
         struct PutResult: Encodable {

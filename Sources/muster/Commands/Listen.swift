@@ -20,10 +20,7 @@ struct Listen: AsyncParsableCommand {
     @Option(help: "First log position to consider (default: only responses from now on).") var from: UInt64?
 
     func run() async throws {
-        let filter: TopicFilter
-        do { filter = try TopicFilter(topic) } catch let error as StoreError {
-            throw CommandFailure.invalid(error.message)
-        }
+        let filter = try TopicFilter(topic)
         if let session = try remote.session(data: data) { return try await run(on: session) }
         let log = try data.open()
         defer { log.close() }

@@ -16,10 +16,8 @@ extension Documents.Put {
             throw CommandFailure.invalid("cannot read \(file): \(error.localizedDescription)")
         }
         // The same checks as the upload of a file to a data directory; the server makes them again.
-        let upload = try await Self.refusing {
-            try Muster.Documents.describe(
-                file: url, kind: kind.flatMap(MediaKind.init(rawValue:)), contentType: contentType)
-        }
+        let upload = try Muster.Documents.describe(
+            file: url, kind: kind.flatMap(MediaKind.init(rawValue:)), contentType: contentType)
         guard let documentKind = Document.Kind(rawValue: upload.kind.rawValue) else {
             throw CommandFailure.invalid("--kind must be audio, image or video")
         }

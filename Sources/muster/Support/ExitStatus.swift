@@ -1,4 +1,5 @@
 import EventLog
+import Muster
 
 /// The contract's exit statuses: 0 ok, 1 runtime failure, 2 bad usage / invalid input, 3 conflict.
 enum ExitStatus {
@@ -6,6 +7,25 @@ enum ExitStatus {
     static let failure: Int32 = 1
     static let invalidInput: Int32 = 2
     static let conflict: Int32 = 3
+
+    /// The status of a failure the contract names, with the line stderr shows for it; nil for any other error.
+    static func of(_ error: any Error) -> (status: Int32, message: String)? {
+        switch error {
+        case let failure as CommandFailure: (failure.status, failure.message)
+        case let error as MusterError: (of(error), error.message)
+        case let error as StoreError: (of(error), error.message)
+        default: nil
+        }
+    }
+
+    /// A rule of the domain refused: a conflict (3), bad input (2), or a quota reached (1).
+    static func of(_ error: MusterError) -> Int32 {
+        switch error.code {
+        case .conflict: conflict
+        case .userQuota, .namespaceQuota: failure
+        default: invalidInput
+        }
+    }
 
     static func of(_ error: StoreError) -> Int32 {
         switch error.code {
