@@ -67,10 +67,7 @@ public struct Notifications: Sendable {
             var topic = parsed.responseTopic ?? ""
             var report = report
             if let indirect {
-                guard
-                    let resolved = try NamedPayloads.resolve(
-                        bytes, namespace, scope.projection(NamedPayloadProjection.name))
-                else {
+                guard let resolved = try scope.namedPayloads.resolve(bytes, namespace: namespace) else {
                     throw StoreError(
                         .invalidArgument,
                         "no named payload \(String(reflecting: indirect)) in namespace \(namespace); store it first (muster payloads put); nothing was sent"
@@ -81,8 +78,7 @@ public struct Notifications: Sendable {
                 guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
                 topic = full.responseTopic ?? ""
             }
-            let directory = try scope.projection(DirectoryProjection.name)
-            let names = try Self.recipients(users, groups, all, namespace, directory)
+            let names = try Self.recipients(users, groups, all, namespace, scope.directory)
             let sent = PayloadSent(
                 sender: actor, title: title, body: body, source: source, payload: bytes, responseTopic: topic,
                 recipients: names.map { PayloadSent.Recipient(user: $0, messageId: EventID.make()) })
@@ -99,19 +95,16 @@ public struct Notifications: Sendable {
 
     /// Users first, then group members, then everyone; each name once, first place kept.
     private static func recipients(
-        _ users: [String], _ groups: [String], _ all: Bool, _ namespace: String, _ directory: ProjectionState
+        _ users: [String], _ groups: [String], _ all: Bool, _ namespace: String,
+        _ directory: ProjectionView<DirectoryProjection>
     ) throws -> [String] {
         var names = users
-        let unknownUsers = try users.filter { try Directory.user($0, namespace, directory) == nil }
+        let unknownUsers = try users.filter { try directory.user($0, namespace: namespace) == nil }
         var unknownGroups: [String] = []
         for name in groups {
-            guard let value = try directory.get("groups", DirectoryProjection.key(namespace, name)) else {
+            guard let group = try directory.group(name, namespace: namespace) else {
                 unknownGroups.append(name)
                 continue
-            }
-            let group = try value.withUnsafeBytes { buffer in
-                var reader = ByteReader(buffer)
-                return try GroupDefined(from: &reader)
             }
             names += group.members
         }
@@ -122,13 +115,7 @@ public struct Notifications: Sendable {
             throw StoreError(
                 .invalidArgument, "\(parts.joined(separator: " and ")) in namespace \(namespace); nothing was sent")
         }
-        if all {
-            try directory.scan("users", prefix: DirectoryProjection.key(namespace)) { _, value in
-                var reader = ByteReader(value)
-                names.append(try UserCreated(from: &reader).name)
-                return true
-            }
-        }
+        if all { names += try directory.users(namespace: namespace).map(\.name) }
         var seen = Set<String>()
         let unique = names.filter { seen.insert($0).inserted }
         guard !unique.isEmpty else {
@@ -141,27 +128,16 @@ public struct Notifications: Sendable {
 
     /// The user's pending messages, oldest first.
     public func inbox(user: String, namespace: String = Names.defaultNamespace) throws -> [PayloadMessage] {
-        try log.read { reader in
-            var messages: [PayloadMessage] = []
-            try reader.projection(InboxProjection.name).scan(
-                "pending", prefix: DirectoryProjection.key(namespace, user)
-            ) { _, value in
-                var r = ByteReader(value)
-                messages.append(try PayloadMessage(from: &r))
-                return true
-            }
-            return messages
-        }
+        try log.read { try $0.inbox.pending(user: user, namespace: namespace) }
     }
 
     /// A message sent to `user`, with its payload; nil when there is none such (or it was sent to someone else).
     public func message(id: UUID, user: String, namespace: String = Names.defaultNamespace) throws -> StoredMessage? {
         try log.read { reader in
-            let state = try reader.projection(InboxProjection.name)
-            guard let value = try state.get("addressed", InboxProjection.addressedKey(namespace, id, user)) else {
+            guard let (position, _) = try reader.inbox.addressed(id, user: user, namespace: namespace) else {
                 return nil
             }
-            guard let event = try reader.event(at: InboxProjection.position(value)),
+            guard let event = try reader.event(at: position),
                 let sent = try PayloadSent.decode(event)
             else {
                 throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(id)")
@@ -169,8 +145,7 @@ public struct Notifications: Sendable {
             let message = PayloadMessage(
                 messageId: id, title: sent.title, body: sent.body, sentAt: event.recordedAt,
                 responseTopic: sent.responseTopic, position: event.position)
-            let resolved = try NamedPayloads.resolve(
-                sent.payload, namespace, reader.projection(NamedPayloadProjection.name))
+            let resolved = try reader.namedPayloads.resolve(sent.payload, namespace: namespace)
             return StoredMessage(
                 message: message, sender: sent.sender, source: sent.source, payload: resolved ?? Data(sent.payload),
                 sentPayload: Data(sent.payload))
