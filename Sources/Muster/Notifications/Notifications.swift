@@ -8,10 +8,11 @@ import Foundation
 /// the event it allows cannot be separated by another command.
 public struct Notifications: Sendable {
     let log: EventLog
-    /// Most bytes a payload may take inline in a push (the compact JSON encoding).
-    public let pushSizeLimit: Int
+    /// Most bytes a payload may take inline in a push (the compact JSON encoding); nil: the namespace's
+    /// `pushSizeLimit` setting, read in the send's transaction.
+    public let pushSizeLimit: Int?
 
-    public init(log: EventLog, pushSizeLimit: Int = 4096) {
+    public init(log: EventLog, pushSizeLimit: Int? = nil) {
         self.log = log
         self.pushSizeLimit = pushSizeLimit
     }
@@ -38,32 +39,58 @@ public struct Notifications: Sendable {
     /// (sender included); each recipient, once, gets a message in their inbox.
     ///
     /// Throws `FormRejection` for an invalid payload, `.invalidArgument` for an unknown user or group,
-    /// no recipient, or a payload above `pushSizeLimit`.
+    /// no recipient, or a payload above `pushSizeLimit`. `payload` is stored as given.
     public func send(
         to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
         source: String? = nil, payload: Data, namespace: String = Names.defaultNamespace, actor: String = "system"
+    ) async throws -> SendResult {
+        let json = try? JSONValue.parse(payload)
+        return try await send(
+            to: users, groups: groups, all: all, title: title, body: body, source: source,
+            parsed: json.map(Payload.init(json:)) ?? Payload.parse(payload), bytes: Array(payload),
+            encodedSize: json?.encoded().count ?? payload.count, namespace: namespace, actor: actor)
+    }
+
+    /// Sends a payload parsed already (an HTTP body); it is stored as its compact encoding. See
+    /// `send(to:groups:all:title:body:source:payload:namespace:actor:)` with the payload's text.
+    public func send(
+        to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
+        source: String? = nil, payload: JSONValue, namespace: String = Names.defaultNamespace, actor: String = "system"
+    ) async throws -> SendResult {
+        let bytes = payload.encoded()
+        return try await send(
+            to: users, groups: groups, all: all, title: title, body: body, source: source,
+            parsed: Payload(json: payload), bytes: Array(bytes), encodedSize: bytes.count, namespace: namespace,
+            actor: actor)
+    }
+
+    /// Checks and appends a send: `parsed` is `bytes` parsed, `encodedSize` the size of its compact encoding.
+    private func send(
+        to users: [String], groups: [String], all: Bool, title: String, body: String, source: String?,
+        parsed: Payload, bytes: [UInt8], encodedSize size: Int, namespace: String, actor: String
     ) async throws -> SendResult {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", maximumBytes: 1024)
         guard !users.isEmpty || !groups.isEmpty || all else {
             throw StoreError(.invalidArgument, "no recipients: name users, groups or all")
         }
-        let parsed = Payload.parse(payload)
         let indirect = parsed.payloadName
         let report = parsed.validate()
         // An indirect payload is checked once resolved, against the named payload it refers to.
         if indirect == nil {
             guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
         }
-        let size = try JSONValue.parse(payload).encoded().count
-        guard size <= pushSizeLimit else {
-            throw StoreError(
-                .tooLarge,
-                "payload is \(size) bytes encoded, above the push size limit of \(pushSizeLimit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
-            )
-        }
-        let bytes = Array(payload)
+        let pushSizeLimit = self.pushSizeLimit
         let (recipients, resolvedReport) = try await log.perform { scope in
+            let limit =
+                try pushSizeLimit ?? scope.settings.value(.pushSizeLimit, namespace: namespace).flatMap(Int.init)
+                ?? 4096
+            guard size <= limit else {
+                throw StoreError(
+                    .tooLarge,
+                    "payload is \(size) bytes encoded, above the push size limit of \(limit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
+                )
+            }
             var topic = parsed.responseTopic ?? ""
             var report = report
             if let indirect {
