@@ -7,11 +7,16 @@ public struct CountingProjection: Projection {
     public let version: UInt32
     public let mode: ProjectionMode
     public var tables: [String] { ["counts", "sideEffects"] }
+    public let eventTypes: Set<String>?
 
-    public init(name: String = "counts", version: UInt32 = 1, mode: ProjectionMode = .inline) {
+    /// - Parameter eventTypes: the types counted; nil counts every event.
+    public init(
+        name: String = "counts", version: UInt32 = 1, mode: ProjectionMode = .inline, eventTypes: Set<String>? = nil
+    ) {
         self.name = name
         self.version = version
         self.mode = mode
+        self.eventTypes = eventTypes
     }
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {

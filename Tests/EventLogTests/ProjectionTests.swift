@@ -26,6 +26,33 @@ import Testing
         #expect(statuses.first { $0.name == "counts" }?.isCurrent == true)
     }
 
+    @Test(arguments: [ProjectionMode.inline, .async])
+    func theRunnerSkipsEventsAProjectionDoesNotHandle(mode: ProjectionMode) async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open { $0.projections.append(CountingProjection(mode: mode, eventTypes: ["T1"])) }
+        try await fill(log, streams: 2, each: 6)  // types T0 T1 T2 T0 T1 T2 per stream
+        try await log.catchUpAsyncProjections()
+        #expect(
+            try log.read { try [$0.view(CountingProjection()).count("s0"), $0.view(CountingProjection()).count("s1")] }
+                == [2, 2])
+        try await log.rebuild(["counts"], eventsPerStep: 5)
+        #expect(try log.read { try $0.view(CountingProjection()).count("s0") } == 2)
+    }
+
+    @Test func oneQueryServesAReadSnapshotAndTheWriter() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open { $0.projections.append(CountingProjection()) }
+        try await fill(log, streams: 1, each: 3)
+        #expect(try log.read { try counted($0) } == 3)
+        let inWriter = try await log.perform { scope -> UInt64 in
+            try scope.append(AppendRequest(stream: "s0", events: [.sample()]))
+            return try counted(scope)
+        }
+        #expect(inWriter == 4)
+    }
+
     @Test func typeAndNamespaceQueriesUseTheIndexesAndAgreeWithAScan() async throws {
         let t = try TestLog()
         defer { t.directory.remove() }
@@ -168,4 +195,14 @@ final class Collected<T: Sendable>: @unchecked Sendable {
     private var values: [T] = []
     func add(_ value: T) { lock.withLock { values.append(value) } }
     var items: [T] { lock.withLock { values } }
+}
+
+extension ProjectionView<CountingProjection> {
+    /// The count of `stream`, as a projection declares a query on its view.
+    func count(_ stream: String) throws -> UInt64 { try CountingProjection.count(stream, in: state) }
+}
+
+/// One query for a read snapshot and the writer alike.
+private func counted(_ snapshot: some LogSnapshot) throws -> UInt64 {
+    try snapshot.view(CountingProjection()).count("s0")
 }

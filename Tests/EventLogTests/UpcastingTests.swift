@@ -73,8 +73,9 @@ struct SchemaSeen: Projection {
     var version: UInt32 { 1 }
     var mode: ProjectionMode
     var tables: [String] { ["seen"] }
+    var eventTypes: Set<String>? { ["Renamed"] }
     func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
-        guard event.type == "Renamed" else { return }
+        #expect(event.type == "Renamed")
         try state.put("seen", [0], [UInt8(event.schemaVersion)] + event.body.bytes)
     }
     static func seen(_ state: ProjectionState) throws -> [UInt8]? { try state.get("seen", [0]) }

@@ -289,7 +289,9 @@ import Testing
             try await report("a", "on_entry", 10).ignored == "device phone is already inside area a: nothing changed")
         #expect(try await report("b", "on_entry", 20).outcome("r")?.fired == true)
         #expect(
-            try await report("b", "on_exit", 30).transitions == [LocationAnswer.Transition(area: "b", trigger: "on_exit")])
+            try await report("b", "on_exit", 30).transitions == [
+                LocationAnswer.Transition(area: "b", trigger: "on_exit")
+            ])
         let unknown = await #expect(throws: MusterError.self) { try await report("nowhere", "on_entry", 40) }
         #expect(unknown?.message.hasPrefix("area: no area") == true)
         let sideways = await #expect(throws: MusterError.self) { try await report("a", "sideways", 50) }

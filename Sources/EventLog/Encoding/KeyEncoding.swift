@@ -1,15 +1,17 @@
 /// Big-endian keys, so that LMDB's byte order is numeric order.
-enum Key {
-    static func position(_ value: UInt64) -> [UInt8] {
+public enum Key {
+    /// A position (or any count) big-endian, so keys sort by it.
+    public static func position(_ value: UInt64) -> [UInt8] {
         withUnsafeBytes(of: value.bigEndian) { Array($0) }
     }
 
-    static func readPosition(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) -> UInt64 {
+    /// The big-endian number at `offset`.
+    public static func readPosition(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) -> UInt64 {
         UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     /// `a 0x00 b 0x00 …`: names that cannot contain NUL, joined so a prefix scan finds one group.
-    static func joined(_ parts: String...) -> [UInt8] {
+    public static func joined(_ parts: String...) -> [UInt8] {
         var key: [UInt8] = []
         for part in parts {
             key.append(contentsOf: part.utf8)

@@ -99,7 +99,7 @@ struct ProjectionRebuildCheck {
                 var reached = applied
                 if applied < upTo {
                     try log.scan(from: applied + 1) { event in
-                        try p.apply(event, to: state)
+                        try p.applyIfHandled(event, to: state)
                         reached = event.position
                         return reached < upTo && reached - applied < UInt64(Self.eventsPerTransaction)
                     }

@@ -11,8 +11,18 @@ public protocol Projection: Sendable {
     var mode: ProjectionMode { get }
     /// Names of the tables the projection owns.
     var tables: [String] { get }
+    /// The event types `apply` folds; the runner skips every other event before it reaches `apply`.
+    /// Nil: every event (indexes and statistics of the whole log).
+    var eventTypes: Set<String>? { get }
     /// Folds one event into the state. `state.isReplaying` is true during rebuilds: no side effects then.
     func apply(_ event: RecordedEvent, to state: ProjectionState) throws
+}
+
+extension Projection {
+    /// Folds `event` when it is of a type the projection handles.
+    func applyIfHandled(_ event: RecordedEvent, to state: ProjectionState) throws {
+        if eventTypes?.contains(event.type) ?? true { try apply(event, to: state) }
+    }
 }
 
 /// When a projection is applied.

@@ -102,7 +102,7 @@ struct ProjectionRuntime: Sendable {
         txn.inlineProjectionStates = states
         for event in events {
             let current = upcasters.upcast(event)
-            for (p, state) in states { try p.apply(current, to: state) }
+            for (p, state) in states { try p.applyIfHandled(current, to: state) }
         }
     }
 
@@ -120,7 +120,7 @@ struct ProjectionRuntime: Sendable {
         var checkpoint = try meta.integer(key(p, "checkpoint"), in: txn) ?? 0
         var applied = 0
         try log.scan(from: checkpoint + 1) { event in
-            try p.apply(event, to: state)
+            try p.applyIfHandled(event, to: state)
             checkpoint = event.position
             applied += 1
             return applied < limit
@@ -173,7 +173,7 @@ struct ProjectionRuntime: Sendable {
             var reached = start - 1
             try log.scan(from: start) { event in
                 for (i, p) in projections.enumerated() where event.position > checkpoints[i] {
-                    if let state = states[i] { try p.apply(event, to: state) }
+                    if let state = states[i] { try p.applyIfHandled(event, to: state) }
                 }
                 reached = event.position
                 applied += 1

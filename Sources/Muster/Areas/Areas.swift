@@ -38,11 +38,11 @@ public struct Areas: Sendable {
         try Names.validate(namespace, as: "namespace")
         for area in areas { try Names.validate(area.id, as: "area id", maximumBytes: 256) }
         return try await log.perform { scope in
-            let state = try scope.projection(AreasProjection.name)
+            let state = try scope.areas
             var result = DefineResult(defined: [], unchanged: [], warnings: [])
             var events: [NewEvent] = []
             for area in areas {
-                if try AreasProjection.area(area.id, namespace, state) == area {
+                if try state.area(area.id, namespace: namespace) == area {
                     result.unchanged.append(area.id)
                 } else {
                     result.defined.append(area.id)
@@ -59,7 +59,7 @@ public struct Areas: Sendable {
     /// Removes an area; throws `.notFound` when there is none so named.
     public func remove(id: String, namespace: String = Names.defaultNamespace, actor: String = "system") async throws {
         try await log.perform { scope in
-            guard try AreasProjection.area(id, namespace, scope.projection(AreasProjection.name)) != nil else {
+            guard try scope.areas.area(id, namespace: namespace) != nil else {
                 throw MusterError(.notFound, "no area \(String(reflecting: id)) in namespace \(namespace)")
             }
             try scope.append(
@@ -70,11 +70,11 @@ public struct Areas: Sendable {
 
     /// Every area of the namespace, by id.
     public func list(namespace: String = Names.defaultNamespace) throws -> [Area] {
-        try log.read { try AreasProjection.areas(namespace, $0.projection(AreasProjection.name)) }
+        try log.read { try $0.areas.areas(namespace: namespace) }
     }
 
     /// One area, or nil.
     public func area(id: String, namespace: String = Names.defaultNamespace) throws -> Area? {
-        try log.read { try AreasProjection.area(id, namespace, $0.projection(AreasProjection.name)) }
+        try log.read { try $0.areas.area(id, namespace: namespace) }
     }
 }

@@ -7,34 +7,34 @@ public struct AreasProjection: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["areas"] }
+    public var eventTypes: Set<String>? { [AreaDefined.type, AreaRemoved.type] }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         if event.type == AreaDefined.type {
             let area = try AreaDefined.decode(event)!.area
-            try state.put("areas", DirectoryProjection.key(event.namespace, area.id), event.body.bytes)
+            try state.put("areas", Key.joined(event.namespace, area.id), event.body.bytes)
         } else if let removed = try AreaRemoved.decode(event) {
-            try state.delete("areas", DirectoryProjection.key(event.namespace, removed.id))
+            try state.delete("areas", Key.joined(event.namespace, removed.id))
         }
     }
 
+}
+
+extension LogSnapshot {
+    /// The areas in this snapshot.
+    var areas: ProjectionView<AreasProjection> { get throws { try view(AreasProjection()) } }
+}
+
+extension ProjectionView<AreasProjection> {
     /// Every area of a namespace, by id.
-    static func areas(_ namespace: String, _ state: ProjectionState) throws -> [Area] {
-        var areas: [Area] = []
-        try state.scan("areas", prefix: DirectoryProjection.key(namespace)) { _, value in
-            var reader = ByteReader(value)
-            areas.append(try AreaDefined(from: &reader).area)
-            return true
-        }
-        return areas
+    func areas(namespace: String) throws -> [Area] {
+        try events("areas", prefix: Key.joined(namespace), as: AreaDefined.self).map(\.area)
     }
 
-    static func area(_ id: String, _ namespace: String, _ state: ProjectionState) throws -> Area? {
-        guard let bytes = try state.get("areas", DirectoryProjection.key(namespace, id)) else { return nil }
-        return try bytes.withUnsafeBytes { buffer in
-            var reader = ByteReader(buffer)
-            return try AreaDefined(from: &reader).area
-        }
+    /// One area, or nil.
+    func area(_ id: String, namespace: String) throws -> Area? {
+        try event("areas", Key.joined(namespace, id), as: AreaDefined.self)?.area
     }
 }

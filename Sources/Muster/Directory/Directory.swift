@@ -45,8 +45,7 @@ public struct Directory: Sendable {
             password: try password.map { try PasswordHash.make($0) }, firstName: given(firstName),
             lastName: given(lastName), phone: given(phone))
         try await log.perform { scope in
-            let directory = try scope.projection(DirectoryProjection.name)
-            if let taken = try Self.user(matching: name, namespace, directory) {
+            if let taken = try scope.directory.user(matching: name, namespace: namespace) {
                 let same = taken.name == name ? "" : " as \(String(reflecting: taken.name)) (names differ in case only)"
                 throw MusterError(
                     .conflict, "user \(String(reflecting: name)) already exists in namespace \(namespace)\(same)")
@@ -71,14 +70,12 @@ public struct Directory: Sendable {
 
     /// The user, or nil.
     public func user(_ name: String, namespace: String = Names.defaultNamespace) throws -> UserCreated? {
-        try log.read { try Self.user(name, namespace, $0.projection(DirectoryProjection.name)) }
+        try log.read { try $0.directory.user(name, namespace: namespace) }
     }
 
     /// Every user of the namespace, by name.
     public func users(namespace: String = Names.defaultNamespace) throws -> [UserCreated] {
-        try log.read { reader in
-            try Self.all("users", namespace, reader.projection(DirectoryProjection.name), as: UserCreated.self)
-        }
+        try log.read { try $0.directory.users(namespace: namespace) }
     }
 
     // MARK: Groups
@@ -93,8 +90,8 @@ public struct Directory: Sendable {
         var seen = Set<String>()
         let group = GroupDefined(name: name, members: members.filter { seen.insert($0).inserted })
         try await log.perform { scope in
-            let directory = try scope.projection(DirectoryProjection.name)
-            let unknown = try group.members.filter { try Self.user($0, namespace, directory) == nil }
+            let directory = try scope.directory
+            let unknown = try group.members.filter { try directory.user($0, namespace: namespace) == nil }
             guard unknown.isEmpty else {
                 throw MusterError(
                     .invalidArgument,
@@ -109,9 +106,7 @@ public struct Directory: Sendable {
 
     /// Every group of the namespace, by name.
     public func groups(namespace: String = Names.defaultNamespace) throws -> [GroupDefined] {
-        try log.read { reader in
-            try Self.all("groups", namespace, reader.projection(DirectoryProjection.name), as: GroupDefined.self)
-        }
+        try log.read { try $0.directory.groups(namespace: namespace) }
     }
 
     // MARK: Push targets
@@ -123,7 +118,7 @@ public struct Directory: Sendable {
         try Names.validate(target.deviceId, as: "device id")
         try Names.validate(target.deviceName, as: "device name")
         try await log.perform { scope in
-            guard try Self.user(target.user, namespace, scope.projection(DirectoryProjection.name)) != nil else {
+            guard try scope.directory.user(target.user, namespace: namespace) != nil else {
                 throw MusterError(
                     .notFound, "no user named \(String(reflecting: target.user)) in namespace \(namespace)")
             }
@@ -139,8 +134,7 @@ public struct Directory: Sendable {
         user: String, deviceId: String, namespace: String = Names.defaultNamespace, actor: String = "system"
     ) async throws -> Bool {
         try await log.perform { scope in
-            let key = DirectoryProjection.key(namespace, user, deviceId)
-            guard try scope.projection(DirectoryProjection.name).get("pushTargets", key) != nil else { return false }
+            guard try scope.directory.device(deviceId, user: user, namespace: namespace) != nil else { return false }
             let event = PushTargetUnregistered(user: user, deviceId: deviceId)
             try scope.append(
                 AppendRequest(namespace: namespace, stream: "devices/\(user)", events: [event.newEvent(actor: actor)]))
@@ -152,65 +146,6 @@ public struct Directory: Sendable {
     public func devices(user: String? = nil, namespace: String = Names.defaultNamespace) throws
         -> [PushTargetRegistered]
     {
-        try log.read { reader in
-            let state = try reader.projection(DirectoryProjection.name)
-            var prefix = DirectoryProjection.key(namespace)
-            if let user { prefix += DirectoryProjection.key(user) }
-            return try Self.decodeAll(state, "pushTargets", prefix: prefix, as: PushTargetRegistered.self)
-        }
-    }
-
-    // MARK: Reading the projection
-
-    static func user(_ name: String, _ namespace: String, _ state: ProjectionState) throws -> UserCreated? {
-        try state.get("users", DirectoryProjection.key(namespace, name)).map { try decode($0, as: UserCreated.self) }
-    }
-
-    /// The user a login names: the one of exactly this name, else the one whose name folds alike
-    /// (`UserName.folded`), else nil.
-    static func user(matching name: String, _ namespace: String, _ state: ProjectionState) throws -> UserCreated? {
-        if let exact = try user(name, namespace, state) { return exact }
-        let key = DirectoryProjection.key(namespace, UserName.folded(name))
-        guard let stored = try state.get("userKeys", key) else { return nil }
-        return try user(String(decoding: stored, as: UTF8.self), namespace, state)
-    }
-
-    /// The password hash of some user of the namespace (among its first 64), for a decoy check that
-    /// costs what a real one does; nil when none has a password.
-    static func anyPasswordHash(_ namespace: String, _ state: ProjectionState) throws -> PasswordHash? {
-        var found: PasswordHash?
-        var seen = 0
-        try state.scan("users", prefix: DirectoryProjection.key(namespace)) { _, value in
-            var reader = ByteReader(value)
-            found = try UserCreated(from: &reader).password
-            seen += 1
-            return found == nil && seen < 64
-        }
-        return found
-    }
-
-    private static func all<E: DomainEvent>(_ table: String, _ namespace: String, _ state: ProjectionState, as: E.Type)
-        throws -> [E]
-    {
-        try decodeAll(state, table, prefix: DirectoryProjection.key(namespace), as: E.self)
-    }
-
-    private static func decodeAll<E: DomainEvent>(
-        _ state: ProjectionState, _ table: String, prefix: [UInt8], as: E.Type
-    ) throws -> [E] {
-        var result: [E] = []
-        try state.scan(table, prefix: prefix) { _, value in
-            var reader = ByteReader(value)
-            result.append(try E(from: &reader))
-            return true
-        }
-        return result
-    }
-
-    private static func decode<E: DomainEvent>(_ bytes: [UInt8], as: E.Type) throws -> E {
-        try bytes.withUnsafeBytes { buffer in
-            var reader = ByteReader(buffer)
-            return try E(from: &reader)
-        }
+        try log.read { try $0.directory.devices(user: user, namespace: namespace) }
     }
 }

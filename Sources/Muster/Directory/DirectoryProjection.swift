@@ -13,31 +13,84 @@ public struct DirectoryProjection: Projection {
     public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["users", "groups", "pushTargets", "userKeys"] }
+    public var eventTypes: Set<String>? {
+        [UserCreated.type, GroupDefined.type, PushTargetRegistered.type, PushTargetUnregistered.type]
+    }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         let ns = event.namespace
         if let user = try UserCreated.decode(event) {
-            try state.put("users", Self.key(ns, user.name), event.body.bytes)
-            let folded = Self.key(ns, UserName.folded(user.name))
+            try state.put("users", Key.joined(ns, user.name), event.body.bytes)
+            let folded = Key.joined(ns, UserName.folded(user.name))
             if try state.get("userKeys", folded) == nil { try state.put("userKeys", folded, Array(user.name.utf8)) }
         } else if let group = try GroupDefined.decode(event) {
-            try state.put("groups", Self.key(ns, group.name), event.body.bytes)
+            try state.put("groups", Key.joined(ns, group.name), event.body.bytes)
         } else if let target = try PushTargetRegistered.decode(event) {
-            try state.put("pushTargets", Self.key(ns, target.user, target.deviceId), event.body.bytes)
+            try state.put("pushTargets", Key.joined(ns, target.user, target.deviceId), event.body.bytes)
         } else if let gone = try PushTargetUnregistered.decode(event) {
-            try state.delete("pushTargets", Self.key(ns, gone.user, gone.deviceId))
+            try state.delete("pushTargets", Key.joined(ns, gone.user, gone.deviceId))
         }
     }
+}
 
-    /// `a 0 b 0 …`: names cannot contain NUL, so a prefix finds one namespace or one user.
-    static func key(_ parts: String...) -> [UInt8] {
-        var key: [UInt8] = []
-        for part in parts {
-            key.append(contentsOf: part.utf8)
-            key.append(0)
+extension LogSnapshot {
+    /// The directory in this snapshot.
+    var directory: ProjectionView<DirectoryProjection> { get throws { try view(DirectoryProjection()) } }
+}
+
+extension ProjectionView<DirectoryProjection> {
+    /// The user, or nil.
+    func user(_ name: String, namespace: String) throws -> UserCreated? {
+        try event("users", Key.joined(namespace, name))
+    }
+
+    /// The user a login names: the one of exactly this name, else the one whose name folds alike
+    /// (`UserName.folded`), else nil.
+    func user(matching name: String, namespace: String) throws -> UserCreated? {
+        if let exact = try user(name, namespace: namespace) { return exact }
+        guard let stored = try state.get("userKeys", Key.joined(namespace, UserName.folded(name))) else { return nil }
+        return try user(String(decoding: stored, as: UTF8.self), namespace: namespace)
+    }
+
+    /// Every user of the namespace, by name.
+    func users(namespace: String) throws -> [UserCreated] { try events("users", prefix: Key.joined(namespace)) }
+
+    /// The group, or nil.
+    func group(_ name: String, namespace: String) throws -> GroupDefined? {
+        try event("groups", Key.joined(namespace, name))
+    }
+
+    /// Every group of the namespace, by name.
+    func groups(namespace: String) throws -> [GroupDefined] { try events("groups", prefix: Key.joined(namespace)) }
+
+    /// A registered device of `user`, or nil.
+    func device(_ deviceId: String, user: String, namespace: String) throws -> PushTargetRegistered? {
+        try event("pushTargets", Key.joined(namespace, user, deviceId))
+    }
+
+    /// The devices of one user, or of everyone in the namespace.
+    func devices(user: String?, namespace: String) throws -> [PushTargetRegistered] {
+        try events("pushTargets", prefix: user.map { Key.joined(namespace, $0) } ?? Key.joined(namespace))
+    }
+
+    /// The password hash of some user of the namespace (among its first 64), for a decoy check that
+    /// costs what a real one does; nil when none has a password.
+    func anyPasswordHash(namespace: String) throws -> PasswordHash? {
+        var found: PasswordHash?
+        var seen = 0
+        try state.scan("users", prefix: Key.joined(namespace)) { _, value in
+            var reader = ByteReader(value)
+            found = try UserCreated(from: &reader).password
+            seen += 1
+            return found == nil && seen < 64
         }
-        return key
+        return found
+    }
+
+    /// The name `deviceId` was registered with, as the seed's ArsPushTarget would give it.
+    func deviceName(_ deviceId: String, user: String, namespace: String) throws -> String? {
+        try device(deviceId, user: user, namespace: namespace)?.deviceName
     }
 }

@@ -5,11 +5,8 @@ extension Documents {
     /// `MusterError` when the user or the namespace is at its quota, or `size` (when known) would pass it.
     func quotaAllowance(adding size: UInt64?, user: String, namespace: String) throws -> Allowance {
         try log.read { reader in
-            let documents = try reader.projection(DocumentsProjection.name)
-            let settings = try reader.projection(SettingsProjection.name)
-            try Self.checkQuota(
-                adding: size ?? 1, user: user, namespace: namespace, documents: documents, settings: settings)
-            return try Self.allowance(user: user, namespace: namespace, documents: documents, settings: settings)
+            try Self.checkQuota(adding: size ?? 1, user: user, namespace: namespace, in: reader)
+            return try Self.allowance(user: user, namespace: namespace, in: reader)
         }
     }
 
@@ -20,12 +17,10 @@ extension Documents {
     }
 
     /// Throws `MusterError` when storing `size` more bytes would pass the user's quota (`.userQuota`) or
-    /// the namespace's (`.namespaceQuota`), as of `documents` (the documents projection) and `settings`.
-    static func checkQuota(
-        adding size: UInt64, user: String, namespace: String, documents: ProjectionState, settings: ProjectionState
-    ) throws {
-        let used = try DocumentsProjection.usage(user: user, namespace: namespace, in: documents)
-        let quotas = try Self.quotas(namespace, settings)
+    /// the namespace's (`.namespaceQuota`), as of `snapshot`.
+    static func checkQuota(adding size: UInt64, user: String, namespace: String, in snapshot: some LogSnapshot) throws {
+        let used = try snapshot.documents.usage(user: user, namespace: namespace)
+        let quotas = try Self.quotas(namespace, snapshot.settings)
         if let quota = quotas.user, used.user > quota || size > quota - used.user {
             throw userRefusal(user, used: used.user, quota: quota, adding: size)
         }
@@ -34,11 +29,9 @@ extension Documents {
         }
     }
 
-    private static func allowance(
-        user: String, namespace: String, documents: ProjectionState, settings: ProjectionState
-    ) throws -> Allowance {
-        let used = try DocumentsProjection.usage(user: user, namespace: namespace, in: documents)
-        let quotas = try Self.quotas(namespace, settings)
+    private static func allowance(user: String, namespace: String, in snapshot: some LogSnapshot) throws -> Allowance {
+        let used = try snapshot.documents.usage(user: user, namespace: namespace)
+        let quotas = try Self.quotas(namespace, snapshot.settings)
         var allowance = Allowance()
         if let quota = quotas.user {
             allowance = Allowance(
@@ -52,12 +45,12 @@ extension Documents {
         return allowance
     }
 
-    private static func quotas(_ namespace: String, _ settings: ProjectionState) throws -> (
+    private static func quotas(_ namespace: String, _ settings: ProjectionView<SettingsProjection>) throws -> (
         user: UInt64?, namespace: UInt64?
     ) {
         (
-            try Settings.entry(.documentQuotaPerUser, namespace, settings).value.flatMap { UInt64($0) },
-            try Settings.entry(.documentQuotaPerNamespace, namespace, settings).value.flatMap { UInt64($0) }
+            try settings.value(.documentQuotaPerUser, namespace: namespace).flatMap { UInt64($0) },
+            try settings.value(.documentQuotaPerNamespace, namespace: namespace).flatMap { UInt64($0) }
         )
     }
 

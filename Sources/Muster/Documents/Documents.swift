@@ -96,9 +96,7 @@ public struct Documents: Sendable {
     private static func record(
         _ receipt: BlobStore.Receipt, _ upload: Upload, user: String, namespace: String, in scope: WriteScope
     ) throws -> DocumentUploaded {
-        try checkQuota(
-            adding: receipt.info.rawSize, user: user, namespace: namespace,
-            documents: scope.projection(DocumentsProjection.name), settings: scope.projection(SettingsProjection.name))
+        try checkQuota(adding: receipt.info.rawSize, user: user, namespace: namespace, in: scope)
         let document = DocumentUploaded(
             name: "\(upload.kind.prefix)\(EventID.make().uuidString.lowercased()).\(upload.fileExtension)",
             blob: receipt.info.id.hex, kind: upload.kind, contentType: upload.contentType,
@@ -120,16 +118,7 @@ public struct Documents: Sendable {
 
     /// The document of this name, or nil.
     public func document(_ name: String, namespace: String = Names.defaultNamespace) throws -> DocumentUploaded? {
-        try log.read { reader in
-            try reader.projection(DocumentsProjection.name).get(
-                "documents", DirectoryProjection.key(namespace, name)
-            ).map { value in
-                try value.withUnsafeBytes { buffer in
-                    var r = ByteReader(buffer)
-                    return try DocumentUploaded(from: &r)
-                }
-            }
-        }
+        try log.read { try $0.documents.document(name, namespace: namespace) }
     }
 
     /// Writes the document's content to `url` (which appears only once the content checked out).

@@ -16,22 +16,15 @@ public struct Geotriggers: Sendable {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(geotrigger.id, as: "geotrigger id", maximumBytes: 256)
         return try await log.perform { scope in
-            let areas = try scope.projection(AreasProjection.name)
-            let missing = try geotrigger.areas.filter { try AreasProjection.area($0, namespace, areas) == nil }
+            let areas = try scope.areas
+            let missing = try geotrigger.areas.filter { try areas.area($0, namespace: namespace) == nil }
             guard missing.isEmpty else {
                 throw MusterError(
                     .invalidArgument,
                     "fences.areas: no area \(missing.map { String(reflecting: $0) }.joined(separator: ", ")) in namespace \(namespace)"
                 )
             }
-            let state = try scope.projection(GeotriggersProjection.name)
-            if let stored = try state.get("geotriggers", DirectoryProjection.key(namespace, geotrigger.id)) {
-                let current = try stored.withUnsafeBytes { buffer in
-                    var reader = ByteReader(buffer)
-                    return try GeotriggerDefined(from: &reader).geotrigger
-                }
-                if current == geotrigger { return false }
-            }
+            if try scope.geotriggers.geotrigger(geotrigger.id, namespace: namespace) == geotrigger { return false }
             try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: "geotriggers",
@@ -42,8 +35,7 @@ public struct Geotriggers: Sendable {
 
     public func remove(id: String, namespace: String = Names.defaultNamespace, actor: String = "system") async throws {
         try await log.perform { scope in
-            let state = try scope.projection(GeotriggersProjection.name)
-            guard try state.get("geotriggers", DirectoryProjection.key(namespace, id)) != nil else {
+            guard try scope.geotriggers.geotrigger(id, namespace: namespace) != nil else {
                 throw MusterError(.notFound, "no geotrigger \(String(reflecting: id)) in namespace \(namespace)")
             }
             try scope.append(
@@ -54,10 +46,10 @@ public struct Geotriggers: Sendable {
     }
 
     public func list(namespace: String = Names.defaultNamespace) throws -> [Geotrigger] {
-        try log.read { try GeotriggersProjection.all(namespace, $0.projection(GeotriggersProjection.name)) }
+        try log.read { try $0.geotriggers.geotriggers(namespace: namespace) }
     }
 
     public func geotrigger(id: String, namespace: String = Names.defaultNamespace) throws -> Geotrigger? {
-        try list(namespace: namespace).first { $0.id == id }
+        try log.read { try $0.geotriggers.geotrigger(id, namespace: namespace) }
     }
 }

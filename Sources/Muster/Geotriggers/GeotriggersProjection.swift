@@ -11,6 +11,9 @@ public struct GeotriggersProjection: Projection {
     public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["geotriggers", "inside"] }
+    public var eventTypes: Set<String>? {
+        [GeotriggerDefined.type, GeotriggerRemoved.type, GeotriggerNotified.type]
+    }
 
     public init() {}
 
@@ -18,13 +21,13 @@ public struct GeotriggersProjection: Projection {
         switch event.type {
         case GeotriggerDefined.type:
             let geotrigger = try GeotriggerDefined.decode(event)!.geotrigger
-            try state.put("geotriggers", DirectoryProjection.key(event.namespace, geotrigger.id), event.body.bytes)
+            try state.put("geotriggers", Key.joined(event.namespace, geotrigger.id), event.body.bytes)
         case GeotriggerRemoved.type:
             let removed = try GeotriggerRemoved.decode(event)!
-            try state.delete("geotriggers", DirectoryProjection.key(event.namespace, removed.id))
+            try state.delete("geotriggers", Key.joined(event.namespace, removed.id))
         case GeotriggerNotified.type:
             let notified = try GeotriggerNotified.decode(event)!
-            let key = DirectoryProjection.key(
+            let key = Key.joined(
                 event.namespace, notified.user, notified.deviceId, notified.geotrigger, notified.fence)
             if notified.notificationType == "entered" {
                 try state.put("inside", key, [])
@@ -35,13 +38,31 @@ public struct GeotriggersProjection: Projection {
         }
     }
 
-    static func all(_ namespace: String, _ state: ProjectionState) throws -> [Geotrigger] {
-        var result: [Geotrigger] = []
-        try state.scan("geotriggers", prefix: DirectoryProjection.key(namespace)) { _, value in
-            var reader = ByteReader(value)
-            result.append(try GeotriggerDefined(from: &reader).geotrigger)
+}
+
+extension LogSnapshot {
+    /// The geotriggers in this snapshot.
+    var geotriggers: ProjectionView<GeotriggersProjection> { get throws { try view(GeotriggersProjection()) } }
+}
+
+extension ProjectionView<GeotriggersProjection> {
+    /// Every geotrigger of a namespace, by id.
+    func geotriggers(namespace: String) throws -> [Geotrigger] {
+        try events("geotriggers", prefix: Key.joined(namespace), as: GeotriggerDefined.self).map(\.geotrigger)
+    }
+
+    /// One geotrigger, or nil.
+    func geotrigger(_ id: String, namespace: String) throws -> Geotrigger? {
+        try event("geotriggers", Key.joined(namespace, id), as: GeotriggerDefined.self)?.geotrigger
+    }
+
+    /// The fences of `geotrigger` the user's device is in.
+    func fencesInside(user: String, deviceId: String, geotrigger: String, namespace: String) throws -> Set<String> {
+        var inside = Set<String>()
+        try state.scan("inside", prefix: Key.joined(namespace, user, deviceId, geotrigger)) { key, _ in
+            inside.insert(RuleRun.lastComponent(key))
             return true
         }
-        return result
+        return inside
     }
 }

@@ -9,14 +9,11 @@ extension RuleRun {
     /// its rule matches, the message expression's notification delivered to the user's inbox.
     func runGeotriggers(deviceId: String, user: String, fix: Fix, previous: Coordinate?, at: Int64) throws {
         guard !areas.geotriggers.isEmpty else { return }
-        let state = try scope.projection(GeotriggersProjection.name)
+        let state = try scope.geotriggers
         for compiled in areas.geotriggers {
             let geotrigger = compiled.geotrigger
-            var inside = Set<String>()
-            try state.scan("inside", prefix: key(namespace, user, deviceId, geotrigger.id)) { key, _ in
-                inside.insert(Self.lastComponent(key))
-                return true
-            }
+            let inside = try state.fencesInside(
+                user: user, deviceId: deviceId, geotrigger: geotrigger.id, namespace: namespace)
             let polygonIds = Set(compiled.polygons.map(\.id))
             var crossings = compiled.detector.crossings(
                 inside: inside.subtracting(polygonIds), previous: previous, fix: fix)

@@ -14,6 +14,7 @@ public struct InboxProjection: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["pending", "addressed"] }
+    public var eventTypes: Set<String>? { [PayloadSent.type, ResponseReceived.type] }
 
     public init() {}
 
@@ -41,31 +42,49 @@ public struct InboxProjection: Projection {
         }
     }
 
-    static func pendingKey(_ ns: String, _ user: String, _ position: UInt64, _ id: UUID) -> [UInt8] {
-        var key = DirectoryProjection.key(ns, user)
-        key += bigEndian(position)
-        key += uuidBytes(id)
-        return key
+    private static func pendingKey(_ ns: String, _ user: String, _ position: UInt64, _ id: UUID) -> [UInt8] {
+        Key.joined(ns, user) + Key.position(position) + withUnsafeBytes(of: id.uuid) { Array($0) }
     }
 
-    static func addressedKey(_ ns: String, _ id: UUID, _ user: String) -> [UInt8] {
-        DirectoryProjection.key(ns, id.uuidString, user)
+    fileprivate static func addressedKey(_ ns: String, _ id: UUID, _ user: String) -> [UInt8] {
+        Key.joined(ns, id.uuidString, user)
     }
 
-    static func addressedValue(_ position: UInt64, answered: Bool) -> [UInt8] {
-        bigEndian(position) + [answered ? 1 : 0]
+    private static func addressedValue(_ position: UInt64, answered: Bool) -> [UInt8] {
+        Key.position(position) + [answered ? 1 : 0]
     }
 
     /// The position in an `addressed` value.
-    static func position(_ value: [UInt8]) -> UInt64 {
+    fileprivate static func position(_ value: [UInt8]) -> UInt64 {
         value.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
+}
 
-    private static func bigEndian(_ value: UInt64) -> [UInt8] {
-        (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (UInt64($0) * 8)) }
+extension LogSnapshot {
+    /// Everyone's inbox in this snapshot.
+    var inbox: ProjectionView<InboxProjection> { get throws { try view(InboxProjection()) } }
+}
+
+extension ProjectionView<InboxProjection> {
+    /// The user's pending messages, oldest first.
+    func pending(user: String, namespace: String) throws -> [PayloadMessage] {
+        var messages: [PayloadMessage] = []
+        try state.scan("pending", prefix: Key.joined(namespace, user)) { _, value in
+            var reader = ByteReader(value)
+            messages.append(try PayloadMessage(from: &reader))
+            return true
+        }
+        return messages
     }
 
-    private static func uuidBytes(_ id: UUID) -> [UInt8] {
-        withUnsafeBytes(of: id.uuid) { Array($0) }
+    /// Where the message sent to `user` is (the position of its `PayloadSent`) and whether it was answered;
+    /// nil when it was not sent to `user`.
+    func addressed(_ messageId: UUID, user: String, namespace: String) throws -> (
+        position: UInt64, isAnswered: Bool
+    )? {
+        guard let value = try state.get("addressed", InboxProjection.addressedKey(namespace, messageId, user)) else {
+            return nil
+        }
+        return (InboxProjection.position(value), value.last != 0)
     }
 }

@@ -9,10 +9,11 @@ import MusterWire
 /// the event it allows cannot be separated by another command.
 public struct Notifications: Sendable {
     let log: EventLog
-    /// Most bytes a payload may take inline in a push (the compact JSON encoding).
-    public let pushSizeLimit: Int
+    /// Most bytes a payload may take inline in a push (the compact JSON encoding); nil: the namespace's
+    /// `pushSizeLimit` setting, read in the send's transaction.
+    public let pushSizeLimit: Int?
 
-    public init(log: EventLog, pushSizeLimit: Int = 4096) {
+    public init(log: EventLog, pushSizeLimit: Int? = nil) {
         self.log = log
         self.pushSizeLimit = pushSizeLimit
     }
@@ -39,39 +40,62 @@ public struct Notifications: Sendable {
     /// (sender included); each recipient, once, gets a message in their inbox.
     ///
     /// Throws `FormRejection` for an invalid payload, `.invalidArgument` for an unknown user or group,
-    /// no recipient, or a payload above `pushSizeLimit`.
+    /// no recipient, or a payload above `pushSizeLimit`. `payload` is stored as given.
     public func send(
         to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
         source: String? = nil, payload: Data, namespace: String = Names.defaultNamespace, actor: String = "system"
+    ) async throws -> SendResult {
+        let json = try? JSONValue(json: payload)
+        return try await send(
+            to: users, groups: groups, all: all, title: title, body: body, source: source,
+            parsed: json.map(Payload.init(json:)) ?? Payload.parse(payload), bytes: Array(payload),
+            encodedSize: json?.jsonData().count ?? payload.count, namespace: namespace, actor: actor)
+    }
+
+    /// Sends a payload parsed already (an HTTP body); it is stored as its compact encoding. See
+    /// `send(to:groups:all:title:body:source:payload:namespace:actor:)` with the payload's text.
+    public func send(
+        to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
+        source: String? = nil, payload: JSONValue, namespace: String = Names.defaultNamespace, actor: String = "system"
+    ) async throws -> SendResult {
+        let bytes = payload.jsonData()
+        return try await send(
+            to: users, groups: groups, all: all, title: title, body: body, source: source,
+            parsed: Payload(json: payload), bytes: Array(bytes), encodedSize: bytes.count, namespace: namespace,
+            actor: actor)
+    }
+
+    /// Checks and appends a send: `parsed` is `bytes` parsed, `encodedSize` the size of its compact encoding.
+    private func send(
+        to users: [String], groups: [String], all: Bool, title: String, body: String, source: String?,
+        parsed: Payload, bytes: [UInt8], encodedSize size: Int, namespace: String, actor: String
     ) async throws -> SendResult {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", maximumBytes: 1024)
         guard !users.isEmpty || !groups.isEmpty || all else {
             throw MusterError(.invalidArgument, "no recipients: name users, groups or all")
         }
-        let parsed = Payload.parse(payload)
         let indirect = parsed.payloadName
         let report = parsed.validate()
         // An indirect payload is checked once resolved, against the named payload it refers to.
         if indirect == nil {
             guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
         }
-        let size = try JSONValue(json: payload).jsonData().count
-        guard size <= pushSizeLimit else {
-            throw MusterError(
-                .tooLarge,
-                "payload is \(size) bytes encoded, above the push size limit of \(pushSizeLimit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
-            )
-        }
-        let bytes = Array(payload)
+        let pushSizeLimit = self.pushSizeLimit
         let (recipients, resolvedReport) = try await log.perform { scope in
+            let limit =
+                try pushSizeLimit ?? scope.settings.value(.pushSizeLimit, namespace: namespace).flatMap(Int.init)
+                ?? 4096
+            guard size <= limit else {
+                throw MusterError(
+                    .tooLarge,
+                    "payload is \(size) bytes encoded, above the push size limit of \(limit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
+                )
+            }
             var topic = parsed.responseTopic ?? ""
             var report = report
             if let indirect {
-                guard
-                    let resolved = try NamedPayloads.resolve(
-                        bytes, namespace, scope.projection(NamedPayloadProjection.name))
-                else {
+                guard let resolved = try scope.namedPayloads.resolve(bytes, namespace: namespace) else {
                     throw MusterError(
                         .invalidArgument,
                         "no named payload \(String(reflecting: indirect)) in namespace \(namespace); store it first (muster payloads put); nothing was sent"
@@ -82,8 +106,7 @@ public struct Notifications: Sendable {
                 guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
                 topic = full.responseTopic ?? ""
             }
-            let directory = try scope.projection(DirectoryProjection.name)
-            let names = try Self.recipients(users, groups, all, namespace, directory)
+            let names = try Self.recipients(users, groups, all, namespace, scope.directory)
             let sent = PayloadSent(
                 sender: actor, title: title, body: body, source: source, payload: bytes, responseTopic: topic,
                 recipients: names.map { PayloadSent.Recipient(user: $0, messageId: EventID.make()) })
@@ -100,19 +123,16 @@ public struct Notifications: Sendable {
 
     /// Users first, then group members, then everyone; each name once, first place kept.
     private static func recipients(
-        _ users: [String], _ groups: [String], _ all: Bool, _ namespace: String, _ directory: ProjectionState
+        _ users: [String], _ groups: [String], _ all: Bool, _ namespace: String,
+        _ directory: ProjectionView<DirectoryProjection>
     ) throws -> [String] {
         var names = users
-        let unknownUsers = try users.filter { try Directory.user($0, namespace, directory) == nil }
+        let unknownUsers = try users.filter { try directory.user($0, namespace: namespace) == nil }
         var unknownGroups: [String] = []
         for name in groups {
-            guard let value = try directory.get("groups", DirectoryProjection.key(namespace, name)) else {
+            guard let group = try directory.group(name, namespace: namespace) else {
                 unknownGroups.append(name)
                 continue
-            }
-            let group = try value.withUnsafeBytes { buffer in
-                var reader = ByteReader(buffer)
-                return try GroupDefined(from: &reader)
             }
             names += group.members
         }
@@ -123,13 +143,7 @@ public struct Notifications: Sendable {
             throw MusterError(
                 .invalidArgument, "\(parts.joined(separator: " and ")) in namespace \(namespace); nothing was sent")
         }
-        if all {
-            try directory.scan("users", prefix: DirectoryProjection.key(namespace)) { _, value in
-                var reader = ByteReader(value)
-                names.append(try UserCreated(from: &reader).name)
-                return true
-            }
-        }
+        if all { names += try directory.users(namespace: namespace).map(\.name) }
         var seen = Set<String>()
         let unique = names.filter { seen.insert($0).inserted }
         guard !unique.isEmpty else {
@@ -142,27 +156,16 @@ public struct Notifications: Sendable {
 
     /// The user's pending messages, oldest first.
     public func inbox(user: String, namespace: String = Names.defaultNamespace) throws -> [PayloadMessage] {
-        try log.read { reader in
-            var messages: [PayloadMessage] = []
-            try reader.projection(InboxProjection.name).scan(
-                "pending", prefix: DirectoryProjection.key(namespace, user)
-            ) { _, value in
-                var r = ByteReader(value)
-                messages.append(try PayloadMessage(from: &r))
-                return true
-            }
-            return messages
-        }
+        try log.read { try $0.inbox.pending(user: user, namespace: namespace) }
     }
 
     /// A message sent to `user`, with its payload; nil when there is none such (or it was sent to someone else).
     public func message(id: UUID, user: String, namespace: String = Names.defaultNamespace) throws -> StoredMessage? {
         try log.read { reader in
-            let state = try reader.projection(InboxProjection.name)
-            guard let value = try state.get("addressed", InboxProjection.addressedKey(namespace, id, user)) else {
+            guard let (position, _) = try reader.inbox.addressed(id, user: user, namespace: namespace) else {
                 return nil
             }
-            guard let event = try reader.event(at: InboxProjection.position(value)),
+            guard let event = try reader.event(at: position),
                 let sent = try PayloadSent.decode(event)
             else {
                 throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(id)")
@@ -170,8 +173,7 @@ public struct Notifications: Sendable {
             let message = PayloadMessage(
                 messageId: id, title: sent.title, body: sent.body, sentAt: event.recordedAt,
                 responseTopic: sent.responseTopic, position: event.position)
-            let resolved = try NamedPayloads.resolve(
-                sent.payload, namespace, reader.projection(NamedPayloadProjection.name))
+            let resolved = try reader.namedPayloads.resolve(sent.payload, namespace: namespace)
             return StoredMessage(
                 message: message, sender: sent.sender, source: sent.source, payload: resolved ?? Data(sent.payload),
                 sentPayload: Data(sent.payload))

@@ -10,12 +10,25 @@ public struct NamedPayloadProjection: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["payloads"] }
+    public var eventTypes: Set<String>? { [NamedPayloadStored.type] }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         if let stored = try NamedPayloadStored.decode(event) {
-            try state.put("payloads", DirectoryProjection.key(event.namespace, stored.name), stored.payload)
+            try state.put("payloads", Key.joined(event.namespace, stored.name), stored.payload)
         }
+    }
+}
+
+extension LogSnapshot {
+    /// The named payloads in this snapshot.
+    var namedPayloads: ProjectionView<NamedPayloadProjection> { get throws { try view(NamedPayloadProjection()) } }
+}
+
+extension ProjectionView<NamedPayloadProjection> {
+    /// The payload stored under `name`, as given; nil when there is none.
+    func payload(_ name: String, namespace: String) throws -> [UInt8]? {
+        try state.get("payloads", Key.joined(namespace, name))
     }
 }

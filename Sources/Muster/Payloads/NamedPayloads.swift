@@ -40,8 +40,7 @@ public struct NamedPayloads: Sendable {
         guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
         let stored = NamedPayloadStored(name: name, payload: Array(payload))
         let replaced = try await log.perform { scope in
-            let existing = try scope.projection(NamedPayloadProjection.name).get(
-                "payloads", DirectoryProjection.key(namespace, name))
+            let existing = try scope.namedPayloads.payload(name, namespace: namespace)
             try scope.append(
                 AppendRequest(namespace: namespace, stream: "payload/\(name)", events: [stored.newEvent(actor: actor)]))
             return existing != nil
@@ -51,25 +50,7 @@ public struct NamedPayloads: Sendable {
 
     /// The payload stored under `name`, as given; nil when there is none.
     public func get(_ name: String, namespace: String = Names.defaultNamespace) throws -> Data? {
-        try log.read { reader in
-            try Self.stored(name, namespace, reader.projection(NamedPayloadProjection.name)).map { Data($0) }
-        }
-    }
-
-    static func stored(_ name: String, _ namespace: String, _ state: ProjectionState) throws -> [UInt8]? {
-        try state.get("payloads", DirectoryProjection.key(namespace, name))
-    }
-
-    /// The payload a device shows for `sent`: `sent` itself when it names no stored payload, else the
-    /// named payload overridden by what `sent` carries (see `merge`). Nil when the name is unknown.
-    static func resolve(_ sent: [UInt8], _ namespace: String, _ state: ProjectionState) throws -> Data? {
-        guard let object = try? JSONValue(json: Data(sent)).objectValue,
-            let name = object["payloadName"]?.stringValue
-        else { return Data(sent) }
-        guard let named = try stored(name, namespace, state),
-            let base = try? JSONValue(json: Data(named)).objectValue
-        else { return nil }
-        return JSONValue.object(merge(object, over: base)).jsonData()
+        try log.read { try $0.namedPayloads.payload(name, namespace: namespace).map { Data($0) } }
     }
 
     /// The named payload `base` overridden by the sent one (seed 000 "Overriding a common payload"):
@@ -96,5 +77,19 @@ public struct NamedPayloads: Sendable {
         }
         result["fields"] = .array(fields)
         return result
+    }
+}
+
+extension ProjectionView<NamedPayloadProjection> {
+    /// The payload a device shows for `sent`: `sent` itself when it names no stored payload, else the
+    /// named payload overridden by what `sent` carries (see `NamedPayloads.merge`). Nil when the name is unknown.
+    func resolve(_ sent: [UInt8], namespace: String) throws -> Data? {
+        guard let object = try? JSONValue(json: Data(sent)).objectValue,
+            let name = object["payloadName"]?.stringValue
+        else { return Data(sent) }
+        guard let named = try payload(name, namespace: namespace),
+            let base = try? JSONValue(json: Data(named)).objectValue
+        else { return nil }
+        return JSONValue.object(NamedPayloads.merge(object, over: base)).jsonData()
     }
 }

@@ -12,6 +12,7 @@ public struct DeviceOwnersProjection: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["owners"] }
+    public var eventTypes: Set<String>? { [PushTargetRegistered.type, PushTargetUnregistered.type] }
 
     public init() {}
 
@@ -19,18 +20,21 @@ public struct DeviceOwnersProjection: Projection {
         switch event.type {
         case PushTargetRegistered.type:
             let target = try PushTargetRegistered.decode(event)!
-            try state.put("owners", DirectoryProjection.key(event.namespace, target.deviceId, target.user), [])
+            try state.put("owners", Key.joined(event.namespace, target.deviceId, target.user), [])
         case PushTargetUnregistered.type:
             let gone = try PushTargetUnregistered.decode(event)!
-            try state.delete("owners", DirectoryProjection.key(event.namespace, gone.deviceId, gone.user))
+            try state.delete("owners", Key.joined(event.namespace, gone.deviceId, gone.user))
         default: break
         }
     }
 
+}
+
+extension ProjectionView<DeviceOwnersProjection> {
     /// The users who registered `deviceId` in the namespace; empty when nobody did.
-    static func owners(of deviceId: String, _ namespace: String, _ state: ProjectionState) throws -> [String] {
+    func owners(of deviceId: String, namespace: String) throws -> [String] {
         var owners: [String] = []
-        try state.scan("owners", prefix: DirectoryProjection.key(namespace, deviceId)) { key, _ in
+        try state.scan("owners", prefix: Key.joined(namespace, deviceId)) { key, _ in
             owners.append(RuleRun.lastComponent(key))
             return true
         }

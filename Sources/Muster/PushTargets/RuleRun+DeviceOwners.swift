@@ -6,8 +6,7 @@ extension RuleRun {
     /// registered is accepted; presence is kept by user, so it moves only the reporter's own.
     func requireOwnDevice(_ deviceId: String) throws {
         guard let reporter else { return }
-        let owners = try DeviceOwnersProjection.owners(
-            of: deviceId, namespace, scope.projection(DeviceOwnersProjection.name))
+        let owners = try scope.view(DeviceOwnersProjection()).owners(of: deviceId, namespace: namespace)
         guard owners.isEmpty || owners.contains(reporter.name) else {
             // The owner is not named: who owns a device is not the reporter's business.
             throw MusterError(

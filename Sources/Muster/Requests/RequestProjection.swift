@@ -10,12 +10,30 @@ public struct RequestProjection: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["templates"] }
+    public var eventTypes: Set<String>? { [RequestTemplateStored.type] }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         if let stored = try RequestTemplateStored.decode(event) {
-            try state.put("templates", DirectoryProjection.key(event.namespace, stored.name), event.body.bytes)
+            try state.put("templates", Key.joined(event.namespace, stored.name), event.body.bytes)
         }
+    }
+}
+
+extension LogSnapshot {
+    /// The request templates in this snapshot.
+    var requestTemplates: ProjectionView<RequestProjection> { get throws { try view(RequestProjection()) } }
+}
+
+extension ProjectionView<RequestProjection> {
+    /// The template named `name`, or nil.
+    func template(_ name: String, namespace: String) throws -> RequestTemplateStored? {
+        try event("templates", Key.joined(namespace, name))
+    }
+
+    /// Every template of the namespace, by name.
+    func templates(namespace: String) throws -> [RequestTemplateStored] {
+        try events("templates", prefix: Key.joined(namespace))
     }
 }

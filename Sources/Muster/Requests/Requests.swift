@@ -44,33 +44,12 @@ public struct Requests: Sendable {
 
     /// The template named `name`, or nil.
     public func get(_ name: String, namespace: String = Names.defaultNamespace) throws -> RequestTemplateStored? {
-        try log.read { try Self.template(name, namespace, $0.projection(RequestProjection.name)) }
+        try log.read { try $0.requestTemplates.template(name, namespace: namespace) }
     }
 
     /// Every template of the namespace, by name.
     public func list(namespace: String = Names.defaultNamespace) throws -> [RequestTemplateStored] {
-        try log.read { reader in
-            var result: [RequestTemplateStored] = []
-            try reader.projection(RequestProjection.name).scan(
-                "templates", prefix: DirectoryProjection.key(namespace)
-            ) { _, value in
-                var r = ByteReader(value)
-                result.append(try RequestTemplateStored(from: &r))
-                return true
-            }
-            return result
-        }
-    }
-
-    static func template(_ name: String, _ namespace: String, _ state: ProjectionState) throws
-        -> RequestTemplateStored?
-    {
-        try state.get("templates", DirectoryProjection.key(namespace, name)).map { bytes in
-            try bytes.withUnsafeBytes { buffer in
-                var reader = ByteReader(buffer)
-                return try RequestTemplateStored(from: &reader)
-            }
-        }
+        try log.read { try $0.requestTemplates.templates(namespace: namespace) }
     }
 }
 
@@ -100,52 +79,21 @@ extension Notifications {
         answers: [String: JSONValue], at location: Location? = nil, namespace: String = Names.defaultNamespace,
         actor: String? = nil
     ) async throws -> Answer {
-        try Names.validate(deviceId, as: "device id")
-        let messageId = EventID.make()
-        let prepared = try log.read { reader -> Prepared? in
-            guard let template = try Requests.template(name, namespace, reader.projection(RequestProjection.name))
-            else { return nil }  // The writer says so.
-            let device =
-                try deviceName
-                ?? Self.registeredName(user, deviceId, namespace, reader.projection(DirectoryProjection.name))
-                ?? deviceId
-            let (response, json) = try Self.submit(
-                ParsedPayloads.parse(Data(template.payload)), answers, user: user, deviceId: deviceId,
-                deviceName: device,
-                submitValue: submitValue, at: location, now: log.configuration.clock())
-            return Prepared(basis: template.payload, deviceName: device, response: response, json: json)
-        }
-        return try await log.perform { scope in
-            guard try Directory.user(user, namespace, scope.projection(DirectoryProjection.name)) != nil else {
+        try await answer(
+            messageId: EventID.make(), request: name, user: user, deviceId: deviceId, deviceName: deviceName,
+            submitValue: submitValue, answers: answers, at: location, namespace: namespace, actor: actor
+        ) { snapshot, _ in
+            guard try snapshot.directory.user(user, namespace: namespace) != nil else {
                 throw MusterError(.notFound, "no user named \(String(reflecting: user)) in namespace \(namespace)")
             }
-            guard let template = try Requests.template(name, namespace, scope.projection(RequestProjection.name))
-            else {
+            guard let template = try snapshot.requestTemplates.template(name, namespace: namespace) else {
                 throw MusterError(
                     .notFound,
                     "no request named \(String(reflecting: name)) in namespace \(namespace) (muster requests list)")
             }
-            let device =
-                try deviceName
-                ?? Self.registeredName(user, deviceId, namespace, scope.projection(DirectoryProjection.name))
-                ?? deviceId
-            let response: ResponseObject
-            let json: Data
-            if let prepared, prepared.basis == template.payload, prepared.deviceName == device {
-                (response, json) = (prepared.response, prepared.json)
-            } else {
-                (response, json) = try Self.submit(
-                    ParsedPayloads.parse(Data(template.payload)), answers, user: user, deviceId: deviceId,
-                    deviceName: device, submitValue: submitValue, at: location, now: scope.now)
+            return Question(basis: template.payload) {
+                (ParsedPayloads.parse(Data(template.payload)), template.responseTopic)
             }
-            let received = ResponseReceived(
-                messageId: messageId, user: user, deviceId: deviceId, deviceName: device, submitValue: submitValue,
-                response: Array(json), responseTopic: template.responseTopic, request: name)
-            let result = try scope.append(
-                AppendRequest(
-                    namespace: namespace, stream: "message/\(messageId.uuidString)", expectedVersion: .noStream,
-                    events: [received.newEvent(actor: actor ?? user)]))
-            return Answer(messageId: messageId, response: response, json: json, position: result.lastPosition)
         }
     }
 }

@@ -33,13 +33,13 @@ final class AreaCache: Sendable {
             try scope.streamVersion(namespace: namespace, stream: "areas") << 32
             | scope.streamVersion(namespace: namespace, stream: "geotriggers")
         if let hit = entries.withLock({ $0[namespace] }), hit.version == version { return hit }
-        let areas = try AreasProjection.areas(namespace, scope.projection(AreasProjection.name))
+        let areas = try scope.areas.areas(namespace: namespace)
         var index = CircleIndex<String>()
         for area in areas {
             if let circle = area.circle { index.insert(circle, id: area.id) }
         }
         let byId = Dictionary(uniqueKeysWithValues: areas.map { ($0.id, $0) })
-        let geotriggers = try GeotriggersProjection.all(namespace, scope.projection(GeotriggersProjection.name))
+        let geotriggers = try scope.geotriggers.geotriggers(namespace: namespace)
         let compiled = Compiled(
             version: version, areas: byId, detector: PresenceDetector(fences: index),
             beaconRegions: areas.filter { if case .beacon = $0.region { true } else { false } },

@@ -20,42 +20,12 @@ public struct RuleCounters: Sendable {
 
     /// Every area counter (optionally of one area) then every group counter, in key order.
     public func counters(area: String? = nil, namespace: String = Names.defaultNamespace) throws -> [Counter] {
-        try log.read { reader in
-            let state = try reader.projection(RulesProjection.name)
-            var result: [Counter] = []
-            try state.scan("counters", prefix: DirectoryProjection.key(namespace)) { key, value in
-                let parts = Self.parts(key)
-                guard parts.count == 4, area == nil || parts[2] == area else { return true }
-                var r = ByteReader(value)
-                result.append(
-                    Counter(user: parts[1], area: parts[2], rule: parts[3], count: Int(try r.readVarint("count"))))
-                return true
-            }
-            guard area == nil else { return result }
-            try state.scan("groupCounters", prefix: DirectoryProjection.key(namespace)) { key, value in
-                let parts = Self.parts(key)
-                guard parts.count == 4 else { return true }
-                var r = ByteReader(value)
-                result.append(
-                    Counter(user: parts[1], group: parts[2], trigger: parts[3], count: Int(try r.readVarint("count"))))
-                return true
-            }
-            return result
-        }
+        try log.read { try $0.rules.counters(area: area, namespace: namespace) }
     }
 
     /// Rule notifications the user had on a day of their time zone (`YYYY-MM-DD`).
     public func quota(user: String, day: String, namespace: String = Names.defaultNamespace) throws -> Int {
-        try log.read { reader in
-            guard
-                let bytes = try reader.projection(RulesProjection.name).get(
-                    "quota", DirectoryProjection.key(namespace, user, day))
-            else { return 0 }
-            return try bytes.withUnsafeBytes { buffer in
-                var r = ByteReader(buffer)
-                return Int(try r.readVarint("count"))
-            }
-        }
+        try log.read { try $0.rules.quota(user: user, day: day, namespace: namespace) }
     }
 
     /// A user's rule notifications on a day against the namespace's `dailyNotificationLimit`.

@@ -215,17 +215,10 @@ public struct RuleEngine: Sendable {
     public func expireBeaconRegions(now: Date? = nil) async throws -> LocationAnswer {
         let stale: [(namespace: String, user: String, deviceId: String, area: String)] = try log.read { reader in
             let cutoff = (now.map(Self.microseconds) ?? Self.microseconds(Date())) - Self.beaconExitAfter * 1_000_000
-            let areas = try reader.projection(AreasProjection.name)
-            var found: [(String, String, String, String)] = []
-            try reader.projection(RulesProjection.name).scan("inside") { key, value in
-                guard value.count > 8, value.loadUnaligned(as: Int64.self) < cutoff else { return true }
-                let parts = RuleCounters.parts(key)
-                guard parts.count == 4, case .beacon? = try AreasProjection.area(parts[3], parts[0], areas)?.region
-                else { return true }
-                found.append((parts[0], parts[1], parts[2], parts[3]))
-                return true
+            let areas = try reader.areas
+            return try reader.rules.beaconPresences(seenBefore: cutoff).filter { namespace, _, _, area in
+                if case .beacon? = try areas.area(area, namespace: namespace)?.region { true } else { false }
             }
-            return found
         }
         guard !stale.isEmpty else { return LocationAnswer() }
         let (evaluation, hooks) = try await log.perform { scope in
@@ -245,27 +238,14 @@ public struct RuleEngine: Sendable {
 
     /// When the next latch ends, µs since 1970; nil when none waits.
     public func nextLatchEnd() throws -> Int64? {
-        try log.read { reader in
-            var first: Int64?
-            try reader.projection(RulesProjection.name).scan("due") { key, _ in
-                first = Int64(bitPattern: key.loadUnaligned(as: UInt64.self).bigEndian)
-                return false
-            }
-            return first
-        }
+        try log.read { try $0.rules.nextLatchEnd() }
     }
 
     /// Calls the server hooks recorded as waiting (after a restart, or a failure mid-way).
     @discardableResult
     public func resumeServerHooks() async throws -> LocationAnswer {
         let hooks = try log.read { reader in
-            var positions: [UInt64] = []
-            try reader.projection(RulesProjection.name).scan("hooks") { _, value in
-                var r = ByteReader(value)
-                positions.append(try r.readVarint("position"))
-                return true
-            }
-            return try positions.compactMap { position -> PendingHook? in
+            try reader.rules.awaitingServer().compactMap { position -> PendingHook? in
                 guard let event = try reader.event(at: position), let record = try RuleEvaluated.decode(event),
                     let url = record.serverURL
                 else { return nil }

@@ -10,7 +10,7 @@ final class RuleRun {
     let namespace: String
     let areas: AreaCache.Compiled
     let state: ProjectionState
-    let directory: ProjectionState
+    let directory: ProjectionView<DirectoryProjection>
     var evaluation = LocationAnswer()
     private(set) var hooks: [PendingHook] = []
     /// The user reporting, when the run is for one report.
@@ -23,9 +23,9 @@ final class RuleRun {
         self.namespace = namespace
         areas = try cache.compiled(namespace, scope)
         state = try scope.projection(RulesProjection.name)
-        directory = try scope.projection(DirectoryProjection.name)
+        directory = try scope.directory
         if let user {
-            guard let found = try Directory.user(user, namespace, directory) else {
+            guard let found = try directory.user(user, namespace: namespace) else {
                 throw MusterError(
                     .invalidArgument, "user: no user named \(String(reflecting: user)) in namespace \(namespace)")
             }
@@ -68,7 +68,7 @@ final class RuleRun {
         let matched = Set(regions.map(\.id))
         // Regions the device is in but has not seen for a while: left.
         var stale: [String] = []
-        try state.scan("inside", prefix: key(namespace, user, sighting.deviceId)) { key, value in
+        try state.scan("inside", prefix: Key.joined(namespace, user, sighting.deviceId)) { key, value in
             let area = Self.lastComponent(key)
             guard let known = areas.areas[area], case .beacon = known.region, !matched.contains(area) else {
                 return true
@@ -88,7 +88,8 @@ final class RuleRun {
             proximity: proximity.rawValue, at: at, regions: regions.map(\.id))
         // Several region beacons heard: only the clearly nearest one triggers (seed 004's hand-over).
         var readings =
-            try state.get("beaconReadings", key(namespace, user, sighting.deviceId)).map(BeaconReading.decode) ?? []
+            try state.get("beaconReadings", Key.joined(namespace, user, sighting.deviceId)).map(BeaconReading.decode)
+            ?? []
         readings = BeaconReading.recent(readings, at: at)
         try append(stream: sighting.deviceId, sighted)
         guard !regions.isEmpty else { return }
@@ -105,7 +106,8 @@ final class RuleRun {
             evaluation.ignored = "no beacon is clearly nearest (\(heard)): nothing triggered"
             return
         }
-        for region in regions where try state.get("inside", key(namespace, user, sighting.deviceId, region.id)) == nil {
+        for region in regions
+        where try state.get("inside", Key.joined(namespace, user, sighting.deviceId, region.id)) == nil {
             try transition(
                 deviceId: sighting.deviceId, user: user, area: region.id, trigger: "on_entry", source: .beacon, at: at,
                 location: location, proximity: proximity.rawValue)
@@ -115,7 +117,9 @@ final class RuleRun {
     /// Takes the user's device out of a beacon region not seen for `beaconExitAfter` seconds, if that is still so.
     func expireBeaconRegion(user: String, deviceId: String, area: String, at: Int64) throws {
         // Beacon regions keep the user after the time: a shorter value is a geofence's.
-        guard let value = try state.get("inside", key(namespace, user, deviceId, area)), value.count > 8 else { return }
+        guard let value = try state.get("inside", Key.joined(namespace, user, deviceId, area)), value.count > 8 else {
+            return
+        }
         let lastSeen = value.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
         guard lastSeen < at - RuleEngine.beaconExitAfter * 1_000_000 else { return }
         try transition(
@@ -129,7 +133,8 @@ final class RuleRun {
             throw MusterError(
                 .invalidArgument, "area: no area \(String(reflecting: report.area)) in namespace \(namespace)")
         }
-        let isInside = try state.get("inside", key(namespace, reporter!.name, report.deviceId, report.area)) != nil
+        let isInside =
+            try state.get("inside", Key.joined(namespace, reporter!.name, report.deviceId, report.area)) != nil
         if isInside == (report.trigger == "on_entry") {
             evaluation.ignored =
                 "device \(report.deviceId) is already \(isInside ? "inside" : "outside") area \(report.area): nothing changed"
@@ -149,7 +154,7 @@ final class RuleRun {
         evaluation.transitions.append(LocationAnswer.Transition(area: id, trigger: trigger))
         // Rules still waiting for their latch time: this newer event supersedes them.
         var waiting: [(rule: String, transition: UInt64)] = []
-        try state.scan("latches", prefix: key(namespace, user, deviceId, id)) { key, value in
+        try state.scan("latches", prefix: Key.joined(namespace, user, deviceId, id)) { key, value in
             let pending = try RulesProjection.pending(Array(value))
             waiting.append((Self.lastComponent(key), pending.transition))
             return true
@@ -192,7 +197,7 @@ final class RuleRun {
 
     /// Evaluates the latched rules (of one user's device, or all) whose time has come by `upTo`.
     func fireDueLatches(user: String?, deviceId: String?, upTo: Int64, limit: Int = .max) throws {
-        let device = user.flatMap { user in deviceId.map { key(namespace, user, $0) } }
+        let device = user.flatMap { user in deviceId.map { Key.joined(namespace, user, $0) } }
         var due: [(key: [UInt8], transition: UInt64, dueAt: Int64)] = []
         try state.scan("due") { key, value in
             let dueAt = Int64(bitPattern: key.loadUnaligned(as: UInt64.self).bigEndian)
@@ -243,7 +248,7 @@ final class RuleRun {
         var decision = RuleEvaluated(
             user: user, deviceId: event.deviceId, area: area.id, rule: rule.id, trigger: event.trigger,
             transition: transition, at: at)
-        decision.areaCount = try count("counters", key(namespace, user, area.id, rule.id)) + 1
+        decision.areaCount = try count("counters", Key.joined(namespace, user, area.id, rule.id)) + 1
         if let group = area.groupId {
             decision.group = group
             decision.groupCount = try groupCount(
@@ -254,7 +259,7 @@ final class RuleRun {
         let limit = try dailyLimit()
         let conditions = RuleConditions(
             area: area, rule: rule, at: at, areaCount: decision.areaCount!, groupCount: decision.groupCount,
-            notificationsToday: try count("quota", key(namespace, user, day)), dailyLimit: limit, day: day,
+            notificationsToday: try count("quota", Key.joined(namespace, user, day)), dailyLimit: limit, day: day,
             proximity: event.proximity.flatMap(BeaconProximity.init(rawValue:)))
         if let reason = conditions.firstUnmet() {
             decision.reason = reason
@@ -288,7 +293,7 @@ final class RuleRun {
     /// Ends a rule that waited for its server hook with the hook's answer.
     func complete(_ pending: PendingHook, answer: ServerHook.Answer) throws {
         // Already answered (another instance, or a resumed hook): nothing to do.
-        let hookKey = key(
+        let hookKey = Key.joined(
             namespace, pending.record.user, pending.record.deviceId, pending.record.area, pending.record.rule,
             String(pending.record.transition))
         guard try state.get("hooks", hookKey) != nil else { return }
@@ -346,7 +351,7 @@ final class RuleRun {
             return
         }
         let day = Self.day(decision.at, in: timeZone)
-        let count = try count("quota", key(namespace, decision.user, day)) + 1
+        let count = try count("quota", Key.joined(namespace, decision.user, day)) + 1
         decision.day = day
         decision.dailyCount = count
         if let limit = try dailyLimit(), count > limit {
@@ -415,7 +420,7 @@ final class RuleRun {
 
     /// The group count after this transition: counted once per transition, however many rules share it.
     private func groupCount(user: String, group: String, trigger: String, transition: UInt64) throws -> Int {
-        guard let bytes = try state.get("groupCounters", key(namespace, user, group, trigger)) else { return 1 }
+        guard let bytes = try state.get("groupCounters", Key.joined(namespace, user, group, trigger)) else { return 1 }
         return try bytes.withUnsafeBytes { buffer in
             var r = ByteReader(buffer)
             let count = Int(try r.readVarint("count"))
@@ -425,7 +430,7 @@ final class RuleRun {
 
     private func insideGeofences(_ user: String, _ deviceId: String) throws -> Set<String> {
         var inside = Set<String>()
-        try state.scan("inside", prefix: key(namespace, user, deviceId)) { key, _ in
+        try state.scan("inside", prefix: Key.joined(namespace, user, deviceId)) { key, _ in
             let area = Self.lastComponent(key)
             if let known = areas.areas[area], case .beacon = known.region { return true }
             inside.insert(area)
@@ -435,7 +440,9 @@ final class RuleRun {
     }
 
     private func lastFix(_ user: String, _ deviceId: String) throws -> Coordinate? {
-        guard let bytes = try state.get("fixes", key(namespace, user, deviceId)), bytes.count == 16 else { return nil }
+        guard let bytes = try state.get("fixes", Key.joined(namespace, user, deviceId)), bytes.count == 16 else {
+            return nil
+        }
         return bytes.withUnsafeBytes { buffer in
             try? Coordinate(
                 latitude: Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(as: UInt64.self))),
@@ -445,18 +452,16 @@ final class RuleRun {
     }
 
     private func userTimeZone(_ user: String) throws -> TimeZone {
-        let name = try Directory.user(user, namespace, directory)?.timeZone ?? "UTC"
+        let name = try directory.user(user, namespace: namespace)?.timeZone ?? "UTC"
         return TimeZone(identifier: name) ?? TimeZone(identifier: "UTC")!
     }
 
-    private func settings() throws -> ProjectionState { try scope.projection(SettingsProjection.name) }
-
     private func setting(_ setting: Setting) throws -> Bool {
-        try Settings.entry(setting, namespace, settings()).value != "false"
+        try scope.settings.value(setting, namespace: namespace) != "false"
     }
 
     private func dailyLimit() throws -> Int? {
-        try Settings.entry(.dailyNotificationLimit, namespace, settings()).value.flatMap(Int.init)
+        try scope.settings.value(.dailyNotificationLimit, namespace: namespace).flatMap(Int.init)
     }
 
     /// The user's local calendar day of `at`, `YYYY-MM-DD`.
@@ -466,15 +471,6 @@ final class RuleRun {
         let parts = calendar.dateComponents(
             [.year, .month, .day], from: Date(timeIntervalSince1970: Double(at) / 1_000_000))
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-    }
-
-    func key(_ parts: String...) -> [UInt8] {
-        var key: [UInt8] = []
-        for part in parts {
-            key.append(contentsOf: part.utf8)
-            key.append(0)
-        }
-        return key
     }
 
     /// The last NUL-terminated part of a key.

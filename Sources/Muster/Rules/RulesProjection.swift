@@ -27,6 +27,10 @@ public struct RulesProjection: Projection {
         ["inside", "fixes", "latches", "due", "counters", "groupCounters", "quota", "hooks", "beaconReadings"]
     }
 
+    public var eventTypes: Set<String>? {
+        [LocationReported.type, BeaconSighted.type, AreaTransition.type, RuleEvaluated.type]
+    }
+
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
@@ -37,12 +41,12 @@ public struct RulesProjection: Projection {
             var w = ByteWriter(capacity: 16)
             w.write(fixed: fix.latitude.bitPattern)
             w.write(fixed: fix.longitude.bitPattern)
-            try state.put("fixes", key(ns, fix.user, fix.deviceId), w.bytes)
+            try state.put("fixes", Key.joined(ns, fix.user, fix.deviceId), w.bytes)
         case BeaconSighted.type:
             let sighting = try BeaconSighted.decode(event)!
-            let device = key(ns, sighting.user, sighting.deviceId)
-            for region in sighting.regions where try state.get("inside", device + key(region)) != nil {
-                try state.put("inside", device + key(region), Self.time(sighting.at) + Array(sighting.user.utf8))
+            let device = Key.joined(ns, sighting.user, sighting.deviceId)
+            for region in sighting.regions where try state.get("inside", device + Key.joined(region)) != nil {
+                try state.put("inside", device + Key.joined(region), Self.time(sighting.at) + Array(sighting.user.utf8))
             }
             guard !sighting.regions.isEmpty else { break }
             let readingsKey = device
@@ -52,7 +56,7 @@ public struct RulesProjection: Projection {
                 "beaconReadings", readingsKey, BeaconReading.encode(BeaconReading.recent(readings, at: sighting.at)))
         case AreaTransition.type:
             let transition = try AreaTransition.decode(event)!
-            let inside = key(ns, transition.user, transition.deviceId, transition.area)
+            let inside = Key.joined(ns, transition.user, transition.deviceId, transition.area)
             if transition.trigger == "on_entry" {
                 // Beacon regions also keep the user, so the timer can take a silent device out.
                 let user = transition.source == .beacon ? Array(transition.user.utf8) : []
@@ -71,7 +75,7 @@ public struct RulesProjection: Projection {
                 try state.delete("due", Self.dueKey(Self.pending(value).dueAt, latchKey))
             }
             for latch in transition.latches {
-                let latchKey = inside + key(latch.rule)
+                let latchKey = inside + Key.joined(latch.rule)
                 var w = ByteWriter(capacity: 16)
                 w.write(varint: event.position)
                 w.write(signed: latch.dueAt)
@@ -82,7 +86,7 @@ public struct RulesProjection: Projection {
             }
         case RuleEvaluated.type:
             let record = try RuleEvaluated.decode(event)!
-            let latchKey = key(ns, record.user, record.deviceId, record.area, record.rule)
+            let latchKey = Key.joined(ns, record.user, record.deviceId, record.area, record.rule)
             if let value = try state.get("latches", latchKey) {
                 let pending = try Self.pending(value)
                 if pending.transition == record.transition {
@@ -91,18 +95,18 @@ public struct RulesProjection: Projection {
                 }
             }
             if let count = record.areaCount {
-                try state.put("counters", key(ns, record.user, record.area, record.rule), Self.count(count))
+                try state.put("counters", Key.joined(ns, record.user, record.area, record.rule), Self.count(count))
             }
             if let group = record.group, let count = record.groupCount {
                 var w = ByteWriter(capacity: 12)
                 w.write(varint: UInt64(count))
                 w.write(varint: record.transition)
-                try state.put("groupCounters", key(ns, record.user, group, record.trigger), w.bytes)
+                try state.put("groupCounters", Key.joined(ns, record.user, group, record.trigger), w.bytes)
             }
             if let day = record.day, let count = record.dailyCount {
-                try state.put("quota", key(ns, record.user, day), Self.count(count))
+                try state.put("quota", Key.joined(ns, record.user, day), Self.count(count))
             }
-            let hook = key(ns, record.user, record.deviceId, record.area, record.rule, String(record.transition))
+            let hook = Key.joined(ns, record.user, record.deviceId, record.area, record.rule, String(record.transition))
             if record.awaitingServer {
                 var w = ByteWriter(capacity: 10)
                 w.write(varint: event.position)
@@ -112,15 +116,6 @@ public struct RulesProjection: Projection {
             }
         default: break
         }
-    }
-
-    func key(_ parts: String...) -> [UInt8] {
-        var key: [UInt8] = []
-        for part in parts {
-            key.append(contentsOf: part.utf8)
-            key.append(0)
-        }
-        return key
     }
 
     static func time(_ at: Int64) -> [UInt8] {
@@ -145,6 +140,81 @@ public struct RulesProjection: Projection {
         try value.withUnsafeBytes { buffer in
             var r = ByteReader(buffer)
             return (try r.readVarint("transition"), try r.readSigned("due at"))
+        }
+    }
+}
+
+extension LogSnapshot {
+    /// What the rules engine remembers, in this snapshot.
+    var rules: ProjectionView<RulesProjection> { get throws { try view(RulesProjection()) } }
+}
+
+extension ProjectionView<RulesProjection> {
+    /// Presences in beacon regions last seen before `cutoff` (µs), as (namespace, user, device, area).
+    func beaconPresences(seenBefore cutoff: Int64) throws -> [(String, String, String, String)] {
+        var found: [(String, String, String, String)] = []
+        try state.scan("inside") { key, value in
+            // Only beacon regions keep the user after the time.
+            guard value.count > 8, value.loadUnaligned(as: Int64.self) < cutoff else { return true }
+            let parts = RuleCounters.parts(key)
+            if parts.count == 4 { found.append((parts[0], parts[1], parts[2], parts[3])) }
+            return true
+        }
+        return found
+    }
+
+    /// When the next latch ends, µs since 1970; nil when none waits.
+    func nextLatchEnd() throws -> Int64? {
+        var first: Int64?
+        try state.scan("due") { key, _ in
+            first = Int64(bitPattern: key.loadUnaligned(as: UInt64.self).bigEndian)
+            return false
+        }
+        return first
+    }
+
+    /// Positions of the rule records waiting for their server hook.
+    func awaitingServer() throws -> [UInt64] {
+        var positions: [UInt64] = []
+        try state.scan("hooks") { _, value in
+            var reader = ByteReader(value)
+            positions.append(try reader.readVarint("position"))
+            return true
+        }
+        return positions
+    }
+
+    /// Every area counter (optionally of one area) then every group counter, in key order.
+    func counters(area: String?, namespace: String) throws -> [RuleCounters.Counter] {
+        var result: [RuleCounters.Counter] = []
+        try state.scan("counters", prefix: Key.joined(namespace)) { key, value in
+            let parts = RuleCounters.parts(key)
+            guard parts.count == 4, area == nil || parts[2] == area else { return true }
+            var r = ByteReader(value)
+            result.append(
+                RuleCounters.Counter(
+                    user: parts[1], area: parts[2], rule: parts[3], count: Int(try r.readVarint("count"))))
+            return true
+        }
+        guard area == nil else { return result }
+        try state.scan("groupCounters", prefix: Key.joined(namespace)) { key, value in
+            let parts = RuleCounters.parts(key)
+            guard parts.count == 4 else { return true }
+            var r = ByteReader(value)
+            result.append(
+                RuleCounters.Counter(
+                    user: parts[1], group: parts[2], trigger: parts[3], count: Int(try r.readVarint("count"))))
+            return true
+        }
+        return result
+    }
+
+    /// Rule notifications the user had on a day of their time zone (`YYYY-MM-DD`).
+    func quota(user: String, day: String, namespace: String) throws -> Int {
+        guard let bytes = try state.get("quota", Key.joined(namespace, user, day)) else { return 0 }
+        return try bytes.withUnsafeBytes { buffer in
+            var r = ByteReader(buffer)
+            return Int(try r.readVarint("count"))
         }
     }
 }

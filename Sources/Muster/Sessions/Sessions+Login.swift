@@ -27,12 +27,12 @@ extension Sessions {
         }
         // A name no user could have (empty, too long, control characters) is refused as a failure.
         let (user, someHash) = try log.read { reader -> (UserCreated?, PasswordHash?) in
-            let directory = try reader.projection(DirectoryProjection.name)
+            let directory = try reader.directory
             guard (try? Names.validate(username, as: "user name")) != nil else {
-                return (nil, try Directory.anyPasswordHash(namespace, directory))
+                return (nil, try directory.anyPasswordHash(namespace: namespace))
             }
-            let user = try Directory.user(matching: username, namespace, directory)
-            return (user, user?.password == nil ? try Directory.anyPasswordHash(namespace, directory) : nil)
+            let user = try directory.user(matching: username, namespace: namespace)
+            return (user, user?.password == nil ? try directory.anyPasswordHash(namespace: namespace) : nil)
         }
         let failure: LoginFailed.Reason?
         if let hash = user?.password {

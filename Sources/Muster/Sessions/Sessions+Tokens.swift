@@ -13,12 +13,12 @@ extension Sessions {
         let refresh = SessionToken.make(prefix: SessionToken.refreshPrefix)
         let policy = self.policy
         let outcome = try await log.perform { scope -> RefreshOutcome in
-            let sessions = try scope.projection(SessionsProjection.name)
-            guard let token = try SessionsProjection.token(sessions, "refreshTokens", hash: hash) else {
+            let sessions = try scope.sessions
+            guard let token = try sessions.refreshToken(hash: hash) else {
                 throw AuthenticationError.tokenUnknown
             }
             if token.isRevoked {
-                guard let entry = try SessionsProjection.session(sessions, token.sessionId), !entry.hasEnded,
+                guard let entry = try sessions.session(token.sessionId), !entry.hasEnded,
                     entry.refreshTokenHash != hash
                 else { throw AuthenticationError.tokenRevoked }
                 // Committed, then refused: the revocation must not roll back with the error.
@@ -31,7 +31,7 @@ extension Sessions {
                 return .reused
             }
             if scope.now >= token.expiresAt { throw AuthenticationError.tokenExpired }
-            guard try Directory.user(token.user, token.namespace, scope.projection(DirectoryProjection.name)) != nil
+            guard try scope.directory.user(token.user, namespace: token.namespace) != nil
             else { throw AuthenticationError.tokenUnknown }
             let revoked = TokenRevoked(
                 sessionId: token.sessionId, user: token.user, deviceId: token.deviceId, reason: .refreshRotation)
@@ -68,8 +68,7 @@ extension Sessions {
     public func logout(accessToken: String) async throws {
         let hash = SessionToken.hash(accessToken)
         try await log.perform { scope in
-            let sessions = try scope.projection(SessionsProjection.name)
-            guard let token = try SessionsProjection.token(sessions, "accessTokens", hash: hash) else {
+            guard let token = try scope.sessions.accessToken(hash: hash) else {
                 throw AuthenticationError.tokenUnknown
             }
             if token.isRevoked { throw AuthenticationError.tokenRevoked }

@@ -125,14 +125,12 @@ public struct Sessions: Sendable {
         let hash = SessionToken.hash(accessToken)
         let now = log.configuration.clock()
         return try log.read { reader in
-            let state = try reader.projection(SessionsProjection.name)
-            guard let token = try SessionsProjection.token(state, "accessTokens", hash: hash) else {
+            guard let token = try reader.sessions.accessToken(hash: hash) else {
                 throw AuthenticationError.tokenUnknown
             }
             if token.isRevoked { throw AuthenticationError.tokenRevoked }
             if now >= token.expiresAt { throw AuthenticationError.tokenExpired }
-            let directory = try reader.projection(DirectoryProjection.name)
-            guard let user = try Directory.user(token.user, token.namespace, directory) else {
+            guard let user = try reader.directory.user(token.user, namespace: token.namespace) else {
                 throw AuthenticationError.tokenUnknown
             }
             return Principal(
@@ -145,7 +143,7 @@ public struct Sessions: Sendable {
     /// has no such user. Records nothing; the session id is `externalSessionId`.
     public func principal(username: String, namespace: String) throws -> Principal? {
         try log.read { reader in
-            try Directory.user(username, namespace, reader.projection(DirectoryProjection.name)).map {
+            try reader.directory.user(username, namespace: namespace).map {
                 Principal(
                     username: $0.name, namespace: namespace, isAdmin: $0.isAdmin, deviceId: nil,
                     sessionId: Self.externalSessionId, expiresAt: .distantFuture)

@@ -13,6 +13,7 @@ public struct SessionsProjection: Projection {
     public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["accessTokens", "refreshTokens", "sessions"] }
+    public var eventTypes: Set<String>? { [TokenIssued.type, TokenRevoked.type] }
 
     public init() {}
 
@@ -51,17 +52,27 @@ public struct SessionsProjection: Projection {
         }
     }
 
-    // MARK: Reading
+    fileprivate static func key(_ sessionId: UUID) -> [UInt8] { withUnsafeBytes(of: sessionId.uuid) { Array($0) } }
+}
 
-    static func key(_ sessionId: UUID) -> [UInt8] { withUnsafeBytes(of: sessionId.uuid) { Array($0) } }
+extension LogSnapshot {
+    /// The sessions in this snapshot.
+    var sessions: ProjectionView<SessionsProjection> { get throws { try view(SessionsProjection()) } }
+}
 
-    /// The record of a token hash in `accessTokens` or `refreshTokens`, or nil.
-    static func token(_ state: ProjectionState, _ table: String, hash: String) throws -> TokenRecord? {
+extension ProjectionView<SessionsProjection> {
+    /// The record of an access token's hash, or nil.
+    func accessToken(hash: String) throws -> TokenRecord? { try token("accessTokens", hash) }
+
+    /// The record of a refresh token's hash, or nil.
+    func refreshToken(hash: String) throws -> TokenRecord? { try token("refreshTokens", hash) }
+
+    private func token(_ table: String, _ hash: String) throws -> TokenRecord? {
         try state.get(table, Array(hash.utf8)).map(TokenRecord.init(decoding:))
     }
 
     /// A session's current pair and whether it ended, or nil.
-    static func session(_ state: ProjectionState, _ sessionId: UUID) throws -> SessionEntry? {
-        try state.get("sessions", key(sessionId)).map(SessionEntry.init(decoding:))
+    func session(_ sessionId: UUID) throws -> SessionEntry? {
+        try state.get("sessions", SessionsProjection.key(sessionId)).map(SessionEntry.init(decoding:))
     }
 }

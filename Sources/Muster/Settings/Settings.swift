@@ -37,23 +37,14 @@ public struct Settings: Sendable {
     /// Every setting of the namespace, set or default.
     public func list(namespace: String = Names.defaultNamespace) throws -> [Entry] {
         try log.read { reader in
-            let state = try reader.projection(SettingsProjection.name)
-            return try Setting.allCases.map { try Self.entry($0, namespace, state) }
+            let settings = try reader.settings
+            return try Setting.allCases.map { try settings.entry($0, namespace: namespace) }
         }
     }
 
     /// The current value of one setting (its default when never set).
     public func value(_ setting: Setting, namespace: String = Names.defaultNamespace) throws -> String? {
-        try log.read { try Self.entry(setting, namespace, $0.projection(SettingsProjection.name)).value }
-    }
-
-    static func entry(_ setting: Setting, _ namespace: String, _ state: ProjectionState) throws -> Entry {
-        guard let stored = try state.get("values", DirectoryProjection.key(namespace, setting.rawValue)) else {
-            return Entry(key: setting, value: setting.defaultValue, isDefault: true)
-        }
-        // First byte 1: a value follows; 0: explicitly unset.
-        let value = stored.first == 1 ? String(decoding: stored.dropFirst(), as: UTF8.self) : nil
-        return Entry(key: setting, value: value, isDefault: false)
+        try log.read { try $0.settings.value(setting, namespace: namespace) }
     }
 }
 
@@ -64,12 +55,35 @@ public struct SettingsProjection: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["values"] }
+    public var eventTypes: Set<String>? { [SettingChanged.type] }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         guard let change = try SettingChanged.decode(event) else { return }
         let stored: [UInt8] = change.value.map { [1] + Array($0.utf8) } ?? [0]
-        try state.put("values", DirectoryProjection.key(event.namespace, change.setting.rawValue), stored)
+        try state.put("values", Key.joined(event.namespace, change.setting.rawValue), stored)
+    }
+}
+
+extension LogSnapshot {
+    /// The settings in this snapshot.
+    var settings: ProjectionView<SettingsProjection> { get throws { try view(SettingsProjection()) } }
+}
+
+extension ProjectionView<SettingsProjection> {
+    /// A setting as listed: its value, or its default when never set.
+    func entry(_ setting: Setting, namespace: String) throws -> Settings.Entry {
+        guard let stored = try state.get("values", Key.joined(namespace, setting.rawValue)) else {
+            return Settings.Entry(key: setting, value: setting.defaultValue, isDefault: true)
+        }
+        // First byte 1: a value follows; 0: explicitly unset.
+        let value = stored.first == 1 ? String(decoding: stored.dropFirst(), as: UTF8.self) : nil
+        return Settings.Entry(key: setting, value: value, isDefault: false)
+    }
+
+    /// The current value of a setting (its default when never set).
+    func value(_ setting: Setting, namespace: String) throws -> String? {
+        try entry(setting, namespace: namespace).value
     }
 }

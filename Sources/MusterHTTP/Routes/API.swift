@@ -22,11 +22,8 @@ struct API: Sendable {
     var settings: Settings { Settings(log: log) }
     var areas: Areas { Areas(log: log) }
 
-    /// Notifications with the namespace's push size limit.
-    func notifications(_ namespace: String) throws -> Notifications {
-        let limit = try settings.value(.pushSizeLimit, namespace: namespace).flatMap(Int.init) ?? 4096
-        return Notifications(log: log, pushSizeLimit: limit)
-    }
+    /// Notifications; a send reads the namespace's push size limit in its own transaction.
+    var notifications: Notifications { Notifications(log: log) }
 
     /// Every route of `/api/v1` and the operations routes.
     func addRoutes(to router: Router<Context>) {

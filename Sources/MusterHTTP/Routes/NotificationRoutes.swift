@@ -19,16 +19,16 @@ extension API {
                 var payload: JSONValue
             }
             let send = try await request.decode(Send.self)
-            let result = try await notifications(caller.namespace).send(
+            let result = try await notifications.send(
                 to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
-                body: send.body, source: send.source, payload: send.payload.jsonData(), namespace: caller.namespace,
+                body: send.body, source: send.source, payload: send.payload, namespace: caller.namespace,
                 actor: caller.username)
             return try JSONCoding.response(result, status: .created)
         }
 
         group.get("inbox") { request, context in
             let caller = try context.caller()
-            let notifications = try notifications(caller.namespace)
+            let notifications = self.notifications
             if request.headers[.accept]?.contains("text/event-stream") == true {
                 let updates = notifications.inboxUpdates(
                     user: caller.username, namespace: caller.namespace,
@@ -59,7 +59,7 @@ extension API {
             let caller = try context.caller()
             let id = try messageId(context)
             guard
-                let stored = try notifications(caller.namespace).message(
+                let stored = try notifications.message(
                     id: id, user: caller.username, namespace: caller.namespace)
             else {
                 throw APIError(.notFound, "not_found", "you have no message \(id)")
@@ -71,7 +71,7 @@ extension API {
             let caller = try context.caller()
             let id = try messageId(context)
             let answer = try await request.decode(Answer.self)
-            let recorded = try await notifications(caller.namespace).respond(
+            let recorded = try await notifications.respond(
                 messageId: id, user: caller.username, deviceId: answer.deviceId, deviceName: answer.deviceName,
                 submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
                 at: answer.location.map { .init(latitude: $0.lat, longitude: $0.lng) }, namespace: caller.namespace,

@@ -40,7 +40,7 @@ extension API {
         group.post("requests/:name/response") { request, context in
             let caller = try context.caller()
             let answer = try await request.decode(Answer.self)
-            let recorded = try await notifications(caller.namespace).respond(
+            let recorded = try await notifications.respond(
                 toRequest: try context.parameter("name"), user: caller.username, deviceId: answer.deviceId,
                 deviceName: answer.deviceName, submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
                 at: answer.location.map { .init(latitude: $0.lat, longitude: $0.lng) }, namespace: caller.namespace,

@@ -9,7 +9,7 @@ extension API {
             let caller = try context.administrator()
             let topic = Self.topic(of: request)
             let document = try await request.jsonBody()
-            let position = try await notifications(caller.namespace).publish(
+            let position = try await notifications.publish(
                 document, on: topic, namespace: caller.namespace, actor: caller.username)
             return try JSONCoding.response(["position": position], status: .accepted)
         }
@@ -17,7 +17,7 @@ extension API {
         group.get("topics/**") { request, context in
             let caller = try context.administrator()
             let filter = try TopicFilter(Self.topic(of: request))
-            let deliveries = try notifications(caller.namespace).listen(
+            let deliveries = notifications.listen(
                 filter, namespace: caller.namespace, from: try EventStream.start(request, head: log.head))
             let events = deliveries.map { delivery in
                 ServerSentEvent(id: delivery.position, event: delivery.kind.rawValue, data: delivery.json)

@@ -37,10 +37,7 @@ struct Send: AsyncParsableCommand {
         let log = try data.open(mustExist: false)
         defer { log.close() }
         do {
-            let limit =
-                try pushSizeLimit ?? Settings(log: log).value(.pushSizeLimit, namespace: namespace).flatMap(Int.init)
-                ?? 4096
-            let result = try await Notifications(log: log, pushSizeLimit: limit).send(
+            let result = try await Notifications(log: log, pushSizeLimit: pushSizeLimit).send(
                 to: FormErrorOutput.list(to), groups: FormErrorOutput.list(group), all: all, title: title, body: body,
                 source: source, payload: text, namespace: namespace, actor: sender)
             for warning in result.warnings {

@@ -6,6 +6,7 @@ public struct LogStatistics: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .async }
     public var tables: [String] { [Self.table] }
+    public var eventTypes: Set<String>? { nil }
 
     public init() {}
 

@@ -13,6 +13,7 @@ public struct PositionIndex: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { [Self.table] }
+    public var eventTypes: Set<String>? { nil }
 
     init(name: String, field: @escaping @Sendable (RecordedEvent) -> String) {
         self.name = name

@@ -1,0 +1,97 @@
+import EventLog
+import Forms
+import Foundation
+import MusterWire
+
+extension Notifications {
+    /// What a response answers (a message, a request template), as one snapshot shows it.
+    struct Question {
+        /// What the answer is built against (the message's position, the template's bytes): an
+        /// answer prepared on a read holds on the writer while this and the device name are unchanged.
+        var basis: [UInt8]
+        /// The payload as the device shows it and the answer's topic; nil when only the writer may
+        /// build the answer (an indirect payload, resolved there). Read only when a prepared answer
+        /// does not hold.
+        var form: () throws -> (payload: Payload, topic: String)?
+    }
+
+    /// A response built and validated outside the writer, and what it was built from.
+    private struct Prepared: Sendable {
+        var basis: [UInt8]
+        var deviceName: String
+        var response: ResponseObject
+        var json: Data
+        var topic: String
+    }
+
+    /// Records a `ResponseReceived` for the question `ask` finds: the response is built and validated
+    /// on a read snapshot, and the writer only confirms that the question is unchanged (`basis`, the
+    /// device name) before it appends — or, when it changed meanwhile, builds the response again.
+    /// `ask` throws (on the writer) why there is nothing to answer; `isWriter` tells it where it runs.
+    func answer(
+        messageId: UUID, request: String? = nil, user: String, deviceId: String, deviceName: String?,
+        submitValue: Int, answers: [String: JSONValue], at location: Location?, namespace: String, actor: String?,
+        ask: @escaping @Sendable (any LogSnapshot, _ isWriter: Bool) throws -> Question
+    ) async throws -> Answer {
+        try Names.validate(deviceId, as: "device id")
+        @Sendable func build(_ question: Question, on snapshot: any LogSnapshot, now: Int64) throws -> Prepared? {
+            guard let form = try question.form() else { return nil }
+            let device =
+                try deviceName ?? snapshot.directory.deviceName(deviceId, user: user, namespace: namespace) ?? deviceId
+            let (response, json) = try Self.submit(
+                form.payload, answers, user: user, deviceId: deviceId, deviceName: device, submitValue: submitValue,
+                at: location, now: now)
+            return Prepared(
+                basis: question.basis, deviceName: device, response: response, json: json, topic: form.topic)
+        }
+        let prepared = try log.read { reader -> Prepared? in
+            // Nothing to answer: the writer says why.
+            guard let question = try? ask(reader, false) else { return nil }
+            return try build(question, on: reader, now: log.configuration.clock())
+        }
+        return try await log.perform { scope in
+            let question = try ask(scope, true)
+            let device =
+                try deviceName ?? scope.directory.deviceName(deviceId, user: user, namespace: namespace) ?? deviceId
+            let answer: Prepared
+            if let prepared, prepared.basis == question.basis, prepared.deviceName == device {
+                answer = prepared
+            } else if let built = try build(question, on: scope, now: scope.now) {
+                answer = built
+            } else {
+                throw StoreError(.corrupt, "message \(messageId) has no payload to answer")
+            }
+            let received = ResponseReceived(
+                messageId: messageId, user: user, deviceId: deviceId, deviceName: answer.deviceName,
+                submitValue: submitValue, response: Array(answer.json), responseTopic: answer.topic, request: request)
+            let result = try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: "message/\(messageId.uuidString)", expectedVersion: .noStream,
+                    events: [received.newEvent(actor: actor ?? user)]))
+            return Answer(
+                messageId: messageId, response: answer.response, json: answer.json, position: result.lastPosition)
+        }
+    }
+
+    /// The response object the app builds for `answers`, validated against `payload`; its JSON text.
+    static func submit(
+        _ payload: Payload, _ answers: [String: JSONValue], user: String, deviceId: String, deviceName name: String,
+        submitValue: Int, at location: Location?, now: Int64
+    ) throws -> (ResponseObject, Data) {
+        var response = ResponseObject(
+            submitting: payload, answers: answers, submitValue: submitValue,
+            responder: Responder(username: user, deviceId: deviceId, deviceName: name),
+            submittedAt: Date(timeIntervalSince1970: Double(now) / 1_000_000),
+            location: MapPoint(longitude: location?.longitude ?? 0, latitude: location?.latitude ?? 0))
+        if location == nil {
+            for field in payload.valueFields {
+                if case .currentLocation = field.kind, let id = field.id { response.values[id] = .null }
+            }
+        }
+        // Values for no field are dropped by the builder: put them back so validation names them.
+        for (id, value) in answers where response.values[id] == nil { response.values[id] = value }
+        let errors = payload.validate(response: response)
+        guard errors.isEmpty else { throw FormRejection(subject: "response", errors: errors) }
+        return (response, response.jsonData())
+    }
+}
