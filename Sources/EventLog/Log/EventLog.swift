@@ -95,8 +95,8 @@ public final class EventLog: Sendable {
         guard let error = error as? StoreError, error.isDamage else { return error }
         return StoreError(
             .corrupt,
-            "data directory \(directory.path) is damaged: \(error.message); restore a backup with `muster restore BACKUP --data \(directory.path) --force`",
-            returnCode: error.returnCode)
+            "data directory \(directory.path) is damaged: \(error.message)", returnCode: error.returnCode,
+            remedy: .restoreBackup(directory: directory.path))
     }
 
     /// Creates the log tables on first open and checks the stored format.
@@ -107,8 +107,8 @@ public final class EventLog: Sendable {
             guard stored > 0 else {
                 throw StoreError(
                     .corrupt,
-                    "data directory \(environment.directory.path) is damaged: its format version is unreadable; restore a backup with `muster restore BACKUP --data \(environment.directory.path) --force`"
-                )
+                    "data directory \(environment.directory.path) is damaged: its format version is unreadable",
+                    remedy: .restoreBackup(directory: environment.directory.path))
             }
             if stored > UInt64(current) {
                 throw StoreError(
@@ -119,8 +119,8 @@ public final class EventLog: Sendable {
             if stored < UInt64(current) && !configuration.allowOlderFormat {
                 throw StoreError(
                     .olderFormat,
-                    "data directory \(environment.directory.path) has format \(stored); this release needs format \(current) — run `muster migrate`"
-                )
+                    "data directory \(environment.directory.path) has format \(stored); this release needs format \(current)",
+                    remedy: .migrate)
             }
             return tables
         }
