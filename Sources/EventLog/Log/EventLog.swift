@@ -82,13 +82,16 @@ public final class EventLog: Sendable {
         if let head = try? read({ $0.head }) { signal.publish(head) }
     }
 
-    /// Finishes queued writes and closes the data directory.
+    /// Finishes queued writes, stops the writer thread and closes the data directory; appends after it fail
+    /// with `.closed`. Waits for the writes in the queue: each acknowledged append is durable when it returns.
     public func close() {
-        writer.stop()
+        writer.close()
         core.environment.close()
     }
 
-    deinit { close() }
+    // Waits for nothing: the writer drains its queue and ends on its own thread, and the data directory
+    // closes when the last of them lets go of it.
+    deinit { writer.close(waiting: false) }
 
     /// LMDB's own word for damaged pages, met while opening, said as what it means for the directory.
     private static func explained(_ error: any Error, directory: URL) -> any Error {
