@@ -69,7 +69,7 @@ import Testing
         #expect(
             error?.message.contains("data directory \(work.url.path) is damaged") == true,
             "\(String(describing: error))")
-        #expect(error?.message.contains("muster restore") == true)
+        #expect(error?.remedy == .restoreBackup(directory: work.url.path))
     }
 
     @Test func anotherProgramsLMDBDatabaseIsNotADataDirectory() throws {

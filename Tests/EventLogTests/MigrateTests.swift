@@ -38,7 +38,7 @@ private final class Counter: Sendable {
         let migration = MarkerMigration(counter: counter)
         let refused = #expect(throws: StoreError.self) { _ = try t.open { $0.migrations = [migration] } }
         #expect(refused?.code == .olderFormat)
-        #expect(refused?.message.contains("muster migrate") == true)
+        #expect(refused?.remedy == .migrate)
 
         do {
             let log = try t.open {

@@ -183,7 +183,7 @@ import Testing
         let log = try t.open { $0.projections.append(CountingProjection()) }
         let error = #expect(throws: StoreError.self) { try log.read { try $0.projection("counts") } }
         #expect(error?.code == .projectionNotReady)
-        #expect(error?.message.contains("muster rebuild counts") == true)
+        #expect(error?.remedy == .rebuild(projection: "counts"))
         try await log.rebuild(try log.projectionsNeedingRebuild())
         #expect(try log.read { try CountingProjection.count("s1", in: $0.projection("counts")) } == 2)
     }

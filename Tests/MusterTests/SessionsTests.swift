@@ -21,9 +21,9 @@ import Testing
         func addUser(
             _ name: String, password: String?, isAdmin: Bool = false, namespace: String = Names.defaultNamespace
         ) async throws {
-            let user = UserCreated(
-                name: name, email: nil, timeZone: "UTC", isAdmin: isAdmin,
-                password: try password.map { try PasswordHash.make($0, rounds: 16) })
+            var hash: PasswordHash?
+            if let password { hash = try await PasswordHash.make(password, rounds: 16) }
+            let user = UserCreated(name: name, email: nil, timeZone: "UTC", isAdmin: isAdmin, password: hash)
             try await log.append(
                 AppendRequest(
                     namespace: namespace, stream: "user/\(name)", expectedVersion: .noStream,
@@ -55,6 +55,20 @@ import Testing
         var now: Date { Date(timeIntervalSince1970: Double(t.clock.now) / 1_000_000) }
 
         func remove() { t.directory.remove() }
+    }
+
+    @Test func concurrentLoginsAllGetTokensAndAWrongPasswordStillFails() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        for i in 0..<8 { try await f.addUser("u\(i)", password: "pw-\(i)") }
+        let refusals = await withTaskGroup(of: AuthenticationError?.self) { group in
+            // Each from its own address: the throttle counts an attempt as a failure until it succeeds.
+            for i in 0..<32 { group.addTask { await f.loginRefusal("u\(i % 8)", "pw-\(i % 8)", from: "10.0.0.\(i)") } }
+            return await group.reduce(into: [AuthenticationError?]()) { $0.append($1) }
+        }
+        #expect(refusals.count == 32)
+        #expect(refusals.allSatisfy { $0 == nil })
+        #expect(await f.loginRefusal("u0", "pw-1") == .invalidCredentials)
     }
 
     @Test func aLoginGivesTokensThatAuthenticateToThePrincipal() async throws {

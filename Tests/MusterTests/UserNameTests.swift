@@ -95,7 +95,7 @@ import Testing
         for (name, password) in [("ada", "pw-a"), ("ADA", "pw-A"), ("../x", "pw-x"), (" sp ", "pw-s")] {
             let user = UserCreated(
                 name: name, email: nil, timeZone: "UTC", isAdmin: false,
-                password: try PasswordHash.make(password, rounds: 16))
+                password: try await PasswordHash.make(password, rounds: 16))
             try await log.append(
                 AppendRequest(
                     namespace: Names.defaultNamespace, stream: "user/\(name)", events: [user.newEvent(actor: "test")]))

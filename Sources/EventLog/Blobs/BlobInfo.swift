@@ -29,7 +29,7 @@ public struct BlobInfo: Sendable, Hashable, Codable {
         let format = try r.readByte("blob metadata format")
         guard format == 1 else {
             throw StoreError(
-                .corrupt, "blob \(id) has metadata format \(format); this release reads 1 — run `muster verify`")
+                .corrupt, "blob \(id) has metadata format \(format); this release reads 1", remedy: .verify)
         }
         let raw = try r.read(fixed: UInt64.self, "blob raw size")
         let stored = try r.read(fixed: UInt64.self, "blob stored size")

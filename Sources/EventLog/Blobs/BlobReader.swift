@@ -60,8 +60,8 @@ final class BlobReader: @unchecked Sendable {
         guard rawSize == info.rawSize, digest == id.bytes else {
             throw StoreError(
                 .corrupt,
-                "blob \(id) reads back as \(rawSize) bytes with SHA-256 \(BlobID(digest: digest)) although every chunk passed its checksum; the metadata is damaged — run `muster verify`"
-            )
+                "blob \(id) reads back as \(rawSize) bytes with SHA-256 \(BlobID(digest: digest)) although every chunk passed its checksum; the metadata is damaged",
+                remedy: .verify)
         }
     }
 

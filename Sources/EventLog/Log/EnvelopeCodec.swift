@@ -76,8 +76,8 @@ enum EnvelopeCodec {
         if crc != stored {
             throw StoreError(
                 .corrupt,
-                "event at position \(position) fails its checksum (stored \(hex(stored)), computed \(hex(crc))); run `muster verify` and restore from a backup"
-            )
+                "event at position \(position) fails its checksum (stored \(hex(stored)), computed \(hex(crc)))",
+                remedy: .verifyAndRestore)
         }
     }
 

@@ -82,21 +82,24 @@ public final class EventLog: Sendable {
         if let head = try? read({ $0.head }) { signal.publish(head) }
     }
 
-    /// Finishes queued writes and closes the data directory.
+    /// Finishes queued writes, stops the writer thread and closes the data directory; appends after it fail
+    /// with `.closed`. Waits for the writes in the queue: each acknowledged append is durable when it returns.
     public func close() {
-        writer.stop()
+        writer.close()
         core.environment.close()
     }
 
-    deinit { close() }
+    // Waits for nothing: the writer drains its queue and ends on its own thread, and the data directory
+    // closes when the last of them lets go of it.
+    deinit { writer.close(waiting: false) }
 
     /// LMDB's own word for damaged pages, met while opening, said as what it means for the directory.
     private static func explained(_ error: any Error, directory: URL) -> any Error {
         guard let error = error as? StoreError, error.isDamage else { return error }
         return StoreError(
             .corrupt,
-            "data directory \(directory.path) is damaged: \(error.message); restore a backup with `muster restore BACKUP --data \(directory.path) --force`",
-            returnCode: error.returnCode)
+            "data directory \(directory.path) is damaged: \(error.message)", returnCode: error.returnCode,
+            remedy: .restoreBackup(directory: directory.path))
     }
 
     /// Creates the log tables on first open and checks the stored format.
@@ -107,8 +110,8 @@ public final class EventLog: Sendable {
             guard stored > 0 else {
                 throw StoreError(
                     .corrupt,
-                    "data directory \(environment.directory.path) is damaged: its format version is unreadable; restore a backup with `muster restore BACKUP --data \(environment.directory.path) --force`"
-                )
+                    "data directory \(environment.directory.path) is damaged: its format version is unreadable",
+                    remedy: .restoreBackup(directory: environment.directory.path))
             }
             if stored > UInt64(current) {
                 throw StoreError(
@@ -119,8 +122,8 @@ public final class EventLog: Sendable {
             if stored < UInt64(current) && !configuration.allowOlderFormat {
                 throw StoreError(
                     .olderFormat,
-                    "data directory \(environment.directory.path) has format \(stored); this release needs format \(current) — run `muster migrate`"
-                )
+                    "data directory \(environment.directory.path) has format \(stored); this release needs format \(current)",
+                    remedy: .migrate)
             }
             return tables
         }

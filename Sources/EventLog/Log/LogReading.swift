@@ -67,13 +67,14 @@ struct LogReading {
         while position != 0 && expected >= max(version, 1) {
             guard let bytes = try envelope(at: position) else {
                 throw StoreError(
-                    .corrupt, "stream \(stream) points at missing position \(position); run `muster verify`")
+                    .corrupt, "stream \(stream) points at missing position \(position)", remedy: .verify)
             }
             let link = try EnvelopeCodec.chainLink(position: position, bytes)
             guard link.version == expected, link.previous < position else {
                 throw StoreError(
                     .corrupt,
-                    "stream \(stream) is broken at position \(position) (version \(link.version), expected \(expected)); run `muster verify`"
+                    "stream \(stream) is broken at position \(position) (version \(link.version), expected \(expected))",
+                    remedy: .verify
                 )
             }
             chain.append((link.version, position))

@@ -68,7 +68,7 @@ public struct BackupManifest: Codable, Sendable, Hashable {
         let url = directory.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw StoreError(
-                .notFound, "no \(fileName) in \(directory.path); is this a directory written by `muster backup`?")
+                .notFound, "no \(fileName) in \(directory.path)", remedy: .useBackup)
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

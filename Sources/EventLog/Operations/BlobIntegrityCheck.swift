@@ -24,7 +24,7 @@ struct BlobIntegrityCheck {
             do {
                 info = try BlobInfo.decode(id: id, value)
             } catch let error as StoreError {
-                report.add("blobs", "blob \(id): \(error.message)")
+                report.add("blobs", "blob \(id): \(error.message)", remedy: error.remedy)
                 return true
             }
             owned.insert(info.uploadId)
@@ -69,7 +69,9 @@ struct BlobIntegrityCheck {
                 bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
                 raw += UInt64(bytes.count)
             } catch {
-                report.add("blobs", (error as? StoreError)?.message ?? "\(what): \(error)")
+                report.add(
+                    "blobs", (error as? StoreError)?.message ?? "\(what): \(error)",
+                    remedy: (error as? StoreError)?.remedy)
                 return
             }
         }

@@ -31,7 +31,7 @@ struct LogIntegrityCheck {
             do {
                 event = try EnvelopeCodec.decode(position: position, value)
             } catch let error as StoreError {
-                report.add("events", error.message)
+                report.add("events", error.message, remedy: error.remedy)
                 return true
             }
             let previous = try EnvelopeCodec.chainLink(position: position, value).previous

@@ -39,14 +39,14 @@ struct ProjectionRebuildCheck {
         var result = VerifyReport.ProjectionCheck(
             name: p.name, mode: p.mode, comparedUpTo: 0, differences: 0, compared: false)
         guard let generation = status.generation else {
-            report.add("projection", "\(p.name) has never been built; run `muster rebuild \(p.name)`")
+            report.add("projection", "\(p.name) has never been built", remedy: .rebuild(projection: p.name))
             return result
         }
         guard status.storedVersion == p.version else {
             report.add(
                 "projection",
-                "\(p.name) was built by version \(status.storedVersion.map(String.init) ?? "?"), this release has version \(p.version); run `muster rebuild \(p.name)`"
-            )
+                "\(p.name) was built by version \(status.storedVersion.map(String.init) ?? "?"), this release has version \(p.version)",
+                remedy: .rebuild(projection: p.name))
             return result
         }
         let upTo = p.mode == .inline ? head : min(status.checkpoint, head)
@@ -75,8 +75,8 @@ struct ProjectionRebuildCheck {
             let more = result.differences > examples.count ? " … and \(result.differences - examples.count) more" : ""
             report.add(
                 "projection",
-                "\(p.name) (generation \(generation)) differs from a fresh rebuild up to position \(upTo) in \(result.differences) keys: \(examples.joined(separator: "; "))\(more); run `muster rebuild \(p.name)`"
-            )
+                "\(p.name) (generation \(generation)) differs from a fresh rebuild up to position \(upTo) in \(result.differences) keys: \(examples.joined(separator: "; "))\(more)",
+                remedy: .rebuild(projection: p.name))
         }
         return result
     }

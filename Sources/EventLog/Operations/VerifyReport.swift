@@ -6,8 +6,13 @@ public struct VerifyReport: Sendable, Hashable, Codable {
         public var area: String
         /// One line naming what is wrong and where.
         public var message: String
+        /// What to do about it; each edge words it (not part of the JSON form, where the command line puts it
+        /// into `message`).
+        public var remedy: StoreError.Remedy? = nil
 
-        public var description: String { "\(area): \(message)" }
+        private enum CodingKeys: String, CodingKey { case area, message }
+
+        public var description: String { "\(area): \(message)" + (remedy.map { "; \($0)" } ?? "") }
     }
 
     /// How one projection compared with a fresh rebuild.
@@ -42,8 +47,10 @@ public struct VerifyReport: Sendable, Hashable, Codable {
     /// True when nothing is wrong.
     public var isHealthy: Bool { problemCount == 0 }
 
-    mutating func add(_ area: String, _ message: String) {
+    mutating func add(_ area: String, _ message: String, remedy: StoreError.Remedy? = nil) {
         problemCount += 1
-        if problems.count < Self.problemLimit { problems.append(Problem(area: area, message: message)) }
+        if problems.count < Self.problemLimit {
+            problems.append(Problem(area: area, message: message, remedy: remedy))
+        }
     }
 }

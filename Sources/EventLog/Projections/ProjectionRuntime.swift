@@ -61,7 +61,7 @@ struct ProjectionRuntime: Sendable {
     func state(_ p: any Projection, _ txn: Transaction, create: Bool = false) throws -> ProjectionState {
         guard let generation = try activeGeneration(p, txn) else {
             throw StoreError(
-                .projectionNotReady, "projection \(p.name) is not built yet; run `muster rebuild \(p.name)`")
+                .projectionNotReady, "projection \(p.name) is not built yet", remedy: .rebuild(projection: p.name))
         }
         return try tables(p, generation, txn, isReplaying: false, create: create)
     }
@@ -76,8 +76,8 @@ struct ProjectionRuntime: Sendable {
                 map[name] = table
             } else {
                 throw StoreError(
-                    .projectionNotReady, "projection \(p.name) has no table \(name) yet; run `muster rebuild \(p.name)`"
-                )
+                    .projectionNotReady, "projection \(p.name) has no table \(name) yet",
+                    remedy: .rebuild(projection: p.name))
             }
         }
         return ProjectionState(txn: txn, tables: map, isReplaying: isReplaying, projection: p.name)

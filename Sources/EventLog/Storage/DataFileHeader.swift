@@ -96,36 +96,34 @@ struct DataFileHeader: Sendable {
         let directory: URL
         let fileSize: Int
 
-        private var restore: String {
-            "restore a backup with `muster restore BACKUP --data \(directory.path) --force`"
-        }
+        private var restore: StoreError.Remedy { .restoreBackup(directory: directory.path) }
 
         func empty() -> StoreError {
             StoreError(
                 .corrupt,
-                "data directory \(directory.path) is damaged: data.mdb is empty (0 bytes), so nothing was ever stored in it; delete data.mdb to start a new log, or \(restore)"
-            )
+                "data directory \(directory.path) is damaged: data.mdb is empty (0 bytes), so nothing was ever stored in it",
+                remedy: .startOverOrRestore(directory: directory.path))
         }
 
         func notLMDB() -> StoreError {
             StoreError(
                 .corrupt,
-                "data directory \(directory.path) is damaged: data.mdb (\(fileSize) bytes) is not an LMDB data file (its meta pages are missing or overwritten); \(restore)"
-            )
+                "data directory \(directory.path) is damaged: data.mdb (\(fileSize) bytes) is not an LMDB data file (its meta pages are missing or overwritten)",
+                remedy: restore)
         }
 
         func version(_ version: UInt32) -> StoreError {
             StoreError(
                 .corrupt,
-                "data directory \(directory.path) cannot be opened: data.mdb has LMDB data version \(version), this release reads version \(DataFileHeader.dataVersion); \(restore)"
-            )
+                "data directory \(directory.path) cannot be opened: data.mdb has LMDB data version \(version), this release reads version \(DataFileHeader.dataVersion)",
+                remedy: restore)
         }
 
         func shorterThan(_ required: Int) -> StoreError {
             StoreError(
                 .corrupt,
-                "data directory \(directory.path) is damaged: data.mdb is \(fileSize) bytes but its pages reach byte \(required) (the file was cut short, by a failed copy or a full disk); \(restore)"
-            )
+                "data directory \(directory.path) is damaged: data.mdb is \(fileSize) bytes but its pages reach byte \(required) (the file was cut short, by a failed copy or a full disk)",
+                remedy: restore)
         }
     }
 }

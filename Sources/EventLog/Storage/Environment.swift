@@ -97,8 +97,8 @@ public final class Environment: @unchecked Sendable {
             if actual < used {
                 throw StoreError(
                     .corrupt,
-                    "data directory \(directory.path) is damaged: data.mdb is \(actual) bytes but its pages reach byte \(used) (the file was cut short); restore a backup with `muster restore BACKUP --data \(directory.path) --force`"
-                )
+                    "data directory \(directory.path) is damaged: data.mdb is \(actual) bytes but its pages reach byte \(used) (the file was cut short)",
+                    remedy: .restoreBackup(directory: directory.path))
             }
             // Free reader slots left behind by processes that died (a SIGKILLed CLI, a crashed server),
             // which would otherwise keep old pages from being reused and grow the file.

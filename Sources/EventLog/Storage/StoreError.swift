@@ -30,7 +30,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let corrupt = Code(.corrupt)
         /// The data directory was written by a newer release of Muster.
         public static let newerFormat = Code(.newerFormat)
-        /// The data directory needs `muster migrate` before this release can use it.
+        /// The data directory needs migrating before this release can use it.
         public static let olderFormat = Code(.olderFormat)
         /// A projection is still being built and cannot answer yet.
         public static let projectionNotReady = Code(.projectionNotReady)
@@ -56,12 +56,17 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     public var actualVersion: UInt64?
     /// For `.lmdb` and `.diskFull`: the return code of the failed call.
     public var returnCode: Int32?
+    /// What to do next, where the store knows a step (verify, restore a backup, rebuild, migrate).
+    public var remedy: Remedy?
 
-    public init(_ code: Code, _ message: String, actualVersion: UInt64? = nil, returnCode: Int32? = nil) {
+    public init(
+        _ code: Code, _ message: String, actualVersion: UInt64? = nil, returnCode: Int32? = nil, remedy: Remedy? = nil
+    ) {
         self.code = code
         self.message = message
         self.actualVersion = actualVersion
         self.returnCode = returnCode
+        self.remedy = remedy
     }
 
     /// True when the map ran out of room: grow it and run the transaction again.
@@ -83,7 +88,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
             || rc == EIO || rc == ENOMEM
     }
 
-    public var description: String { message }
+    /// The message, then the remedy in plain words.
+    public var description: String { remedy.map { "\(message); \($0)" } ?? message }
 
     /// Wraps an LMDB return code, naming the call that failed.
     static func lmdb(_ rc: Int32, _ call: String) -> StoreError {

@@ -6,13 +6,28 @@ import Foundation
 /// A job that throws (a conflict, a rejected command) leaves no trace while the others in the batch
 /// commit (see `commit(_:excluding:)`). When the map is full the whole batch is aborted, the
 /// map grown and the batch run again; jobs are therefore pure functions of the store's state.
+///
+/// Its life is `State`: it runs until `close()`, which stops new jobs, lets the thread drain every queued one
+/// and then waits for the thread to end. Nothing waits in `deinit`: `close(waiting: false)` only asks.
 final class Writer: @unchecked Sendable {
-    // `queue` and `stopping` are guarded by `condition`; everything else is touched by the thread only.
+    /// Where the writer is in its life.
+    private enum State {
+        /// Created; the thread has not started.
+        case ready
+        /// Taking and committing jobs.
+        case running
+        /// Closing: the queued jobs still commit, new ones fail with `.closed`.
+        case draining
+        /// The thread has ended; every job failed or was acknowledged.
+        case closed
+    }
+
+    // `queue` and `state` are guarded by `condition`; everything else is touched by the thread only.
     private let condition = NSCondition()
     private var queue: [any WriterJob] = []
-    private var stopping = false
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
+    private var state = State.ready
+    /// Entered while the thread runs, so any number of `close()` calls can wait for its end.
+    private let thread = DispatchGroup()
 
     private let core: LogCore
     private let maximumBatch: Int
@@ -26,24 +41,37 @@ final class Writer: @unchecked Sendable {
         self.onCommit = onCommit
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "muster-writer"
-        thread.qualityOfService = .userInitiated
-        self.thread = thread
-        thread.start()
+    deinit {
+        // The thread keeps the writer alive while it runs, so it has ended (or never started) by now.
+        assert(state == .closed || state == .ready, "a writer went away while its thread ran")
     }
 
-    /// Queues a job; fails it at once when the writer is stopping.
+    func start() {
+        condition.lock()
+        precondition(state == .ready, "a writer starts once")
+        state = .running
+        condition.unlock()
+        thread.enter()
+        let worker = Thread { [self] in
+            run()
+            thread.leave()
+        }
+        worker.name = "muster-writer"
+        worker.qualityOfService = .userInitiated
+        worker.start()
+    }
+
+    /// Queues a job; fails it at once when the writer is closing or closed.
     func submit(_ job: any WriterJob) {
         condition.lock()
-        if stopping {
+        guard state == .running || state == .ready else {
+            let closing = state == .draining
             condition.unlock()
             job.finish(
-                committed: .failure(StoreError(.closed, "the event store is closing; retry against the new instance")))
+                committed: .failure(
+                    closing
+                        ? StoreError(.closed, "the event store is closing; retry against the new instance")
+                        : StoreError(.closed, "the event store was closed; nothing was written")))
             return
         }
         queue.append(job)
@@ -51,22 +79,35 @@ final class Writer: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Finishes the queued jobs, then stops the thread.
-    func stop() {
+    /// Jobs waiting for the thread (for tests that close a writer with work in its queue).
+    var queuedJobs: Int {
         condition.lock()
-        let wasRunning = !stopping && thread != nil
-        stopping = true
-        condition.signal()
+        defer { condition.unlock() }
+        return queue.count
+    }
+
+    /// Refuses new jobs, lets the thread commit every queued one and end; with `waiting`, returns once it has
+    /// ended (every acknowledged job durable). Safe to call more than once and from any thread but the writer's.
+    func close(waiting: Bool = true) {
+        condition.lock()
+        switch state {
+        case .ready: state = .closed
+        case .running:
+            state = .draining
+            condition.signal()
+        case .draining, .closed: break
+        }
         condition.unlock()
-        if wasRunning { finished.wait() }
+        if waiting { thread.wait() }
     }
 
     private func run() {
         var acknowledged = 0
         while true {
             condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
-            if queue.isEmpty && stopping {
+            while queue.isEmpty && state == .running { condition.wait() }
+            if queue.isEmpty {
+                state = .closed
                 condition.unlock()
                 return
             }
@@ -88,10 +129,10 @@ final class Writer: @unchecked Sendable {
     /// took (and never more than 2 ms), so waiting can cost at most a third of the throughput it
     /// gains. Under light load (a batch of one) this never waits. Called with `condition` locked.
     private func gatherReturningCallers(expected: Int) {
-        guard expected > 1, queue.count < expected, !stopping else { return }
+        guard expected > 1, queue.count < expected, state == .running else { return }
         let window = min(0.002, lastCommitDuration / 2)
         let deadline = Date(timeIntervalSinceNow: window)
-        while queue.count < expected && !stopping {
+        while queue.count < expected && state == .running {
             if !condition.wait(until: deadline) { return }
         }
     }

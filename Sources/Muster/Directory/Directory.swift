@@ -37,12 +37,16 @@ public struct Directory: Sendable {
         if let email, !email.contains("@") {
             throw MusterError(.invalidArgument, "email \(String(reflecting: email)) has no @")
         }
-        if let password { try Self.checkPassword(password, minimumLength: minimumPasswordLength) }
-        // Hashing takes tens of milliseconds: done here, never on the writer thread.
+        var hash: PasswordHash?
+        if let password {
+            try Self.checkPassword(password, minimumLength: minimumPasswordLength)
+            // Hashing takes tens of milliseconds: done here, never on the writer thread.
+            hash = try await PasswordHash.make(password)
+        }
         func given(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
         let user = UserCreated(
             name: name, email: email, timeZone: timeZone, isAdmin: isAdmin,
-            password: try password.map { try PasswordHash.make($0) }, firstName: given(firstName),
+            password: hash, firstName: given(firstName),
             lastName: given(lastName), phone: given(phone))
         try await log.perform { scope in
             if let taken = try scope.directory.user(matching: name, namespace: namespace) {

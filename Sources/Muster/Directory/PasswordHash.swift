@@ -13,22 +13,42 @@ public struct PasswordHash: Sendable, Hashable {
     public var blockSize: UInt32
     public var parallelism: UInt32
 
-    /// Hashes `password` with a fresh random salt (N = 2^14, r = 8, p = 1: about 16 MiB and tens of ms).
-    public static func make(_ password: String, rounds: UInt32 = 1 << 14) throws -> PasswordHash {
+    /// Hashes `password` with a fresh random salt (N = 2^14, r = 8, p = 1: about 16 MiB and tens of ms), on
+    /// the hashing threads.
+    public static func make(_ password: String, rounds: UInt32 = 1 << 14) async throws -> PasswordHash {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let hash = try derive(password, salt: salt, rounds: rounds, blockSize: 8, parallelism: 1)
+        let hash = try await hashing { try derive(password, salt: salt, rounds: rounds, blockSize: 8, parallelism: 1) }
         return PasswordHash(salt: salt, hash: hash, rounds: rounds, blockSize: 8, parallelism: 1)
     }
 
-    /// Whether `password` is the one hashed, compared in constant time.
-    public func matches(_ password: String) -> Bool {
+    /// Whether `password` is the one hashed, compared in constant time, on the hashing threads.
+    public func matches(_ password: String) async -> Bool {
+        let (salt, rounds, blockSize, parallelism) = (salt, rounds, blockSize, parallelism)
         guard
-            let candidate = try? Self.derive(
-                password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+            let candidate = try? await Self.hashing({
+                try Self.derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+            })
         else { return false }
         guard candidate.count == hash.count else { return false }
         return zip(candidate, hash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// A hash of the default cost that no password is expected to match: checking against it costs what a real
+    /// check does, so a login for a user without a password takes as long as any other.
+    static let decoy = PasswordHash(
+        salt: [UInt8](repeating: 0, count: 16), hash: [UInt8](repeating: 0, count: 32), rounds: 1 << 14, blockSize: 8,
+        parallelism: 1)
+
+    /// Where scrypt runs: Dispatch's threads, at most about one per core, never a thread of Swift concurrency's
+    /// pool, which tens of milliseconds of work would hold from every other task.
+    private static let hashingQueue = DispatchQueue(
+        label: "muster.password-hashing", qos: .userInitiated, attributes: .concurrent)
+
+    private static func hashing(_ work: @escaping @Sendable () throws -> [UInt8]) async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { continuation in
+            hashingQueue.async { continuation.resume(with: Result { try work() }) }
+        }
     }
 
     private static func derive(

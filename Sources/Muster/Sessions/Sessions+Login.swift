@@ -36,11 +36,11 @@ extension Sessions {
         }
         let failure: LoginFailed.Reason?
         if let hash = user?.password {
-            failure = await Self.check(password, against: hash) ? nil : .wrongPassword
+            failure = await hash.matches(password) ? nil : .wrongPassword
         } else {
             // As slow as a real check, so the answer's timing does not tell whether the user exists:
             // a hash of this namespace has its cost.
-            if let decoy = someHash ?? Self.decoy { _ = await Self.check(password, against: decoy) }
+            _ = await (someHash ?? PasswordHash.decoy).matches(password)
             failure = .noPassword
         }
         guard let user else { throw AuthenticationError.invalidCredentials }
@@ -83,18 +83,5 @@ extension Sessions {
     static func loginsStream(_ user: String) -> String {
         let stream = "logins/\(user)"
         return (try? Names.validate(stream, as: "stream name")) != nil ? stream : "logins"
-    }
-
-    /// A hash with the default cost, checked when the namespace has no password at all.
-    private static let decoy = try? PasswordHash.make("decoy password")
-
-    /// Runs scrypt on a Dispatch thread: tens of milliseconds are too long to hold a thread of the
-    /// concurrency pool.
-    private static func check(_ password: String, against hash: PasswordHash) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: hash.matches(password))
-            }
-        }
     }
 }

@@ -75,7 +75,8 @@ extension APIError {
                 retryAfter: 60)
         case .closed, .cancelled:
             APIError(.serviceUnavailable, "unavailable", "the server is shutting down; retry", retryAfter: 1)
-        default: APIError(.internalServerError, "internal", error.message)
+        // The server's own failure, its remedy in plain words: whoever reads the answer runs no commands here.
+        default: APIError(.internalServerError, "internal", error.description)
         }
     }
 

@@ -137,7 +137,7 @@ struct Import: AsyncParsableCommand {
                 failure.lines > 1
                 ? " (first of lines \(failure.line)–\(failure.line + failure.lines - 1), appended together)" : ""
             throw CommandFailure(
-                message: "line \(failure.line)\(together): \(failure.error.message)",
+                message: "line \(failure.line)\(together): \(failure.error.line)",
                 status: ExitStatus.of(failure.error))
         }
     }

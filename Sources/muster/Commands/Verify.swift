@@ -14,7 +14,8 @@ struct Verify: AsyncParsableCommand {
     func run() async throws {
         let log = try data.open()
         defer { log.close() }
-        let report = try await log.verify(progress: PhaseProgress("verify").report)
+        var report = try await log.verify(progress: PhaseProgress("verify").report)
+        report.problems = report.problems.map(\.withCommand)
         if json {
             try Output.json(report)
         } else {

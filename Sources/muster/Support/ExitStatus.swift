@@ -13,7 +13,7 @@ enum ExitStatus {
         switch error {
         case let failure as CommandFailure: (failure.status, failure.message)
         case let error as MusterError: (of(error), error.message)
-        case let error as StoreError: (of(error), error.message)
+        case let error as StoreError: (of(error), error.line)
         default: nil
         }
     }
@@ -32,6 +32,37 @@ enum ExitStatus {
         case .conflict, .idempotency: conflict
         case .invalidArgument, .notFound, .tooLarge, .notDataDirectory: invalidInput
         default: failure
+        }
+    }
+}
+
+extension StoreError {
+    /// The store's message, then its remedy as the command that takes it.
+    var line: String { remedy.map { "\(message); \($0.command)" } ?? message }
+}
+
+extension VerifyReport.Problem {
+    /// The problem with its remedy as a command, in `message`, as `verify` prints it (and its `--json`).
+    var withCommand: Self {
+        var problem = self
+        problem.message = remedy.map { "\(message); \($0.command)" } ?? message
+        problem.remedy = nil
+        return problem
+    }
+}
+
+extension StoreError.Remedy {
+    /// The command line's words for the step: the `muster` command that takes it.
+    var command: String {
+        switch self {
+        case .verify: "run `muster verify`"
+        case .verifyAndRestore: "run `muster verify` and restore from a backup"
+        case .restoreBackup(let directory): "restore a backup with `muster restore BACKUP --data \(directory) --force`"
+        case .startOverOrRestore(let directory):
+            "delete data.mdb to start a new log, or restore a backup with `muster restore BACKUP --data \(directory) --force`"
+        case .rebuild(let projection): "run `muster rebuild \(projection)`"
+        case .migrate: "run `muster migrate`"
+        case .useBackup: "is this a directory written by `muster backup`?"
         }
     }
 }
