@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Muster
 
 /// `muster append`: appends one event with a JSON body to a stream.
 struct Append: AsyncParsableCommand {
