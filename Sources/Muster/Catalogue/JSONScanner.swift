@@ -42,7 +42,8 @@ public struct JSONScanner {
 
     /// Validates `bytes[range]` as one JSON text whose top level is an object or an array (or, when
     /// `allowScalar`, any value).
-    public static func scan(_ bytes: [UInt8], range: Range<Int>? = nil, allowScalar: Bool = false) throws(Failure) -> Document
+    public static func scan(_ bytes: [UInt8], range: Range<Int>? = nil, allowScalar: Bool = false) throws(Failure)
+        -> Document
     {
         var scanner = JSONScanner(bytes, range ?? bytes.indices)
         do throws(Problem) {

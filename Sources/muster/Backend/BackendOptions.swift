@@ -16,7 +16,10 @@ struct BackendOptions: ParsableArguments {
             valueName: "URL"))
     var server: String?
     @Flag(
-        help: "Print JSON: a list as one JSON array, refused values as {\"errors\":[…]} on stdout (output that is JSON already stays as it is).")
+        help: """
+            Print JSON: a list as one JSON array, refused values as {"errors":[…]} on stdout (output that is \
+            JSON already stays as it is).
+            """)
     var json = false
 
     /// Runs `body` on the backend the rule picks, acting in `namespace` (nil: the default, or the login's).

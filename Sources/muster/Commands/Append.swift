@@ -14,6 +14,7 @@ struct Append: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @Flag(help: "Accepted as by every verb; the output is JSON already.") var json = false
     @Option(help: "Stream to append to.") var stream: String
     @Option(help: "Event type, e.g. OrderPlaced.") var type: String
     @Option(

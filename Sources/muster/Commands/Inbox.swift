@@ -11,6 +11,7 @@ struct Inbox: AsyncParsableCommand {
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
     func run() async throws {
-        try Output.rows(try await options.run(namespace: namespace) { try await $0.inbox(user: user) }, json: options.json)
+        try Output.rows(
+            try await options.run(namespace: namespace) { try await $0.inbox(user: user) }, json: options.json)
     }
 }
