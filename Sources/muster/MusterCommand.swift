@@ -9,7 +9,8 @@ struct MusterCommand: AsyncParsableCommand {
         commandName: "muster",
         abstract: "Muster: people in the loop of automated decisions, on an append-only event log.",
         discussion: """
-            Every command takes --data DIR (or MUSTER_DATA; default ./muster-data).
+            Every command takes --data DIR (or MUSTER_DATA; default ./muster-data), after its name or before \
+            it (muster --data DIR users list). Every verb takes --json.
             The domain verbs (users, groups, devices, send, inbox, respond, listen, payloads, requests, \
             documents, settings, audit) also act on a running server as the user of muster login: with \
             --server URL, or when a login is stored and neither --data nor MUSTER_DATA is given.
@@ -27,7 +28,7 @@ struct MusterCommand: AsyncParsableCommand {
     /// Parses, runs, and maps every failure to one stderr line and the contract's exit status.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(dataAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
             if var async = command as? any AsyncParsableCommand {
                 try await async.run()
             } else {
@@ -36,6 +37,35 @@ struct MusterCommand: AsyncParsableCommand {
         } catch {
             exit(with: error)
         }
+    }
+
+    /// `muster --data D users list` read as `muster users list --data D`: `--data` belongs to the commands that
+    /// take a data directory, and is accepted before the subcommand's name as well.
+    static func dataAfterSubcommand(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first {
+            if first == "--data", rest.count > 1 {
+                leading += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else if first.hasPrefix("--data=") {
+                leading.append(first)
+                rest = rest.dropFirst()
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty else { return arguments }
+        var command: any ParsableCommand.Type = MusterCommand.self
+        var path: [String] = []
+        while let name = rest.first,
+            let subcommand = command.configuration.subcommands.first(where: { $0._commandName == name })
+        {
+            path.append(name)
+            rest = rest.dropFirst()
+            command = subcommand
+        }
+        return path + leading + rest
     }
 
     static func exit(with error: any Error) -> Never {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Muster
 
 /// `muster append`: appends one event with a JSON body to a stream.
 struct Append: AsyncParsableCommand {
@@ -13,6 +14,7 @@ struct Append: AsyncParsableCommand {
             """)
 
     @OptionGroup var data: DataOptions
+    @Flag(help: "Accepted as by every verb; the output is JSON already.") var json = false
     @Option(help: "Stream to append to.") var stream: String
     @Option(help: "Event type, e.g. OrderPlaced.") var type: String
     @Option(

@@ -13,8 +13,7 @@ struct Audit: AsyncParsableCommand {
             oldest first.
             """)
 
-    @OptionGroup var data: DataOptions
-    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var options: BackendOptions
     @Option(help: "Only what concerns this user.") var user: String?
     @Option(help: "Only responses from and registrations of this device.") var deviceId: String?
     @Option(help: "Only events recorded at or after this ISO 8601 time (e.g. 2026-01-31T08:00:00Z).")
@@ -22,7 +21,6 @@ struct Audit: AsyncParsableCommand {
     @Option(help: "Only this namespace.") var namespace: String?
     @Option(help: "Only this area's definition, transitions and rule decisions.") var area: String?
     @Option(help: "Only this rule's decisions.") var rule: String?
-    @Flag(help: "Print JSON lines.") var json = false
 
     func validate() throws {
         if let since, Self.parse(since) == nil {
@@ -43,33 +41,22 @@ struct Audit: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let session = try remote.session(data: data) { return try await run(on: session) }
-        let log = try data.open()
-        defer { log.close() }
         let filter = Muster.Audit.Filter(
             user: user, deviceId: deviceId, since: since.flatMap(Self.parse), namespace: namespace, area: area,
             rule: rule)
         var out = StandardOutput()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            if !json { try out.line(Self.render(Self.header)) }
+            if !options.json { try out.line(Self.render(Self.header)) }
             var closed = false
-            try Muster.Audit(log: log).entries(filter) { entry in
-                do {
-                    if json {
-                        try out.line(Array(try encoder.encode(entry)))
-                    } else {
-                        try out.line(
-                            Self.render([
-                                String(entry.position), EventJSON.timestamp(entry.recordedAt), entry.what.rawValue,
-                                entry.detail,
-                            ]))
+            try await options.run(namespace: namespace) { backend in
+                try await backend.audit(filter) { entry in
+                    do {
+                        try out.line(options.json ? entry.json : Array(Self.render(entry.cells).utf8))
+                        return true
+                    } catch {
+                        closed = true
+                        return false
                     }
-                    return true
-                } catch is StandardOutput.Closed {
-                    closed = true
-                    return false
                 }
             }
             if closed { throw StandardOutput.Closed() }

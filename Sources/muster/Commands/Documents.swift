@@ -21,8 +21,7 @@ struct Documents: AsyncParsableCommand {
                 namespace's documentQuotaPerUser or documentQuotaPerNamespace setting: exit 1.
                 """)
 
-        @OptionGroup var data: DataOptions
-        @OptionGroup var remote: RemoteOptions
+        @OptionGroup var options: BackendOptions
         @Argument(help: "The file to upload.") var file: String
         @Option(help: "audio, image or video (default: from the extension).") var kind: String?
         @Option(help: "MIME type; must match the content (default: the content's own).") var contentType: String?
@@ -36,20 +35,12 @@ struct Documents: AsyncParsableCommand {
         }
 
         func run() async throws {
-            if let session = try remote.session(data: data) { return try await run(on: session) }
-            let log = try data.open(mustExist: false)
-            defer { log.close() }
-            let document = try await Muster.Documents(log: log).put(
-                file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),
-                contentType: contentType, user: user, namespace: namespace)
-            try Output.json(PutResult(name: document.name, size: document.size, blob: document.blob))
-        }
-
-        struct PutResult: Encodable {
-            var name: String
-            var size: UInt64
-            /// The content's SHA-256; nil over HTTP, where the server does not say.
-            var blob: String?
+            let stored = try await options.run(namespace: namespace, creating: true) { backend in
+                try await backend.putDocument(
+                    file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),
+                    contentType: contentType, user: user)
+            }
+            try Output.json(stored)
         }
     }
 
@@ -57,23 +48,13 @@ struct Documents: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a document's bytes to stdout, or to --output FILE.")
 
-        @OptionGroup var data: DataOptions
-        @OptionGroup var remote: RemoteOptions
+        @OptionGroup var options: BackendOptions
         @Argument(help: "Document name, e.g. rcs/audio/<uuid>.m4a.") var name: String
         @Option(name: [.short, .long], help: "Write to this file instead of stdout.") var output: String?
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
-            if let session = try remote.session(data: data) { return try await run(on: session) }
-            let log = try data.open()
-            defer { log.close() }
-            let documents = Muster.Documents(log: log)
-            if let output {
-                try documents.get(name, to: URL(fileURLWithPath: output), namespace: namespace)
-            } else {
-                signal(SIGPIPE, SIG_IGN)
-                try documents.get(name, to: FileHandle.standardOutput, namespace: namespace)
-            }
+            try await options.run(namespace: namespace) { try await $0.writeDocument(name: name, to: output) }
         }
     }
 }

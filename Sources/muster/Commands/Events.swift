@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Muster
 
 /// `muster events`: prints events of the log, optionally following new ones.
 struct Events: AsyncParsableCommand {

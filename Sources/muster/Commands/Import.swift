@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Muster
 
 /// `muster import`: appends events from JSON lines in large batches, one commit per batch.
 struct Import: AsyncParsableCommand {

@@ -13,22 +13,20 @@ struct Listen: AsyncParsableCommand {
             stream resumes by itself after a dropped connection.
             """)
 
-    @OptionGroup var data: DataOptions
-    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var options: BackendOptions
     @Argument(help: "The topic filter, e.g. /a/b/c, /a/+/c or /a/#.") var topic: String
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Option(help: "First log position to consider (default: only responses from now on).") var from: UInt64?
 
     func run() async throws {
         let filter = try TopicFilter(topic)
-        if let session = try remote.session(data: data) { return try await run(on: session) }
-        let log = try data.open()
-        defer { log.close() }
-        let responses = Notifications(log: log).listen(filter, namespace: namespace, from: from)
-        try await Self.print(until: StopSignal()) { out in
-            for try await delivery in responses {
-                try out.line(Array(delivery.json))
-                try out.flush()
+        try await options.run(namespace: namespace) { backend in
+            let lines = try await backend.listen(filter, topic: topic, from: from)
+            try await Self.print(until: StopSignal()) { out in
+                for try await line in lines {
+                    try out.line(line)
+                    try out.flush()
+                }
             }
         }
     }

@@ -14,22 +14,17 @@ struct Location: AsyncParsableCommand {
             the server's timer reaches it.
             """)
 
-    @OptionGroup var data: DataOptions
-    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var options: BackendOptions
     @OptionGroup var report: DeviceReportOptions
     @Option(parsing: .unconditional, help: "Latitude in degrees (-90…90).") var lat: Double
     @Option(parsing: .unconditional, help: "Longitude in degrees (-180…180).") var lng: Double
     @Option(help: "Horizontal accuracy in metres.") var accuracy: Double?
 
     func run() async throws {
-        if let session = try remote.session(data: data) { return try await run(on: session) }
-        let log = try data.open()
-        defer { log.close() }
-        let evaluation = try await RuleEngine(log: log).report(
-            RuleEngine.LocationReport(
-                user: report.user, deviceId: report.deviceId, latitude: lat, longitude: lng, accuracy: accuracy,
-                at: report.time, namespace: report.namespace))
-        try EvaluationOutput.print(evaluation, json: report.json)
+        let answer = try await options.run(namespace: report.namespace) {
+            try await $0.locate(report, latitude: lat, longitude: lng, accuracy: accuracy)
+        }
+        try EvaluationOutput.print(answer, json: options.json)
     }
 }
 
@@ -38,8 +33,7 @@ struct Beacon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Report a device's iBeacon sighting; print the transitions and each rule's outcome.")
 
-    @OptionGroup var data: DataOptions
-    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var options: BackendOptions
     @OptionGroup var report: DeviceReportOptions
     @Option(help: "The beacon's proximity UUID.") var uuid: String
     @Option(help: "The beacon's major number.") var major: Int
@@ -49,19 +43,14 @@ struct Beacon: AsyncParsableCommand {
     var txPower: Int = -59
 
     func run() async throws {
-        if let session = try remote.session(data: data) { return try await run(on: session) }
-        let log = try data.open()
-        defer { log.close() }
-        let evaluation = try await RuleEngine(log: log).report(
-            RuleEngine.BeaconReport(
-                user: report.user, deviceId: report.deviceId, proximityUUID: uuid, major: major, minor: minor,
-                rssi: rssi,
-                measuredPower: txPower, at: report.time, namespace: report.namespace))
-        try EvaluationOutput.print(evaluation, json: report.json)
+        let answer = try await options.run(namespace: report.namespace) {
+            try await $0.sighted(report, uuid: uuid, major: major, minor: minor, rssi: rssi, txPower: txPower)
+        }
+        try EvaluationOutput.print(answer, json: options.json)
     }
 }
 
-/// What every device report takes: who, which device, when, where, and how to print.
+/// What every device report takes: who, which device, when, and where.
 struct DeviceReportOptions: ParsableArguments {
     @Option(help: "The user the device belongs to.") var user: String
     @Option(
@@ -72,7 +61,6 @@ struct DeviceReportOptions: ParsableArguments {
     var deviceId: String
     @Option(help: "When it happened, ISO 8601 (default now).") var at: String?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-    @Flag(help: "Print one JSON document.") var json = false
 
     func validate() throws {
         if let at, UbuduFormat.parseDate(at) == nil {
@@ -109,8 +97,7 @@ struct Transition: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Report an entry or exit a device detected itself; print each rule's outcome.")
 
-    @OptionGroup var data: DataOptions
-    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var options: BackendOptions
     @OptionGroup var report: DeviceReportOptions
     @Option(help: "The area entered or left.") var area: String
     @Option(help: "on_entry or on_exit.") var trigger: String
@@ -122,13 +109,9 @@ struct Transition: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let session = try remote.session(data: data) { return try await run(on: session) }
-        let log = try data.open()
-        defer { log.close() }
-        let evaluation = try await RuleEngine(log: log).report(
-            RuleEngine.TransitionReport(
-                user: report.user, deviceId: report.deviceId, area: area, trigger: trigger,
-                at: report.time, latitude: lat, longitude: lng, namespace: report.namespace))
-        try EvaluationOutput.print(evaluation, json: report.json)
+        let answer = try await options.run(namespace: report.namespace) {
+            try await $0.transition(report, area: area, trigger: trigger, latitude: lat, longitude: lng)
+        }
+        try EvaluationOutput.print(answer, json: options.json)
     }
 }

@@ -21,7 +21,7 @@ struct Login: AsyncParsableCommand {
     var passwordStdin = false
 
     func run() async throws {
-        let url = try RemoteOptions.url(server)
+        let url = try BackendOptions.url(server)
         let password =
             passwordStdin
             ? try PasswordInput.firstLineOfStdin()

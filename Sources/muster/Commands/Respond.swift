@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
-import Muster
+import MusterWire
 
 /// `muster respond`: answers a message as a user's device would.
 struct Respond: AsyncParsableCommand {
@@ -13,8 +13,7 @@ struct Respond: AsyncParsableCommand {
             With --request NAME no message id is given: the user answers that template unasked.
             """)
 
-    @OptionGroup var data: DataOptions
-    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var options: BackendOptions
     @Argument(help: "The message id (not with --request).") var messageId: String?
     @Option(help: "Answer this request template instead of a message.") var request: String?
     @Option(help: "The responding user (over HTTP: the logged-in user, the default).") var user: String?
@@ -24,7 +23,6 @@ struct Respond: AsyncParsableCommand {
     @Option(help: "Device latitude, for currentLocation fields.") var latitude: Double?
     @Option(help: "Device longitude, for currentLocation fields.") var longitude: Double?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-    @Flag(help: "Print value errors as JSON on stdout.") var json = false
     @Argument(help: ArgumentHelp("The values JSON object, or - for stdin.", valueName: "VALUES_JSON|-"))
     var values: String?
 
@@ -46,29 +44,15 @@ struct Respond: AsyncParsableCommand {
     var valuesArgument: String { values ?? messageId ?? "" }
 
     func run() async throws {
-        if let session = try remote.session(data: data) { return try await run(on: session) }
-        guard let user else { throw CommandFailure.invalid("name the responding user: --user USER") }
-        let text = FormErrorOutput.read(valuesArgument)
-        let log = try data.open()
-        defer { log.close() }
-        var location: Notifications.Location?
-        if let latitude, let longitude { location = .init(latitude: latitude, longitude: longitude) }
-        do {
-            let notifications = Notifications(log: log)
-            let answer =
-                if let request {
-                    try await notifications.respond(
-                        toRequest: request, user: user, deviceId: deviceId, deviceName: deviceName,
-                        submitValue: submitValue, values: text, at: location, namespace: namespace)
-                } else {
-                    try await notifications.respond(
-                        messageId: UUID(uuidString: messageId ?? "")!, user: user, deviceId: deviceId,
-                        deviceName: deviceName, submitValue: submitValue, values: text, at: location,
-                        namespace: namespace)
-                }
-            Output.line(String(decoding: answer.json, as: UTF8.self))
-        } catch let rejection as FormRejection {
-            try FormErrorOutput.fail(rejection, json: json)
+        var location: GeoPoint?
+        if let latitude, let longitude { location = GeoPoint(latitude: latitude, longitude: longitude) }
+        let answer = Answer(
+            messageId: request == nil ? messageId.flatMap(UUID.init(uuidString:)) : nil, request: request, user: user,
+            deviceId: deviceId, deviceName: deviceName, submitValue: submitValue,
+            values: FormErrorOutput.read(valuesArgument), location: location)
+        let response = try await FormErrorOutput.reporting(json: options.json) {
+            try await options.run(namespace: namespace) { try await $0.respond(answer) }
         }
+        Output.line(String(decoding: response.jsonData(), as: UTF8.self))
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
-import Muster
+import MusterWire
 
 /// `muster send`: the Notification.sendPayload family.
 struct Send: AsyncParsableCommand {
@@ -12,8 +12,7 @@ struct Send: AsyncParsableCommand {
             is validated (errors exit 2) and refused above the push size limit.
             """)
 
-    @OptionGroup var data: DataOptions
-    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var options: BackendOptions
     @Option(help: "Users, comma-separated.") var to: String?
     @Option(help: "Groups, comma-separated.") var group: String?
     @Flag(help: "Every user of the namespace.") var all = false
@@ -24,7 +23,6 @@ struct Send: AsyncParsableCommand {
     @Option(help: "Push size limit in bytes (default, and over HTTP always: the namespace's pushSizeLimit setting).")
     var pushSizeLimit: Int?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-    @Flag(help: "Print payload errors as JSON on stdout.") var json = false
     @Argument(help: ArgumentHelp("The payload JSON, or - for stdin.", valueName: "PAYLOAD_JSON|-")) var payload: String
 
     func validate() throws {
@@ -32,20 +30,16 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let session = try remote.session(data: data) { return try await run(on: session) }
         let text = FormErrorOutput.read(payload)
-        let log = try data.open(mustExist: false)
-        defer { log.close() }
-        do {
-            let result = try await Notifications(log: log, pushSizeLimit: pushSizeLimit).send(
-                to: FormErrorOutput.list(to), groups: FormErrorOutput.list(group), all: all, title: title, body: body,
-                source: source, payload: text, namespace: namespace, actor: sender)
-            for warning in result.warnings {
-                FileHandle.standardError.write(Data("muster: warning: \(warning)\n".utf8))
+        var recipients = Recipients(users: FormErrorOutput.list(to), groups: FormErrorOutput.list(group))
+        recipients.all = all
+        let sent = try await FormErrorOutput.reporting(json: options.json) {
+            try await options.run(namespace: namespace, creating: true) {
+                try await $0.send(
+                    title: title, body: body, payload: text, to: recipients, source: source, sender: sender,
+                    pushSizeLimit: pushSizeLimit)
             }
-            try Output.json(result)
-        } catch let rejection as FormRejection {
-            try FormErrorOutput.fail(rejection, json: json)
         }
+        try Output.json(sent)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Muster
+import MusterWire
 
 /// `muster users`: the people of a namespace.
 struct Users: AsyncParsableCommand {
@@ -12,8 +13,7 @@ struct Users: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a user; prints the user as JSON.")
 
-        @OptionGroup var data: DataOptions
-        @OptionGroup var remote: RemoteOptions
+        @OptionGroup var options: BackendOptions
         @Argument(help: "User name.") var name: String
         @Flag(help: "Read the password from the first line of stdin.") var passwordStdin = false
         @Flag(help: "Make the user an administrator of the namespace.") var admin = false
@@ -27,68 +27,24 @@ struct Users: AsyncParsableCommand {
 
         func run() async throws {
             let password = passwordStdin ? try PasswordInput.firstLineOfStdin() : nil
-            if let session = try remote.session(data: data) { return try await run(on: session, password: password) }
-            let log = try data.open(mustExist: false)
-            defer { log.close() }
-            let user = try await Directory(log: log).addUser(
-                name, password: password, email: email, timeZone: timeZone, isAdmin: admin, firstName: firstName,
-                lastName: lastName, phone: phone, namespace: namespace, actor: "cli")
-            try Output.json(UserRow(user, namespace: namespace))
+            let user = User(
+                username: name, email: email, firstName: firstName, lastName: lastName, phone: phone, isAdmin: admin,
+                timeZone: timeZone)
+            try Output.json(
+                try await options.run(namespace: namespace, creating: true) {
+                    try await $0.addUser(user, password: password)
+                })
         }
     }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the users of a namespace.")
 
-        @OptionGroup var data: DataOptions
-        @OptionGroup var remote: RemoteOptions
+        @OptionGroup var options: BackendOptions
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-        @Flag(help: "Print one JSON array.") var json = false
 
         func run() async throws {
-            if let session = try remote.session(data: data) { return try await run(on: session) }
-            let log = try data.open()
-            defer { log.close() }
-            let rows = try Directory(log: log).users(namespace: namespace).map { UserRow($0, namespace: namespace) }
-            try Self.print(rows, json: json)
-        }
-
-        static func print(_ rows: [UserRow], json: Bool) throws {
-            if json { return try Output.json(rows) }
-            Output.table(
-                ["NAME", "EMAIL", "TIME ZONE", "ADMIN", "PASSWORD"],
-                rows.map {
-                    [
-                        $0.name, $0.email ?? "-", $0.timeZone, $0.isAdmin ? "yes" : "no",
-                        $0.hasPassword.map { $0 ? "set" : "-" } ?? "?",
-                    ]
-                })
-        }
-    }
-
-    /// A user as printed: never the password hash.
-    struct UserRow: Encodable {
-        var name: String
-        var namespace: String
-        var email: String?
-        var firstName: String?
-        var lastName: String?
-        var phone: String?
-        var timeZone: String
-        var isAdmin: Bool
-        /// Nil when unknown: a server does not say.
-        var hasPassword: Bool?
-
-        init(_ user: UserCreated, namespace: String) {
-            name = user.name
-            self.namespace = namespace
-            email = user.email
-            firstName = user.firstName
-            lastName = user.lastName
-            phone = user.phone
-            timeZone = user.timeZone
-            isAdmin = user.isAdmin
-            hasPassword = user.password != nil
+            try Output.rows(try await options.run(namespace: namespace) { try await $0.users() }, json: options.json)
         }
     }
 }

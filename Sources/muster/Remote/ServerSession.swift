@@ -28,15 +28,15 @@ struct ServerSession: Sendable {
     /// What to run to log in (again).
     var loginCommand: String { "muster login --server \(server.absoluteString) \(username ?? "USER")" }
 
-    /// Runs one client operation. A failure ends the command: invalid form values or payloads the way the
-    /// local verbs report them (with `json`, `{"errors": […]}` on stdout), anything else as one line.
-    func call<T>(json: Bool = false, _ operation: (MusterClient) async throws -> T) async throws -> T {
+    /// Runs one client operation. A failure ends the command: invalid form values or payloads as
+    /// ``FormProblems`` (reported as the local verbs report them), anything else as one line.
+    func call<T>(_ operation: (MusterClient) async throws -> T) async throws -> T {
         do {
             return try await operation(client)
         } catch let error as MusterClientError {
             if error.statusCode == 422, !error.fields.isEmpty {
-                try FormErrorOutput.fail(
-                    subject: error.code == .invalidPayload ? "payload" : "response", problems: error.fields, json: json)
+                throw FormProblems(
+                    subject: error.code == .invalidPayload ? "payload" : "response", problems: error.fields)
             }
             throw failure(error)
         }

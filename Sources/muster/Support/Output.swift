@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import MusterWire
 
 /// Printing for commands: JSON documents / JSON lines with `--json`, aligned tables otherwise.
 enum Output {
@@ -8,11 +9,20 @@ enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    /// Writes an `Encodable` as one line of compact JSON with sorted keys.
+    /// Writes an `Encodable` as one line of compact JSON, as the API writes it (keys sorted, dates in UTC).
     static func json(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        line(String(decoding: try encoder.encode(value), as: UTF8.self))
+        line(String(decoding: try MusterJSON.encoder().encode(value), as: UTF8.self))
+    }
+
+    /// Rows as one JSON array with `json`, else as a table under their header.
+    static func rows<Row: TableRow>(_ rows: [Row], json: Bool) throws {
+        if json { return try Self.json(rows) }
+        table(Row.header, rows.map(\.cells))
+    }
+
+    /// Writes warnings (what was accepted but is ignored) to stderr, one line each.
+    static func warn(_ warnings: [String]) {
+        for warning in warnings { FileHandle.standardError.write(Data("muster: warning: \(warning)\n".utf8)) }
     }
 
     /// Writes rows as an aligned table under a header.

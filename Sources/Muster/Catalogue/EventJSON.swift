@@ -1,12 +1,12 @@
 import EventLog
 import Foundation
-import Muster
 
-/// The JSON-lines shape of an event, shared by `muster events` (writing) and `muster import` (reading).
-enum EventJSON {
+/// The one JSON shape of an event: `muster events` writes it, `muster import` reads it back, and the HTTP
+/// API's event list serves it.
+public enum EventJSON {
     /// One event as a JSON object on one line, keys in the contract's order. A JSON body is embedded
     /// as JSON, a binary body as `{"base64": "…"}`.
-    static func line(_ event: RecordedEvent) -> [UInt8] {
+    public static func line(_ event: RecordedEvent) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + event.body.bytes.count)
         func key(_ name: String) {
@@ -44,7 +44,7 @@ enum EventJSON {
 
     /// The body as it appears in a table cell: its JSON text on one line (domain events rendered by
     /// the event catalogue), or `base64:…` for a binary body of an unknown type.
-    static func bodyText(_ event: RecordedEvent) -> String {
+    public static func bodyText(_ event: RecordedEvent) -> String {
         if event.body.format == .binary && EventCatalogue.json(event) == nil {
             return "base64:" + Data(event.body.bytes).base64EncodedString()
         }
@@ -54,7 +54,7 @@ enum EventJSON {
     }
 
     /// `recordedAt` (microseconds since 1970) as ISO 8601 in UTC with microseconds.
-    static func timestamp(_ micros: Int64) -> String {
+    public static func timestamp(_ micros: Int64) -> String {
         var seconds = time_t(micros.floorDivided(by: 1_000_000))
         let fraction = micros - Int64(seconds) * 1_000_000
         var parts = tm()
@@ -67,7 +67,7 @@ enum EventJSON {
     }
 
     /// Appends `text` as a JSON string literal.
-    static func appendString(_ text: String, to out: inout [UInt8]) {
+    public static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -86,7 +86,7 @@ enum EventJSON {
     }
 
     /// A JSON string literal for `text`.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var out: [UInt8] = []
         appendString(text, to: &out)
         return String(decoding: out, as: UTF8.self)

@@ -5,24 +5,27 @@ import Foundation
 ///
 /// We scan ourselves rather than trust `JSONSerialization`: on Linux it accepts trailing commas and
 /// its errors carry no byte offset in `userInfo`, only a free-text "around character N".
-struct JSONScanner {
+public struct JSONScanner {
     /// Why and where the input is not JSON.
-    struct Failure: Error, CustomStringConvertible {
+    public struct Failure: Error, CustomStringConvertible {
         /// Byte offset of the problem.
-        var offset: Int
-        var reason: String
+        public var offset: Int
+        /// What is wrong there.
+        public var reason: String
         /// 1-based line of the problem.
-        var line: Int
+        public var line: Int
         /// 1-based column of the problem, in Unicode scalars from the start of its line.
-        var column: Int
+        public var column: Int
 
-        var description: String { "line \(line), column \(column): \(reason)" }
+        public var description: String { "line \(line), column \(column): \(reason)" }
     }
 
     /// The members of a top-level object: each key with the byte range of its value.
-    struct Document {
-        var isObject: Bool
-        var members: [(key: String, value: Range<Int>)]
+    public struct Document {
+        /// Whether the top level is an object.
+        public var isObject: Bool
+        /// Each key of a top-level object with the byte range of its value.
+        public var members: [(key: String, value: Range<Int>)]
     }
 
     private let bytes: [UInt8]
@@ -39,7 +42,8 @@ struct JSONScanner {
 
     /// Validates `bytes[range]` as one JSON text whose top level is an object or an array (or, when
     /// `allowScalar`, any value).
-    static func scan(_ bytes: [UInt8], range: Range<Int>? = nil, allowScalar: Bool = false) throws(Failure) -> Document
+    public static func scan(_ bytes: [UInt8], range: Range<Int>? = nil, allowScalar: Bool = false) throws(Failure)
+        -> Document
     {
         var scanner = JSONScanner(bytes, range ?? bytes.indices)
         do throws(Problem) {
@@ -61,7 +65,7 @@ struct JSONScanner {
     }
 
     /// True when `bytes` is one JSON text (any value at its top level).
-    static func isValid(_ bytes: [UInt8]) -> Bool { (try? scan(bytes, allowScalar: true)) != nil }
+    public static func isValid(_ bytes: [UInt8]) -> Bool { (try? scan(bytes, allowScalar: true)) != nil }
 
     private struct Problem: Error {
         var offset: Int

@@ -1,22 +1,43 @@
 import ArgumentParser
+import EventLog
 import Foundation
 import MusterClient
 
-/// `--server URL` of the domain verbs: act on a running server as the logged-in user instead of on a
-/// data directory.
+/// `--data DIR` or `--server URL` of the domain verbs, the one rule that picks where they act, and `--json`.
 ///
 /// The rule: a verb acts on a server when `--server URL` is given, or when none of `--server`, `--data`
 /// and `MUSTER_DATA` is and a login is stored (`muster login`); otherwise on the data directory.
-struct RemoteOptions: ParsableArguments {
+struct BackendOptions: ParsableArguments {
+    @OptionGroup var data: DataOptions
     @Option(
         help: ArgumentHelp(
             "Act on the Muster server at URL as the user of muster login (default: the stored login's server, "
                 + "unless --data or MUSTER_DATA is given).",
             valueName: "URL"))
     var server: String?
+    @Flag(
+        help: """
+            Print JSON: a list as one JSON array, refused values as {"errors":[…]} on stdout (output that is \
+            JSON already stays as it is).
+            """)
+    var json = false
+
+    /// Runs `body` on the backend the rule picks, acting in `namespace` (nil: the default, or the login's).
+    /// With `creating`, a missing data directory is made rather than refused.
+    func run<T>(
+        namespace: String?, creating: Bool = false, _ body: (any Backend) async throws -> T
+    ) async throws -> T {
+        if let session = try session() {
+            try session.requireNamespace(namespace)
+            return try await body(session)
+        }
+        let log = try data.open(mustExist: !creating)
+        defer { log.close() }
+        return try await body(LocalBackend(log: log, namespace: namespace ?? Names.defaultNamespace))
+    }
 
     /// The server the verb acts on; nil when it acts on the data directory.
-    func session(data: DataOptions) throws -> ServerSession? {
+    func session() throws -> ServerSession? {
         if let server {
             guard data.data == nil else {
                 throw CommandFailure.invalid("give --server URL or --data DIR, not both")

@@ -1,0 +1,110 @@
+import Forms
+import Foundation
+import Muster
+import MusterWire
+
+/// Where a domain verb acts: a data directory (``LocalBackend``) or a server as the logged-in user
+/// (``ServerSession``). Each verb's `run()` is written once against this; ``BackendOptions`` picks one.
+///
+/// Both sides take and return the wire models, so a verb prints one shape whichever side answered.
+protocol Backend: Sendable {
+    /// The namespace the verb acts in: the one given, or over HTTP the login's.
+    var namespace: String { get }
+
+    /// Adds a user; `password` nil makes one who cannot log in (a data directory only).
+    func addUser(_ user: User, password: String?) async throws -> UserEntry
+    /// The users of the namespace.
+    func users() async throws -> [UserEntry]
+    /// Defines (or redefines) a group.
+    func defineGroup(_ group: Group) async throws -> Group
+    /// The groups of the namespace.
+    func groups() async throws -> [Group]
+
+    /// Registers (or updates) a device of `user` (nil: the logged-in user).
+    func register(
+        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?
+    ) async throws -> PushTarget
+    /// The devices of `user`, or of everyone.
+    func devices(user: String?) async throws -> [PushTarget]
+    /// Unregisters a device of `user`.
+    func unregister(deviceId: String, user: String?) async throws
+
+    /// Sends `payload` (JSON text) to the recipients.
+    func send(
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
+        pushSizeLimit: Int?
+    ) async throws -> SentNotification
+    /// The pending messages of `user`, oldest first.
+    func inbox(user: String?) async throws -> [InboxItem]
+    /// Answers a message, or with `request` a request template; `values` is a JSON object's text.
+    func respond(_ answer: Answer) async throws -> ResponseObject
+    /// The response objects and documents published on topics matching `filter`, as JSON lines.
+    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws -> AsyncThrowingStream<
+        [UInt8], any Error
+    >
+
+    /// Stores a named payload (JSON text).
+    func putPayload(name: String, payload: Data) async throws -> StoredPayload
+    /// A named payload's JSON text.
+    func payload(name: String) async throws -> String
+    /// Stores a request template; `payload` is JSON text.
+    func putRequest(name: String, title: String, body: String, topic: String, payload: Data) async throws
+        -> RequestTemplate
+    /// The request templates of the namespace.
+    func requests() async throws -> [RequestTemplate]
+
+    /// Uploads a file as a document.
+    func putDocument(file: URL, kind: MediaKind?, contentType: String?, user: String) async throws -> DocumentStored
+    /// Writes a document's bytes to `output`, or to stdout when nil.
+    func writeDocument(name: String, to output: String?) async throws
+
+    /// Sets a setting.
+    func set(_ setting: Setting, to value: String) async throws -> NamespaceSetting
+    /// Every setting of the namespace.
+    func settings() async throws -> [NamespaceSetting]
+
+    /// The audit entries matching `filter`, oldest first, handed to `each` until it returns false.
+    func audit(_ filter: Muster.Audit.Filter, _ each: (AuditLine) throws -> Bool) async throws
+    /// The rules' event counters.
+    func counters(area: String?) async throws -> [RuleCounters.Counter]
+    /// A user's rule notifications on a day.
+    func quota(user: String, date: String?) async throws -> RuleCounters.QuotaReport
+
+    /// A device's fix; what the rules decided.
+    func locate(_ device: DeviceReportOptions, latitude: Double, longitude: Double, accuracy: Double?) async throws
+        -> LocationAnswer
+    /// A device's iBeacon sighting; what the rules decided.
+    func sighted(
+        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int
+    ) async throws -> LocationAnswer
+    /// An entry or exit the device detected itself; what the rules decided.
+    func transition(
+        _ device: DeviceReportOptions, area: String, trigger: String, latitude: Double?, longitude: Double?
+    ) async throws -> LocationAnswer
+}
+
+/// An answer to a message or to a request template, as `muster respond` gives it.
+struct Answer: Sendable {
+    var messageId: UUID?
+    var request: String?
+    var user: String?
+    var deviceId: String
+    var deviceName: String?
+    var submitValue: Int
+    var values: Data
+    var location: GeoPoint?
+}
+
+/// What uploading a document did.
+struct DocumentStored: Encodable {
+    var name: String
+    var size: UInt64
+    /// The content's SHA-256; nil over HTTP, where the server does not say.
+    var blob: String?
+}
+
+/// One audit entry: its JSON line and its table cells.
+struct AuditLine {
+    var json: [UInt8]
+    var cells: [String]
+}

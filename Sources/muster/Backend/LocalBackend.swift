@@ -1,0 +1,242 @@
+import EventLog
+import Forms
+import Foundation
+import Muster
+import MusterWire
+
+/// The domain verbs on a data directory, through the domain's services; `actor` "cli" unless the verb says who.
+/// The log stays open while the verb runs (``BackendOptions/run(namespace:creating:_:)`` closes it).
+struct LocalBackend: Backend {
+    let log: EventLog
+    let namespace: String
+
+    /// A user the verb must be told: a data directory has no logged-in user to default to.
+    private func named(_ user: String?, _ missing: String) throws -> String {
+        guard let user else { throw CommandFailure.invalid(missing) }
+        return user
+    }
+
+    func addUser(_ user: User, password: String?) async throws -> UserEntry {
+        let added = try await Directory(log: log).addUser(
+            user.username, password: password, email: user.email, timeZone: user.timeZone, isAdmin: user.isAdmin,
+            firstName: user.firstName, lastName: user.lastName, phone: user.phone, namespace: namespace, actor: "cli")
+        return UserEntry(User(added), namespace: namespace, hasPassword: added.password != nil)
+    }
+
+    func users() async throws -> [UserEntry] {
+        try Directory(log: log).users(namespace: namespace).map {
+            UserEntry(User($0), namespace: namespace, hasPassword: $0.password != nil)
+        }
+    }
+
+    func defineGroup(_ group: Group) async throws -> Group {
+        let defined = try await Directory(log: log).defineGroup(
+            group.name, members: group.members, namespace: namespace, actor: "cli")
+        return Group(name: defined.name, members: defined.members)
+    }
+
+    func groups() async throws -> [Group] {
+        try Directory(log: log).groups(namespace: namespace).map { Group(name: $0.name, members: $0.members) }
+    }
+
+    func register(
+        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?
+    ) async throws -> PushTarget {
+        let target = PushTargetRegistered(
+            user: try named(user, "name the device's user: --user USER"), deviceId: deviceId, deviceName: deviceName,
+            platform: PushTargetRegistered.Platform(rawValue: platform.rawValue) ?? .web, token: token)
+        try await Directory(log: log).register(target, namespace: namespace, actor: "cli")
+        return PushTarget(target)
+    }
+
+    func devices(user: String?) async throws -> [PushTarget] {
+        try Directory(log: log).devices(user: user, namespace: namespace).map(PushTarget.init)
+    }
+
+    func unregister(deviceId: String, user: String?) async throws {
+        let user = try named(user, "name the device's user: --user USER")
+        guard
+            try await Directory(log: log).unregister(
+                user: user, deviceId: deviceId, namespace: namespace, actor: "cli")
+        else {
+            throw CommandFailure.invalid(
+                "user \(user) has no device \(deviceId) in namespace \(namespace); see muster devices list")
+        }
+    }
+
+    func send(
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
+        pushSizeLimit: Int?
+    ) async throws -> SentNotification {
+        let limit =
+            try pushSizeLimit ?? Settings(log: log).value(.pushSizeLimit, namespace: namespace).flatMap(Int.init)
+            ?? 4096
+        let result = try await Notifications(log: log, pushSizeLimit: limit).send(
+            to: recipients.users, groups: recipients.groups, all: recipients.all, title: title,
+            body: body, source: source, payload: payload, namespace: namespace, actor: sender)
+        Output.warn(result.warnings)
+        return SentNotification(messageIds: result.messageIds, recipients: result.recipients)
+    }
+
+    func inbox(user: String?) async throws -> [InboxItem] {
+        let user = try named(user, "name the user whose inbox to list: muster inbox USER")
+        return try Notifications(log: log).inbox(user: user, namespace: namespace).map(InboxItem.init)
+    }
+
+    func respond(_ answer: Answer) async throws -> ResponseObject {
+        let user = try named(answer.user, "name the responding user: --user USER")
+        let location = answer.location.map { Notifications.Location(latitude: $0.latitude, longitude: $0.longitude) }
+        let notifications = Notifications(log: log)
+        if let request = answer.request {
+            return try await notifications.respond(
+                toRequest: request, user: user, deviceId: answer.deviceId, deviceName: answer.deviceName,
+                submitValue: answer.submitValue, values: answer.values, at: location, namespace: namespace
+            ).response
+        }
+        return try await notifications.respond(
+            messageId: answer.messageId!, user: user, deviceId: answer.deviceId, deviceName: answer.deviceName,
+            submitValue: answer.submitValue, values: answer.values, at: location, namespace: namespace
+        ).response
+    }
+
+    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws -> AsyncThrowingStream<
+        [UInt8], any Error
+    > {
+        let deliveries = Notifications(log: log).listen(filter, namespace: namespace, from: from)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await delivery in deliveries { continuation.yield(Array(delivery.json)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    func putPayload(name: String, payload: Data) async throws -> StoredPayload {
+        let result = try await NamedPayloads(log: log).put(name, payload: payload, namespace: namespace, actor: "cli")
+        Output.warn(result.warnings)
+        return StoredPayload(name: result.name, replaced: result.replaced)
+    }
+
+    func payload(name: String) async throws -> String {
+        guard let payload = try NamedPayloads(log: log).get(name, namespace: namespace) else {
+            throw CommandFailure.invalid("no named payload \(String(reflecting: name)) in namespace \(namespace)")
+        }
+        return String(decoding: payload, as: UTF8.self)
+    }
+
+    func putRequest(name: String, title: String, body: String, topic: String, payload: Data) async throws
+        -> RequestTemplate
+    {
+        try RequestTemplate(
+            await Requests(log: log).put(
+                name, title: title, body: body, responseTopic: topic, payload: payload, namespace: namespace,
+                actor: "cli"))
+    }
+
+    func requests() async throws -> [RequestTemplate] {
+        try Requests(log: log).list(namespace: namespace).map(RequestTemplate.init)
+    }
+
+    func putDocument(file: URL, kind: MediaKind?, contentType: String?, user: String) async throws -> DocumentStored {
+        let document = try await Muster.Documents(log: log).put(
+            file: file, kind: kind, contentType: contentType, user: user, namespace: namespace)
+        return DocumentStored(name: document.name, size: document.size, blob: document.blob)
+    }
+
+    func writeDocument(name: String, to output: String?) async throws {
+        let documents = Muster.Documents(log: log)
+        if let output {
+            try documents.get(name, to: URL(fileURLWithPath: output), namespace: namespace)
+        } else {
+            signal(SIGPIPE, SIG_IGN)
+            try documents.get(name, to: FileHandle.standardOutput, namespace: namespace)
+        }
+    }
+
+    func set(_ setting: Setting, to value: String) async throws -> NamespaceSetting {
+        let stored = try await Settings(log: log).set(setting, to: value, namespace: namespace, actor: "cli")
+        return NamespaceSetting(key: setting.rawValue, value: stored, isDefault: false)
+    }
+
+    func settings() async throws -> [NamespaceSetting] {
+        try Settings(log: log).list(namespace: namespace).map {
+            NamespaceSetting(key: $0.key.rawValue, value: $0.value, isDefault: $0.isDefault)
+        }
+    }
+
+    func audit(_ filter: Muster.Audit.Filter, _ each: (AuditLine) throws -> Bool) async throws {
+        let encoder = MusterJSON.encoder()
+        try Muster.Audit(log: log).entries(filter) { entry in
+            try each(
+                AuditLine(
+                    json: Array(try encoder.encode(entry)),
+                    cells: [
+                        String(entry.position), EventJSON.timestamp(entry.recordedAt), entry.what.rawValue,
+                        entry.detail,
+                    ]))
+        }
+    }
+
+    func counters(area: String?) async throws -> [RuleCounters.Counter] {
+        try RuleCounters(log: log).counters(area: area, namespace: namespace)
+    }
+
+    func quota(user: String, date: String?) async throws -> RuleCounters.QuotaReport {
+        guard try Directory(log: log).user(user, namespace: namespace) != nil else {
+            throw CommandFailure.invalid("no user named \(user) in namespace \(namespace)")
+        }
+        let counters = RuleCounters(log: log)
+        let day = try date ?? counters.today(user: user, namespace: namespace)
+        return try counters.report(user: user, day: day, namespace: namespace)
+    }
+
+    func locate(_ device: DeviceReportOptions, latitude: Double, longitude: Double, accuracy: Double?) async throws
+        -> LocationAnswer
+    {
+        try await RuleEngine(log: log).report(
+            RuleEngine.LocationReport(
+                user: device.user, deviceId: device.deviceId, latitude: latitude, longitude: longitude,
+                accuracy: accuracy, at: device.time, namespace: namespace))
+    }
+
+    func sighted(
+        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int
+    ) async throws -> LocationAnswer {
+        try await RuleEngine(log: log).report(
+            RuleEngine.BeaconReport(
+                user: device.user, deviceId: device.deviceId, proximityUUID: uuid, major: major, minor: minor,
+                rssi: rssi, measuredPower: txPower, at: device.time, namespace: namespace))
+    }
+
+    func transition(
+        _ device: DeviceReportOptions, area: String, trigger: String, latitude: Double?, longitude: Double?
+    ) async throws -> LocationAnswer {
+        try await RuleEngine(log: log).report(
+            RuleEngine.TransitionReport(
+                user: device.user, deviceId: device.deviceId, area: area, trigger: trigger, at: device.time,
+                latitude: latitude, longitude: longitude, namespace: namespace))
+    }
+}
+
+extension PushTarget {
+    /// A registered device as the wire shows it.
+    init(_ device: PushTargetRegistered) {
+        self.init(
+            user: device.user, deviceId: device.deviceId, deviceName: device.deviceName,
+            platform: Platform(rawValue: device.platform.rawValue) ?? .web, token: device.token)
+    }
+}
+
+extension RequestTemplate {
+    /// A stored template as the wire shows it: the payload as JSON.
+    init(_ stored: RequestTemplateStored) throws {
+        self.init(
+            name: stored.name, title: stored.title, body: stored.body, responseTopic: stored.responseTopic,
+            payload: try JSONValue(json: Data(stored.payload)))
+    }
+}

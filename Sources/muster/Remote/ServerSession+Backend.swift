@@ -1,0 +1,257 @@
+import Forms
+import Foundation
+import Muster
+import MusterClient
+
+/// The domain verbs on a server, as the logged-in user: an option naming someone else is refused
+/// (``requireSelf(_:option:why:)``), the namespace is the login's.
+extension ServerSession: Backend {
+    func addUser(_ user: User, password: String?) async throws -> UserEntry {
+        guard let password else {
+            throw CommandFailure.invalid("over HTTP a new user needs a password: give it with --password-stdin")
+        }
+        let created = try await call {
+            try await $0.createInternalUser(
+                username: user.username, password: password, email: user.email, firstName: user.firstName,
+                lastName: user.lastName, phone: user.phone, timeZone: user.timeZone, isAdmin: user.isAdmin)
+        }
+        return UserEntry(created, namespace: namespace, hasPassword: true)
+    }
+
+    /// The server does not say who has a password: `?` in the table.
+    func users() async throws -> [UserEntry] {
+        try await call { try await $0.users() }.map { UserEntry($0, namespace: namespace, hasPassword: nil) }
+    }
+
+    func defineGroup(_ group: Group) async throws -> Group {
+        try await call { try await $0.defineGroup(name: group.name, members: group.members) }
+    }
+
+    func groups() async throws -> [Group] { try await call { try await $0.groups() } }
+
+    func register(
+        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?
+    ) async throws -> PushTarget {
+        try requireSelf(user, option: "--user", why: Self.ownDevices)
+        return try await call {
+            try await $0.registerDevice(deviceId: deviceId, deviceName: deviceName, platform: platform, token: token)
+        }
+    }
+
+    func devices(user: String?) async throws -> [PushTarget] {
+        try requireSelf(user, option: "--user", why: Self.ownDevices)
+        return try await call { try await $0.devices() }
+    }
+
+    func unregister(deviceId: String, user: String?) async throws {
+        try requireSelf(user, option: "--user", why: Self.ownDevices)
+        try await call { try await $0.unregisterDevice(deviceId: deviceId) }
+    }
+
+    /// Why `--user` cannot name someone else over HTTP.
+    private static let ownDevices = "devices are each user's own"
+
+    func send(
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
+        pushSizeLimit: Int?
+    ) async throws -> SentNotification {
+        if sender != "cli" { try requireSelf(sender, option: "--sender", why: "the sender is who sends it") }
+        if pushSizeLimit != nil {
+            throw CommandFailure.invalid(
+                "--push-size-limit is for a data directory; a server applies the pushSizeLimit setting "
+                    + "(muster settings set pushSizeLimit BYTES)")
+        }
+        let document = try Self.payload(payload)
+        return try await call {
+            try await $0.send(title: title, body: body, payload: document, to: recipients, source: source)
+        }
+    }
+
+    func inbox(user: String?) async throws -> [InboxItem] {
+        try requireSelf(user, option: "USER", why: "an inbox is read by its owner")
+        return try await call { try await $0.inbox() }
+    }
+
+    func respond(_ answer: Answer) async throws -> ResponseObject {
+        try requireSelf(answer.user, option: "--user", why: "a response is its user's own")
+        guard let values = (try? JSONValue(json: answer.values))?.objectValue else {
+            throw FormProblems(
+                subject: "response",
+                problems: [.init(field: "values", message: "must be a JSON object of field id → value [not-json]")])
+        }
+        return try await call { client in
+            if let request = answer.request {
+                try await client.respond(
+                    toRequest: request, deviceId: answer.deviceId, deviceName: answer.deviceName,
+                    submitValue: answer.submitValue, values: values, location: answer.location)
+            } else {
+                try await client.respond(
+                    messageId: answer.messageId!, deviceId: answer.deviceId, deviceName: answer.deviceName,
+                    submitValue: answer.submitValue, values: values, location: answer.location)
+            }
+        }
+    }
+
+    /// Server-Sent Events of `GET /api/v1/topics/{filter…}` (administrators); the stream resumes by itself.
+    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws -> AsyncThrowingStream<
+        [UInt8], any Error
+    > {
+        // The stream reconnects quietly; an unreachable server or a dead login should fail at once instead.
+        let verified = await client.verifyAuthToken()
+        if let error = verified.error { throw failure(error) }
+        // `--from P` is inclusive; the stream resumes after a position.
+        let events = client.topic(topic, after: from.map { String(max($0, 1) - 1) })
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await delivery in events {
+                        switch delivery.event {
+                        case .response(let response):
+                            continuation.yield(Array(try MusterJSON.encoder().encode(response)))
+                        case .publish(let document): continuation.yield(Array(document.jsonData()))
+                        }
+                    }
+                    continuation.finish()
+                } catch let error as MusterClientError {
+                    continuation.finish(throwing: failure(error))
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    func putPayload(name: String, payload: Data) async throws -> StoredPayload {
+        let document = try Self.payload(payload)
+        return try await call { try await $0.putPayload(name: name, document) }
+    }
+
+    /// The payload's JSON, keys sorted.
+    func payload(name: String) async throws -> String {
+        try await call { try await $0.payload(name: name) }.description
+    }
+
+    func putRequest(name: String, title: String, body: String, topic: String, payload: Data) async throws
+        -> RequestTemplate
+    {
+        let document = try Self.payload(payload)
+        let template = RequestTemplate(name: name, title: title, body: body, responseTopic: topic, payload: document)
+        return try await call { try await $0.putRequest(template) }
+    }
+
+    func requests() async throws -> [RequestTemplate] { try await call { try await $0.requests() } }
+
+    func putDocument(file: URL, kind: MediaKind?, contentType: String?, user: String) async throws -> DocumentStored {
+        if user != "cli" { try requireSelf(user, option: "--user", why: "the uploader is who uploads it") }
+        let content: Data
+        do {
+            content = try Data(contentsOf: file)
+        } catch {
+            throw CommandFailure.invalid("cannot read \(file.path): \(error.localizedDescription)")
+        }
+        // The same checks as the upload of a file to a data directory; the server makes them again.
+        let upload = try Muster.Documents.describe(file: file, kind: kind, contentType: contentType)
+        guard let documentKind = Document.Kind(rawValue: upload.kind.rawValue) else {
+            throw CommandFailure.invalid("--kind must be audio, image or video")
+        }
+        let name = try await call {
+            try await $0.uploadDocument(
+                content, contentType: upload.contentType, kind: documentKind, fileExtension: upload.fileExtension)
+        }
+        return DocumentStored(name: name, size: UInt64(content.count), blob: nil)
+    }
+
+    /// The logged-in user's uploads, or any of the namespace for an administrator.
+    func writeDocument(name: String, to output: String?) async throws {
+        let document = try await call { try await $0.document(name: name) }
+        if let output {
+            do {
+                try document.data.write(to: URL(fileURLWithPath: output))
+            } catch {
+                throw CommandFailure.failed("cannot write \(output): \(error.localizedDescription)")
+            }
+        } else {
+            signal(SIGPIPE, SIG_IGN)
+            try? FileHandle.standardOutput.write(contentsOf: document.data)
+        }
+    }
+
+    func set(_ setting: Setting, to value: String) async throws -> NamespaceSetting {
+        try await call { try await $0.setSetting(setting.rawValue, value: value) }
+    }
+
+    /// A setting this release does not know is left out.
+    func settings() async throws -> [NamespaceSetting] {
+        try await call { try await $0.settings() }.filter { Setting(rawValue: $0.key) != nil }
+    }
+
+    /// The entries of the login's namespace, the time as the server wrote it (to the millisecond).
+    func audit(_ filter: Muster.Audit.Filter, _ each: (AuditLine) throws -> Bool) async throws {
+        let entries = try await call {
+            try await $0.audit(
+                user: filter.user, deviceId: filter.deviceId, since: filter.since, area: filter.area, rule: filter.rule)
+        }
+        for entry in entries {
+            let cells = [
+                entry["position"]?.intValue.map(String.init), entry["time"]?.stringValue, entry["what"]?.stringValue,
+                entry["detail"]?.stringValue,
+            ]
+            guard try each(AuditLine(json: Array(entry.jsonData()), cells: cells.map { $0 ?? "-" })) else { return }
+        }
+    }
+
+    func counters(area: String?) async throws -> [RuleCounters.Counter] {
+        try await call { try await $0.counters(area: area) }.map {
+            try JSONDecoder().decode(RuleCounters.Counter.self, from: $0.jsonData())
+        }
+    }
+
+    func quota(user: String, date: String?) async throws -> RuleCounters.QuotaReport {
+        let answer = try await call { try await $0.quota(user: user, date: date) }
+        return try JSONDecoder().decode(RuleCounters.QuotaReport.self, from: answer.jsonData())
+    }
+
+    func locate(_ device: DeviceReportOptions, latitude: Double, longitude: Double, accuracy: Double?) async throws
+        -> LocationAnswer
+    {
+        try requireSelf(device.user, option: "--user", why: "a location is reported by its own user")
+        return try await call {
+            try await $0.publishCurrentLocation(
+                deviceId: device.deviceId, latitude: latitude, longitude: longitude, accuracy: accuracy,
+                at: device.time)
+        }
+    }
+
+    func sighted(
+        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int
+    ) async throws -> LocationAnswer {
+        try requireSelf(device.user, option: "--user", why: "a sighting is reported by its own user")
+        return try await call {
+            try await $0.reportBeaconSighting(
+                deviceId: device.deviceId, proximityUUID: uuid, major: major, minor: minor, rssi: rssi,
+                txPower: txPower, at: device.time)
+        }
+    }
+
+    func transition(
+        _ device: DeviceReportOptions, area: String, trigger: String, latitude: Double?, longitude: Double?
+    ) async throws -> LocationAnswer {
+        try requireSelf(device.user, option: "--user", why: "a transition is reported by its own user")
+        return try await call {
+            try await $0.reportTransition(
+                deviceId: device.deviceId, area: area, trigger: trigger, latitude: latitude, longitude: longitude,
+                at: device.time)
+        }
+    }
+
+    /// A payload parsed for a server; text that is not JSON is refused as the local verbs refuse it (the
+    /// server judges the rest).
+    private static func payload(_ text: Data) throws -> JSONValue {
+        guard let value = try? JSONValue(json: text) else {
+            throw FormProblems(
+                subject: "payload", problems: [.init(field: "payload", message: "is not valid JSON [not-json]")])
+        }
+        return value
+    }
+}

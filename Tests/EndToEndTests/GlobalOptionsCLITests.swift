@@ -1,0 +1,53 @@
+import EventLogTesting
+import Foundation
+import Testing
+
+/// `--data` before the subcommand's name, and `--json` on every verb.
+@Suite struct GlobalOptionsCLITests {
+    @Test func dataBeforeTheSubcommandActsOnThatDirectory() async throws {
+        let work = try TemporaryDirectory("global-options-cli")
+        defer { work.remove() }
+        let directory = work.url.appendingPathComponent("data").path
+
+        let added = try await MusterProcess.run(["--data", directory, "users", "add", "joe"])
+        #expect(added.status == 0, "\(added)")
+        let before = try await MusterProcess.run(["--data", directory, "users", "list"])
+        let after = try await MusterProcess.run(["users", "list", "--data", directory])
+        #expect(before.status == 0, "\(before)")
+        #expect(before.stdout == after.stdout)
+        #expect(before.lines.count == 2)
+        #expect(before.lines.last?.hasPrefix("joe ") == true)
+        let equals = try await MusterProcess.run(["--data=\(directory)", "users", "list", "--json"])
+        let users = try JSONSerialization.jsonObject(with: Data(equals.stdout.utf8)) as? [[String: Any]]
+        #expect(users?.compactMap { $0["name"] as? String } == ["joe"])
+
+        // Given twice, the one after the name is the one that counts, as with any repeated option.
+        let elsewhere = work.url.appendingPathComponent("elsewhere").path
+        let twice = try await MusterProcess.run(["--data", elsewhere, "users", "list", "--data", directory])
+        #expect(twice.stdout == before.stdout, "\(twice)")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere))
+
+        let nowhere = try await MusterProcess.run(["--data", directory, "nonsense"])
+        #expect(nowhere.status == 2, "\(nowhere)")
+    }
+
+    @Test func jsonIsAcceptedByVerbsThatPrintJSONAlready() async throws {
+        let work = try TemporaryDirectory("global-options-json")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+
+        let plain = try await MusterProcess.run(["users", "add", "ann"] + data)
+        let json = try await MusterProcess.run(["users", "add", "joe", "--json"] + data)
+        #expect(plain.status == 0 && json.status == 0, "\(json)")
+        #expect(try json.json()["name"] as? String == "joe")
+        #expect(json.stdout == plain.stdout.replacingOccurrences(of: "ann", with: "joe"))
+
+        let group = try await MusterProcess.run(["groups", "add", "ops", "--members", "joe", "--json"] + data)
+        #expect(group.stdout == #"{"members":["joe"],"name":"ops"}"# + "\n", "\(group)")
+        let setting = try await MusterProcess.run(["settings", "set", "pushSizeLimit", "2048", "--json"] + data)
+        #expect(try setting.json()["value"] as? String == "2048", "\(setting)")
+        let appended = try await MusterProcess.run(
+            ["append", "--stream", "s-1", "--type", "Noted", "--json", #"{"a":1}"#] + data)
+        #expect(try appended.json()["stream"] as? String == "s-1", "\(appended)")
+    }
+}
