@@ -1,0 +1,118 @@
+import Forms
+import Foundation
+import Hummingbird
+import Muster
+import MusterWire
+
+/// `/notifications`, `/inbox` and `/messages`: sending (administrators), the caller's inbox (a list, or live),
+/// messages and responses to them.
+struct NotificationController {
+    let api: API
+
+    var endpoints: RouteCollection<API.Context> {
+        RouteCollection(context: API.Context.self)
+            .post("notifications", use: send)
+            .get("inbox", use: inbox)
+            .get("messages/:id", use: message)
+            .post("messages/:id/response", use: respond)
+    }
+
+    /// The body of `POST /notifications`.
+    struct Send: Decodable {
+        var to: [String]?
+        var groups: [String]?
+        var all: Bool?
+        var title: String
+        var body: String
+        var source: String?
+        var payload: JSONValue
+    }
+
+    @Sendable func send(_ request: Request, context: API.Context) async throws -> EditedResponse<SentNotification> {
+        let caller = try context.administrator()
+        let send = try await request.decode(as: Send.self, context: context)
+        let result = try await api.notifications(caller.namespace).send(
+            to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
+            body: send.body, source: send.source, payload: send.payload.jsonData(), namespace: caller.namespace,
+            actor: caller.username)
+        return EditedResponse(
+            status: .created, response: SentNotification(messageIds: result.messageIds, recipients: result.recipients))
+    }
+
+    @Sendable func inbox(_ request: Request, context: API.Context) async throws -> Response {
+        let caller = try context.caller()
+        let notifications = try api.notifications(caller.namespace)
+        if request.headers[.accept]?.contains("text/event-stream") == true {
+            let updates = notifications.inboxUpdates(
+                user: caller.username, namespace: caller.namespace,
+                from: try EventStream.start(request, head: api.log.head))
+            let events = updates.map { update -> ServerSentEvent in
+                switch update.change {
+                case .arrived(let message):
+                    ServerSentEvent(
+                        id: update.position, event: "message", data: try MusterJSON.encoder().encode(InboxItem(message))
+                    )
+                case .answered(let messageId):
+                    ServerSentEvent(
+                        id: update.position, event: "answered",
+                        data: try MusterJSON.encoder().encode(["messageId": messageId.uuidString.lowercased()]))
+                }
+            }
+            return EventStream.response(events, keepAlive: api.configuration.keepAlive)
+        }
+        // The head before the read: a stream resumed after it misses nothing the list did not show.
+        let position = api.log.head
+        let items = try notifications.inbox(user: caller.username, namespace: caller.namespace).map(InboxItem.init)
+        var response = try items.response(from: request, context: context)
+        response.headers[.logPosition] = String(position)
+        return response
+    }
+
+    @Sendable func message(_ request: Request, context: API.Context) async throws -> Message {
+        let caller = try context.caller()
+        let id = try context.parameters.require("id", as: UUID.self)
+        guard
+            let stored = try api.notifications(caller.namespace).message(
+                id: id, user: caller.username, namespace: caller.namespace)
+        else {
+            throw APIError(.notFound, "not_found", "you have no message \(id)")
+        }
+        return try Message(stored)
+    }
+
+    @Sendable func respond(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
+        let caller = try context.caller()
+        let id = try context.parameters.require("id", as: UUID.self)
+        let answer = try await request.decode(as: Answer.self, context: context)
+        let recorded = try await api.notifications(caller.namespace).respond(
+            messageId: id, user: caller.username, deviceId: answer.deviceId, deviceName: answer.deviceName,
+            submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
+            at: answer.location.map { .init(latitude: $0.lat, longitude: $0.lng) }, namespace: caller.namespace,
+            actor: caller.username)
+        return EditedResponse(status: .created, response: JSONText(recorded.json))
+    }
+}
+
+/// The body of a response to a message or a request template.
+struct Answer: Decodable {
+    struct Location: Decodable {
+        var lat: Double
+        var lng: Double
+    }
+
+    var deviceId: String
+    var deviceName: String?
+    var submitValue: Int?
+    var values: JSONValue
+    var location: Location?
+
+    /// `values` as field id → value.
+    func answers() throws -> [String: JSONValue] {
+        guard let answers = values.objectValue else {
+            throw APIError(
+                .unprocessableContent, "invalid_values", "values must be a JSON object of field id → value",
+                fields: [.init(field: "values", message: "expected a JSON object")])
+        }
+        return answers
+    }
+}
