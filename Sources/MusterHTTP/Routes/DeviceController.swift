@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Muster
+import MusterWire
 
 /// `/devices`: the caller's push targets — register (or update), list, unregister.
 struct DeviceController {
@@ -21,9 +22,7 @@ struct DeviceController {
         var token: String?
     }
 
-    @Sendable func register(_ request: Request, context: API.Context) async throws
-        -> EditedResponse<PushTargetRegistered>
-    {
+    @Sendable func register(_ request: Request, context: API.Context) async throws -> EditedResponse<PushTarget> {
         let caller = try context.caller()
         let device = try await request.decode(as: Device.self, context: context)
         guard let platform = PushTargetRegistered.Platform(rawValue: device.platform) else {
@@ -36,12 +35,12 @@ struct DeviceController {
             user: caller.username, deviceId: device.deviceId, deviceName: device.deviceName, platform: platform,
             token: device.token)
         try await api.directory.register(target, namespace: caller.namespace, actor: caller.username)
-        return EditedResponse(status: .created, response: target)
+        return EditedResponse(status: .created, response: PushTarget(target))
     }
 
-    @Sendable func list(_ request: Request, context: API.Context) async throws -> [PushTargetRegistered] {
+    @Sendable func list(_ request: Request, context: API.Context) async throws -> [PushTarget] {
         let caller = try context.caller()
-        return try api.directory.devices(user: caller.username, namespace: caller.namespace)
+        return try api.directory.devices(user: caller.username, namespace: caller.namespace).map(PushTarget.init)
     }
 
     @Sendable func unregister(_ request: Request, context: API.Context) async throws -> HTTPResponse.Status {
@@ -54,5 +53,14 @@ struct DeviceController {
             throw APIError(.notFound, "not_found", "you have no device \(deviceId) registered")
         }
         return .noContent
+    }
+}
+
+extension PushTarget {
+    /// A registered device as the API shows it.
+    init(_ target: PushTargetRegistered) {
+        self.init(
+            user: target.user, deviceId: target.deviceId, deviceName: target.deviceName,
+            platform: Platform(rawValue: target.platform.rawValue) ?? .web, token: target.token)
     }
 }

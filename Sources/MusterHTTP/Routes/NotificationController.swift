@@ -17,20 +17,9 @@ struct NotificationController {
             .post("messages/:id/response", use: respond)
     }
 
-    /// The body of `POST /notifications`.
-    struct Send: Decodable {
-        var to: [String]?
-        var groups: [String]?
-        var all: Bool?
-        var title: String
-        var body: String
-        var source: String?
-        var payload: JSONValue
-    }
-
     @Sendable func send(_ request: Request, context: API.Context) async throws -> EditedResponse<SentNotification> {
         let caller = try context.administrator()
-        let send = try await request.decode(as: Send.self, context: context)
+        let send = try await request.decode(as: NotificationBody.self, context: context)
         let result = try await api.notifications(caller.namespace).send(
             to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
             body: send.body, source: send.source, payload: send.payload.jsonData(), namespace: caller.namespace,
@@ -83,29 +72,17 @@ struct NotificationController {
     @Sendable func respond(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
         let caller = try context.caller()
         let id = try context.parameters.require("id", as: UUID.self)
-        let answer = try await request.decode(as: Answer.self, context: context)
+        let answer = try await request.decode(as: AnswerBody.self, context: context)
         let recorded = try await api.notifications(caller.namespace).respond(
             messageId: id, user: caller.username, deviceId: answer.deviceId, deviceName: answer.deviceName,
             submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
-            at: answer.location.map { .init(latitude: $0.lat, longitude: $0.lng) }, namespace: caller.namespace,
+            at: answer.place, namespace: caller.namespace,
             actor: caller.username)
         return EditedResponse(status: .created, response: JSONText(recorded.json))
     }
 }
 
-/// The body of a response to a message or a request template.
-struct Answer: Decodable {
-    struct Location: Decodable {
-        var lat: Double
-        var lng: Double
-    }
-
-    var deviceId: String
-    var deviceName: String?
-    var submitValue: Int?
-    var values: JSONValue
-    var location: Location?
-
+extension AnswerBody {
     /// `values` as field id → value.
     func answers() throws -> [String: JSONValue] {
         guard let answers = values.objectValue else {
@@ -115,4 +92,7 @@ struct Answer: Decodable {
         }
         return answers
     }
+
+    /// `location` as the domain takes it.
+    var place: Notifications.Location? { location.map { .init(latitude: $0.latitude, longitude: $0.longitude) } }
 }

@@ -31,17 +31,9 @@ struct RequestController {
         return try RequestTemplate(template)
     }
 
-    /// The body of `PUT /requests/{name}`.
-    struct Template: Decodable {
-        var title: String
-        var body: String
-        var responseTopic: String
-        var payload: JSONValue
-    }
-
     @Sendable func put(_ request: Request, context: API.Context) async throws -> RequestTemplate {
         let caller = try context.administrator()
-        let template = try await request.decode(as: Template.self, context: context)
+        let template = try await request.decode(as: RequestTemplateBody.self, context: context)
         let stored = try await api.requests.put(
             try context.parameters.require("name"), title: template.title, body: template.body,
             responseTopic: template.responseTopic, payload: template.payload.jsonData(),
@@ -51,11 +43,11 @@ struct RequestController {
 
     @Sendable func respond(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
         let caller = try context.caller()
-        let answer = try await request.decode(as: Answer.self, context: context)
+        let answer = try await request.decode(as: AnswerBody.self, context: context)
         let recorded = try await api.notifications(caller.namespace).respond(
             toRequest: try context.parameters.require("name"), user: caller.username, deviceId: answer.deviceId,
             deviceName: answer.deviceName, submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
-            at: answer.location.map { .init(latitude: $0.lat, longitude: $0.lng) }, namespace: caller.namespace,
+            at: answer.place, namespace: caller.namespace,
             actor: caller.username)
         return EditedResponse(status: .created, response: JSONText(recorded.json))
     }

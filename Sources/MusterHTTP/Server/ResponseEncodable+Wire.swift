@@ -14,6 +14,6 @@ extension StoredPayload: ResponseEncodable {}
 extension RequestTemplate: ResponseEncodable {}
 extension ServerInfo: ResponseEncodable {}
 extension LocationAnswer: ResponseEncodable {}
-extension PushTargetRegistered: ResponseEncodable {}
+extension PushTarget: ResponseEncodable {}
 extension Sessions.Tokens: ResponseEncodable {}
 extension RuleCounters.QuotaReport: ResponseEncodable {}
