@@ -31,8 +31,9 @@ extension MusterClient {
         messageId: UUID, deviceId: String, deviceName: String? = nil, submitValue: Int? = nil,
         values: [String: JSONValue], location: GeoPoint? = nil
     ) async throws(MusterClientError) -> ResponseObject {
-        let body = Answer(
-            deviceId: deviceId, deviceName: deviceName, submitValue: submitValue, values: values, location: location)
+        let body = AnswerBody(
+            deviceId: deviceId, deviceName: deviceName, submitValue: submitValue, values: .object(values),
+            location: location)
         let request = try APIRequest("POST", ["messages", Self.wire(messageId), "response"], json: body)
         return try decode(ResponseObject.self, from: try await perform(request), of: request)
     }
@@ -55,8 +56,9 @@ extension MusterClient {
         toRequest name: String, deviceId: String, deviceName: String? = nil, submitValue: Int? = nil,
         values: [String: JSONValue], location: GeoPoint? = nil
     ) async throws(MusterClientError) -> ResponseObject {
-        let body = Answer(
-            deviceId: deviceId, deviceName: deviceName, submitValue: submitValue, values: values, location: location)
+        let body = AnswerBody(
+            deviceId: deviceId, deviceName: deviceName, submitValue: submitValue, values: .object(values),
+            location: location)
         let request = try APIRequest("POST", ["requests", name, "response"], json: body)
         return try decode(ResponseObject.self, from: try await perform(request), of: request)
     }
@@ -74,9 +76,7 @@ extension MusterClient {
         title: String, body: String, payload: JSONValue, to recipients: Recipients, source: String? = nil
     ) async throws(MusterClientError) -> SentNotification {
         let notification = NotificationBody(
-            to: recipients.users.isEmpty ? nil : recipients.users,
-            groups: recipients.groups.isEmpty ? nil : recipients.groups,
-            all: recipients.all ? true : nil, title: title, body: body, source: source, payload: payload)
+            title: title, body: body, payload: payload, to: recipients, source: source)
         let request = try APIRequest("POST", ["notifications"], json: notification)
         return try decode(SentNotification.self, from: try await perform(request), of: request)
     }
@@ -85,9 +85,7 @@ extension MusterClient {
     /// it as stored.
     @discardableResult
     public func putRequest(_ template: RequestTemplate) async throws(MusterClientError) -> RequestTemplate {
-        let body = RequestBody(
-            title: template.title, body: template.body, responseTopic: template.responseTopic,
-            payload: template.payload)
+        let body = RequestTemplateBody(template)
         let request = try APIRequest("PUT", ["requests", template.name], json: body)
         return try decode(RequestTemplate.self, from: try await perform(request), of: request)
     }
@@ -125,31 +123,6 @@ extension MusterClient {
     static func topicSegments(_ topic: String) -> [String] {
         topic.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     }
-}
-
-private struct Answer: Encodable {
-    var deviceId: String
-    var deviceName: String?
-    var submitValue: Int?
-    var values: [String: JSONValue]
-    var location: GeoPoint?
-}
-
-private struct NotificationBody: Encodable {
-    var to: [String]?
-    var groups: [String]?
-    var all: Bool?
-    var title: String
-    var body: String
-    var source: String?
-    var payload: JSONValue
-}
-
-private struct RequestBody: Encodable {
-    var title: String
-    var body: String
-    var responseTopic: String
-    var payload: JSONValue
 }
 
 private struct Published: Decodable {

@@ -112,6 +112,25 @@ import Testing
         }
     }
 
+    /// A message id in the path that is not a UUID: one 400 naming the value and what was expected, for reading
+    /// and for answering alike.
+    @Test func aMessageIdThatIsNoUUIDIsA400NamingIt() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let joe = try await client.login("joe")
+            let read = try await client.send(.get, "/api/v1/messages/not-a-uuid", token: joe)
+            let answered = try await client.send(
+                .post, "/api/v1/messages/not-a-uuid/response", token: joe,
+                json: #"{"deviceId":"phone","values":{}}"#)
+            for refused in [read, answered] {
+                #expect(refused.status == .badRequest)
+                #expect(refused.errorCode == "bad_request")
+                #expect(refused.errorMessage == "message id not-a-uuid is not a UUID")
+            }
+        }
+    }
+
     @Test(arguments: ["a//b", "a/../b", "a/./b", "..", "a/b/", "a/%2E%2E/b"])
     func aTopicWithAnEmptyOrDotSegmentIsRefusedForPublishing(_ topic: String) async throws {
         let api = try await APITester.make()

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Logging
 import Muster
+import MusterWire
 
 /// Who a bearer token belongs to, by the server's type: `Internal` (tokens Muster issued at login)
 /// or `OAuth` (JWTs of an OpenID Connect issuer; the directory's user named by the token's `sub`).
@@ -19,10 +20,10 @@ struct Authenticator: Sendable {
     var logger = Logger(label: "muster.auth")
 
     /// The seed's serverType.
-    var serverType: String {
+    var serverType: ServerType {
         switch mode {
-        case .internal: "Internal"
-        case .oauth: "OAuth"
+        case .internal: .internal
+        case .oauth: .oauth
         }
     }
 

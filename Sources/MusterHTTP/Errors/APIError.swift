@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MusterWire
 
 /// A failure as the API reports it: a status, a stable code, one line saying what was wrong and what
 /// to do, and for field-level problems one entry per field.
@@ -48,7 +49,7 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
     /// The JSON body.
     public var json: Data {
         let body = Body(error: .init(code: code, message: message, fields: fields.isEmpty ? nil : fields))
-        return (try? JSONCoding.encoder.encode(body)) ?? Data(#"{"error":{"code":"internal","message":"?"}}"#.utf8)
+        return (try? MusterJSON.encoder().encode(body)) ?? Data(#"{"error":{"code":"internal","message":"?"}}"#.utf8)
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

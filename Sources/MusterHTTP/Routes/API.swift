@@ -25,40 +25,26 @@ struct API: Sendable {
     /// Notifications; a send reads the namespace's push size limit in its own transaction.
     var notifications: Notifications { Notifications(log: log) }
 
-    /// Every route of `/api/v1` and the operations routes.
+    /// Every route of `/api/v1`, the Ubudu feeds and the operations routes.
     func addRoutes(to router: Router<Context>) {
-        addOperationsRoutes(to: router)
-        addUbuduRoutes(to: router)
-        let v1 = router.group("api/v1")
-        addAuthRoutes(to: v1)
-        addUserRoutes(to: v1)
-        addDeviceRoutes(to: v1)
-        addNotificationRoutes(to: v1)
-        addRequestRoutes(to: v1)
-        addPayloadRoutes(to: v1)
-        addDocumentRoutes(to: v1)
-        addTopicRoutes(to: v1)
-        addEventRoutes(to: v1)
-        addAdministrationRoutes(to: v1)
-        addAreaRoutes(to: v1)
-        addGeotriggerRoutes(to: v1)
+        router.addRoutes(OperationsController(api: self).endpoints)
+        router.addRoutes(UbuduController(api: self).endpoints)
+        let v1: [RouteCollection<Context>] =
+            [
+                AuthController(api: self).endpoints, UserController(api: self).endpoints,
+                DeviceController(api: self).endpoints, NotificationController(api: self).endpoints,
+                RequestController(api: self).endpoints, PayloadController(api: self).endpoints,
+                DocumentController(api: self).endpoints, TopicController(api: self).endpoints,
+                EventController(api: self).endpoints, AdministrationController(api: self).endpoints,
+            ] + AreaKind.allCases.map { AreaController(api: self, kind: $0).endpoints }
+            + [ReportController(api: self).endpoints, GeotriggerController(api: self).endpoints]
+        for collection in v1 { router.addRoutes(collection, atPath: "/api/v1") }
     }
 }
 
-/// A path parameter that the router guarantees.
 extension MusterRequestContext {
-    func parameter(_ name: String) throws -> String {
-        guard let value = parameters.get(name) else {
-            throw APIError(.badRequest, "bad_request", "the path is missing {\(name)}")
-        }
-        return value
-    }
-
     /// The rest of the path after a `**` segment, percent-decoded.
     func remainingPath() -> String {
         parameters.getCatchAll().map { $0.removingPercentEncoding ?? String($0) }.joined(separator: "/")
     }
 }
-
-/// An empty answer with a status.
-func emptyResponse(_ status: HTTPResponse.Status) -> Response { Response(status: status) }

@@ -2,49 +2,17 @@ import Foundation
 import Hummingbird
 import MusterWire
 
-/// How the API reads and writes JSON: the wire's conventions (`MusterJSON`), the same as the SDK's.
-enum JSONCoding {
-    static var encoder: JSONEncoder { MusterJSON.encoder() }
+/// Reads a request body as the wire does (`MusterJSON`): refused with 415 when it is not JSON, 400 when it
+/// is empty or not valid JSON, and 400 naming a missing or mistyped member.
+public struct MusterRequestDecoder: RequestDecoder {
+    public init() {}
 
-    static var decoder: JSONDecoder { MusterJSON.decoder() }
-
-    /// Most bytes of a JSON request body.
-    static let bodyLimit = 1 << 20
-
-    /// A JSON response.
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        try response(encoder.encode(value), status: status)
-    }
-
-    /// A response whose body is JSON text already.
-    static func response(_ json: Data, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: json)))
-    }
-}
-
-extension Request {
-    /// The body, at most `limit` bytes, refused with 415 when its content type is missing or not JSON.
-    func jsonBody(limit: Int = JSONCoding.bodyLimit) async throws -> Data {
-        let type = headers[.contentType]?.lowercased()
-        guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
-            throw APIError(
-                .unsupportedMediaType, "unsupported_media_type",
-                "this route takes JSON; send Content-Type: application/json (got \(type ?? "no Content-Type"))")
-        }
-        let buffer = try await body.collect(upTo: limit)
-        guard buffer.readableBytes > 0 else {
-            throw APIError(.badRequest, "bad_request", "the body is empty; this route takes a JSON object")
-        }
-        return Data(buffer: buffer)
-    }
-
-    /// The body decoded as `T`; a missing or mistyped member is a 400 naming it.
-    func decode<T: Decodable>(_ type: T.Type, limit: Int = JSONCoding.bodyLimit) async throws -> T {
-        let data = try await jsonBody(limit: limit)
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext)
+        async throws -> T
+    {
+        let data = try await request.jsonBody(context: context)
         do {
-            return try JSONCoding.decoder.decode(T.self, from: data)
+            return try MusterJSON.decoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 let detail = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
@@ -53,6 +21,48 @@ extension Request {
             }
             throw APIError.translating(error)
         }
+    }
+}
+
+/// Writes an answer as the wire does (`MusterJSON`): keys sorted, slashes unescaped, times in UTC with milliseconds.
+public struct MusterResponseEncoder: ResponseEncoder {
+    public init() {}
+
+    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws
+        -> Response
+    {
+        try JSONText(MusterJSON.encoder().encode(value)).response(from: request, context: context)
+    }
+}
+
+/// An answer whose body is JSON text already (an area in the Ubudu format, a stored payload, the events).
+struct JSONText: ResponseGenerator {
+    let json: Data
+
+    init(_ json: Data) { self.json = json }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: json)))
+    }
+}
+
+extension Request {
+    /// The body, at most the context's `maxUploadSize`, refused with 415 when its content type is missing or
+    /// not JSON.
+    func jsonBody(context: some RequestContext) async throws -> Data {
+        let type = headers[.contentType]?.lowercased()
+        guard let type, type.hasPrefix("application/json") || type.contains("+json") else {
+            throw APIError(
+                .unsupportedMediaType, "unsupported_media_type",
+                "this route takes JSON; send Content-Type: application/json (got \(type ?? "no Content-Type"))")
+        }
+        let buffer = try await body.collect(upTo: context.maxUploadSize)
+        guard buffer.readableBytes > 0 else {
+            throw APIError(.badRequest, "bad_request", "the body is empty; this route takes a JSON object")
+        }
+        return Data(buffer: buffer)
     }
 
     /// A query parameter parsed by `parse`, or nil when absent; a 400 naming it when malformed.

@@ -11,6 +11,13 @@ public struct MusterRequestContext: RemoteAddressRequestContext {
     /// The connected peer.
     public let remoteAddress: SocketAddress?
 
+    /// Request bodies are read as the wire's JSON.
+    public var requestDecoder: MusterRequestDecoder { .init() }
+    /// Answers are written as the wire's JSON.
+    public var responseEncoder: MusterResponseEncoder { .init() }
+    /// Most bytes of a JSON request body (uploaded documents have their own limit).
+    public var maxUploadSize: Int { 1 << 20 }
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         principal = nil

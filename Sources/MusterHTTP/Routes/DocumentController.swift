@@ -4,43 +4,50 @@ import HTTPTypes
 import Hummingbird
 import Muster
 
-extension API {
-    /// Media for audio, camera, video and markupImage fields: uploaded raw, fetched by name.
-    func addDocumentRoutes(to group: RouterGroup<Context>) {
-        group.post("documents") { request, context in
-            let caller = try context.caller()
-            let kind = try request.query("kind", "audio, image or video") { MediaKind(rawValue: $0) }
-            let ext = request.uri.queryParameters.get("extension") ?? ""
-            let type = request.headers[.contentType].map { String($0.split(separator: ";")[0]) }
-            let limit = configuration.documentLimit
-            let pieces = request.body.map { buffer in [UInt8](buffer: buffer) }
-            let counted = LimitedBytes(base: pieces, limit: limit)
-            let document = try await documents.put(
-                counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
-                namespace: caller.namespace)
-            struct Uploaded: Encodable {
-                var name: String
-                var size: UInt64
-                var contentType: String
-            }
-            return try JSONCoding.response(
-                Uploaded(name: document.name, size: document.size, contentType: document.contentType),
-                status: .created)
-        }
+/// `/documents`: media for audio, camera, video and markupImage fields — uploaded raw, fetched by name.
+struct DocumentController {
+    let api: API
 
-        group.get("documents/**") { _, context in
-            let caller = try context.caller()
-            let name = context.remainingPath()
-            guard let document = try documents.document(name, namespace: caller.namespace),
-                caller.isAdmin || document.uploader == caller.username
-            else {
-                throw APIError(.notFound, "not_found", "you have no document \(name)")
-            }
-            let content = try documents.content(of: document)
-            return Response(
-                status: .ok, headers: Self.servingHeaders(document),
-                body: ResponseBody(asyncSequence: content.map { ByteBuffer(bytes: $0) }))
+    var endpoints: RouteCollection<API.Context> {
+        RouteCollection(context: API.Context.self)
+            .post("documents", use: upload)
+            .get("documents/**", use: document)
+    }
+
+    /// The answer of an upload.
+    struct Uploaded: ResponseEncodable {
+        var name: String
+        var size: UInt64
+        var contentType: String
+    }
+
+    @Sendable func upload(_ request: Request, context: API.Context) async throws -> EditedResponse<Uploaded> {
+        let caller = try context.caller()
+        let kind = try request.query("kind", "audio, image or video") { MediaKind(rawValue: $0) }
+        let ext = request.uri.queryParameters.get("extension") ?? ""
+        let type = request.headers[.contentType].map { String($0.split(separator: ";")[0]) }
+        let pieces = request.body.map { buffer in [UInt8](buffer: buffer) }
+        let counted = LimitedBytes(base: pieces, limit: api.configuration.documentLimit)
+        let document = try await api.documents.put(
+            counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
+            namespace: caller.namespace)
+        return EditedResponse(
+            status: .created,
+            response: Uploaded(name: document.name, size: document.size, contentType: document.contentType))
+    }
+
+    @Sendable func document(_ request: Request, context: API.Context) async throws -> Response {
+        let caller = try context.caller()
+        let name = context.remainingPath()
+        guard let document = try api.documents.document(name, namespace: caller.namespace),
+            caller.isAdmin || document.uploader == caller.username
+        else {
+            throw APIError(.notFound, "not_found", "you have no document \(name)")
         }
+        let content = try api.documents.content(of: document)
+        return Response(
+            status: .ok, headers: Self.servingHeaders(document),
+            body: ResponseBody(asyncSequence: content.map { ByteBuffer(bytes: $0) }))
     }
 
     /// Headers that keep a browser from running a document, even one the same origin links to: no type

@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import Muster
+import MusterWire
+
+/// `/groups`, `/settings`, `/counters`, `/quota` and `/audit`: what an administrator runs for their namespace.
+struct AdministrationController {
+    let api: API
+
+    var endpoints: RouteCollection<API.Context> {
+        RouteCollection(context: API.Context.self)
+            .put("groups/:name", use: defineGroup)
+            .get("groups", use: groups)
+            .get("settings", use: settings)
+            .put("settings/:key", use: setSetting)
+            .get("counters", use: counters)
+            .get("quota/:user", use: quota)
+            .get("audit", use: audit)
+    }
+
+    /// The body of `PUT /groups/{name}`.
+    struct Members: Decodable { var members: [String] }
+
+    @Sendable func defineGroup(_ request: Request, context: API.Context) async throws -> Group {
+        let caller = try context.administrator()
+        let members = try await request.decode(as: Members.self, context: context)
+        let defined = try await api.directory.defineGroup(
+            try context.parameters.require("name"), members: members.members, namespace: caller.namespace,
+            actor: caller.username)
+        return Group(name: defined.name, members: defined.members)
+    }
+
+    @Sendable func groups(_ request: Request, context: API.Context) async throws -> [Group] {
+        let caller = try context.administrator()
+        return try api.directory.groups(namespace: caller.namespace).map { Group(name: $0.name, members: $0.members) }
+    }
+
+    @Sendable func settings(_ request: Request, context: API.Context) async throws -> [NamespaceSetting] {
+        let caller = try context.administrator()
+        return try api.settings.list(namespace: caller.namespace).map(NamespaceSetting.init)
+    }
+
+    /// The body of `PUT /settings/{key}`.
+    struct Value: Decodable { var value: String }
+
+    @Sendable func setSetting(_ request: Request, context: API.Context) async throws -> NamespaceSetting {
+        let caller = try context.administrator()
+        let key = try context.parameters.require("key")
+        guard let setting = Setting(rawValue: key) else {
+            let known = Setting.allCases.map(\.rawValue).joined(separator: ", ")
+            throw APIError(.notFound, "not_found", "no setting \(key); the settings are \(known)")
+        }
+        let value = try await request.decode(as: Value.self, context: context)
+        try await api.settings.set(setting, to: value.value, namespace: caller.namespace, actor: caller.username)
+        // Settings.list names every setting, so the one just set is there.
+        let entries = try api.settings.list(namespace: caller.namespace).filter { $0.key == setting }
+        return NamespaceSetting(entries[0])
+    }
+
+    @Sendable func counters(_ request: Request, context: API.Context) async throws -> [RuleCounters.Counter] {
+        let caller = try context.administrator()
+        let area = request.uri.queryParameters.get("area").map { String($0) }
+        return try RuleCounters(log: api.log).counters(area: area, namespace: caller.namespace)
+    }
+
+    @Sendable func quota(_ request: Request, context: API.Context) async throws -> RuleCounters.QuotaReport {
+        let caller = try context.administrator()
+        let user = try context.parameters.require("user")
+        guard try api.directory.user(user, namespace: caller.namespace) != nil else {
+            throw APIError(.notFound, "not_found", "no user \(user) in namespace \(caller.namespace)")
+        }
+        let date = try request.query("date", "a day such as 2026-11-23") {
+            RuleCounters.isDay(String($0)) ? String($0) : nil
+        }
+        let counters = RuleCounters(log: api.log)
+        let day = try date ?? counters.today(user: user, namespace: caller.namespace)
+        return try counters.report(user: user, day: day, namespace: caller.namespace)
+    }
+
+    @Sendable func audit(_ request: Request, context: API.Context) async throws -> [AuditEntry] {
+        let caller = try context.administrator()
+        let since = try request.query("since", "an ISO 8601 time such as 2026-11-21T08:00:00Z") {
+            try? Date($0, strategy: .iso8601)
+        }
+        let query = request.uri.queryParameters
+        let filter = Audit.Filter(
+            user: query.get("user"), deviceId: query.get("deviceId"), since: since, namespace: caller.namespace,
+            area: query.get("area").map { String($0) }, rule: query.get("rule").map { String($0) })
+        return try Audit(log: api.log).entries(filter)
+    }
+}
+
+extension NamespaceSetting {
+    /// A setting of the namespace as the API shows it.
+    init(_ entry: Settings.Entry) {
+        self.init(key: entry.key.rawValue, value: entry.value, isDefault: entry.isDefault)
+    }
+}

@@ -1,0 +1,91 @@
+import EventLog
+import Foundation
+import Geo
+import Hummingbird
+import Muster
+
+/// `/geofences` or `/beacons`: one kind of area in the Ubudu format — defined and removed by administrators,
+/// read by every user (without the server hooks unless an administrator).
+struct AreaController {
+    let api: API
+    let kind: AreaKind
+
+    var endpoints: RouteCollection<API.Context> {
+        RouteCollection(context: API.Context.self)
+            .put("\(kind.rawValue)/:id", use: define)
+            .get("\(kind.rawValue)/:id", use: area)
+            .get(RouterPath(kind.rawValue), use: list)
+            .delete("\(kind.rawValue)/:id", use: remove)
+    }
+
+    @Sendable func define(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
+        let caller = try context.administrator()
+        let area = try kind.read(try await request.jsonBody(context: context), id: context.parameters.require("id"))
+        let result = try await api.areas.define([area], namespace: caller.namespace, actor: caller.username)
+        return EditedResponse(
+            status: result.defined.isEmpty ? .ok : .created, response: JSONText(UbuduFormat.json(area)))
+    }
+
+    @Sendable func area(_ request: Request, context: API.Context) async throws -> JSONText {
+        let caller = try context.caller()
+        let found = try area(context.parameters.require("id"), namespace: caller.namespace)
+        return JSONText(UbuduFormat.json(caller.isAdmin ? found : found.withoutServerHooks))
+    }
+
+    @Sendable func list(_ request: Request, context: API.Context) async throws -> JSONText {
+        let caller = try context.caller()
+        let listed = try api.areas.list(namespace: caller.namespace).filter(kind.holds)
+        return JSONText(UbuduFormat.json(caller.isAdmin ? listed : listed.map(\.withoutServerHooks)))
+    }
+
+    @Sendable func remove(_ request: Request, context: API.Context) async throws -> HTTPResponse.Status {
+        let caller = try context.administrator()
+        let found = try area(context.parameters.require("id"), namespace: caller.namespace)
+        try await api.areas.remove(id: found.id, namespace: caller.namespace, actor: caller.username)
+        return .noContent
+    }
+
+    /// The area `id` of this kind, or 404.
+    func area(_ id: String, namespace: String) throws -> Area {
+        guard let area = try api.areas.area(id: id, namespace: namespace), kind.holds(area) else {
+            throw APIError(
+                .notFound, "not_found", "no \(kind.singular) \(String(reflecting: id)) in namespace \(namespace)")
+        }
+        return area
+    }
+}
+
+extension Area {
+    /// The area as shown to someone who is not an administrator: every rule's server hook (`notify_server`)
+    /// emptied, which the Ubudu format reads as "no hook", since its URL may carry an API key.
+    var withoutServerHooks: Area {
+        var area = self
+        for index in area.rules.indices { area.rules[index].action.notifyServer = "" }
+        return area
+    }
+}
+
+/// The two kinds of areas the API serves under their own paths.
+enum AreaKind: String, CaseIterable {
+    case geofences, beacons
+
+    var singular: String { self == .geofences ? "geofence" : "beacon region" }
+
+    func holds(_ area: Area) -> Bool {
+        if case .beacon = area.region { return self == .beacons }
+        return self == .geofences
+    }
+
+    /// One area in the Ubudu format; its `id` is the path's (a different one in the body is refused).
+    func read(_ body: Data, id: String) throws -> Area {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw APIError(.badRequest, "bad_request", "the body is not a JSON object describing one \(singular)")
+        }
+        if let given = object["id"], "\(given)" != id {
+            throw APIError(
+                .badRequest, "bad_request", "id: the body says \(given) but the path says \(id)",
+                fields: [.init(field: "id", message: "expected \(id) or nothing")])
+        }
+        return try UbuduFormat.readArea(object, beacon: self == .beacons, id: id).0
+    }
+}

@@ -1,0 +1,111 @@
+import Forms
+import Foundation
+import Hummingbird
+import Muster
+import MusterWire
+
+/// `/notifications`, `/inbox` and `/messages`: sending (administrators), the caller's inbox (a list, or live),
+/// messages and responses to them.
+struct NotificationController {
+    let api: API
+
+    var endpoints: RouteCollection<API.Context> {
+        RouteCollection(context: API.Context.self)
+            .post("notifications", use: send)
+            .get("inbox", use: inbox)
+            .get("messages/:id", use: message)
+            .post("messages/:id/response", use: respond)
+    }
+
+    @Sendable func send(_ request: Request, context: API.Context) async throws -> EditedResponse<SentNotification> {
+        let caller = try context.administrator()
+        let send = try await request.decode(as: NotificationBody.self, context: context)
+        let result = try await api.notifications.send(
+            to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
+            body: send.body, source: send.source, payload: send.payload, namespace: caller.namespace,
+            actor: caller.username)
+        return EditedResponse(
+            status: .created, response: SentNotification(messageIds: result.messageIds, recipients: result.recipients))
+    }
+
+    @Sendable func inbox(_ request: Request, context: API.Context) async throws -> Response {
+        let caller = try context.caller()
+        let notifications = api.notifications
+        if request.headers[.accept]?.contains("text/event-stream") == true {
+            let updates = notifications.inboxUpdates(
+                user: caller.username, namespace: caller.namespace,
+                from: try EventStream.start(request, head: api.log.head))
+            let events = updates.map { update -> ServerSentEvent in
+                switch update.change {
+                case .arrived(let message):
+                    ServerSentEvent(
+                        id: update.position, event: "message", data: try MusterJSON.encoder().encode(InboxItem(message))
+                    )
+                case .answered(let messageId):
+                    ServerSentEvent(
+                        id: update.position, event: "answered",
+                        data: try MusterJSON.encoder().encode(["messageId": messageId.uuidString.lowercased()]))
+                }
+            }
+            return EventStream.response(events, keepAlive: api.configuration.keepAlive)
+        }
+        // The head before the read: a stream resumed after it misses nothing the list did not show.
+        let position = api.log.head
+        let items = try notifications.inbox(user: caller.username, namespace: caller.namespace).map(InboxItem.init)
+        var response = try items.response(from: request, context: context)
+        response.headers[.logPosition] = String(position)
+        return response
+    }
+
+    @Sendable func message(_ request: Request, context: API.Context) async throws -> Message {
+        let caller = try context.caller()
+        let id = try Self.messageId(context)
+        guard
+            let stored = try api.notifications.message(
+                id: id, user: caller.username, namespace: caller.namespace)
+        else {
+            throw APIError(.notFound, "not_found", "you have no message \(id)")
+        }
+        return try Message(stored)
+    }
+
+    @Sendable func respond(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
+        let caller = try context.caller()
+        let id = try Self.messageId(context)
+        let answer = try await request.decode(as: AnswerBody.self, context: context)
+        let recorded = try await api.notifications.respond(
+            messageId: id, user: caller.username, deviceId: answer.deviceId, deviceName: answer.deviceName,
+            submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
+            at: answer.place, namespace: caller.namespace,
+            actor: caller.username)
+        return EditedResponse(status: .created, response: JSONText(recorded.json))
+    }
+}
+
+extension AnswerBody {
+    /// `values` as field id → value.
+    func answers() throws -> [String: JSONValue] {
+        guard let answers = values.objectValue else {
+            throw APIError(
+                .unprocessableContent, "invalid_values", "values must be a JSON object of field id → value",
+                fields: [.init(field: "values", message: "expected a JSON object")])
+        }
+        return answers
+    }
+
+    /// `location` as the domain takes it.
+    var place: Notifications.Location? { location.map { .init(latitude: $0.latitude, longitude: $0.longitude) } }
+}
+
+extension NotificationController {
+    /// The path's `{id}` as a message id; a 400 naming it when it is not a UUID.
+    static func messageId(_ context: API.Context) throws -> UUID {
+        guard let id = context.parameters.get("id", as: UUID.self) else {
+            let text = context.parameters.get("id") ?? ""
+            throw APIError(
+                .badRequest, "bad_request", "message id \(text) is not a UUID",
+                fields: [.init(field: "id", message: "expected a UUID such as 3f2c1a9e-…")])
+        }
+        return id
+    }
+}

@@ -1,0 +1,63 @@
+import Forms
+import Foundation
+import Hummingbird
+import Muster
+import MusterWire
+
+/// `/requests`: user-initiated request templates (ArsRCSRequest) — administrators store them, users list and
+/// answer them.
+struct RequestController {
+    let api: API
+
+    var endpoints: RouteCollection<API.Context> {
+        RouteCollection(context: API.Context.self)
+            .get("requests", use: list)
+            .get("requests/:name", use: template)
+            .put("requests/:name", use: put)
+            .post("requests/:name/response", use: respond)
+    }
+
+    @Sendable func list(_ request: Request, context: API.Context) async throws -> [RequestTemplate] {
+        let caller = try context.caller()
+        return try api.requests.list(namespace: caller.namespace).map(RequestTemplate.init)
+    }
+
+    @Sendable func template(_ request: Request, context: API.Context) async throws -> RequestTemplate {
+        let caller = try context.caller()
+        let name = try context.parameters.require("name")
+        guard let template = try api.requests.get(name, namespace: caller.namespace) else {
+            throw APIError(.notFound, "not_found", "no request template \(name)")
+        }
+        return try RequestTemplate(template)
+    }
+
+    @Sendable func put(_ request: Request, context: API.Context) async throws -> RequestTemplate {
+        let caller = try context.administrator()
+        let template = try await request.decode(as: RequestTemplateBody.self, context: context)
+        let stored = try await api.requests.put(
+            try context.parameters.require("name"), title: template.title, body: template.body,
+            responseTopic: template.responseTopic, payload: template.payload.jsonData(),
+            namespace: caller.namespace, actor: caller.username)
+        return try RequestTemplate(stored)
+    }
+
+    @Sendable func respond(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
+        let caller = try context.caller()
+        let answer = try await request.decode(as: AnswerBody.self, context: context)
+        let recorded = try await api.notifications.respond(
+            toRequest: try context.parameters.require("name"), user: caller.username, deviceId: answer.deviceId,
+            deviceName: answer.deviceName, submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
+            at: answer.place, namespace: caller.namespace,
+            actor: caller.username)
+        return EditedResponse(status: .created, response: JSONText(recorded.json))
+    }
+}
+
+extension RequestTemplate {
+    /// A stored request template as the app lists it.
+    init(_ template: RequestTemplateStored) throws {
+        self.init(
+            name: template.name, title: template.title, body: template.body, responseTopic: template.responseTopic,
+            payload: try JSONValue(json: Data(template.payload)))
+    }
+}

@@ -1,0 +1,19 @@
+import Hummingbird
+import Muster
+import MusterWire
+
+// The wire's models and the domain's answers are returned by the routes as they are; the context's
+// `responseEncoder` writes them.
+
+extension User: ResponseEncodable {}
+extension Message: ResponseEncodable {}
+extension Group: ResponseEncodable {}
+extension NamespaceSetting: ResponseEncodable {}
+extension SentNotification: ResponseEncodable {}
+extension StoredPayload: ResponseEncodable {}
+extension RequestTemplate: ResponseEncodable {}
+extension ServerInfo: ResponseEncodable {}
+extension LocationAnswer: ResponseEncodable {}
+extension PushTarget: ResponseEncodable {}
+extension Sessions.Tokens: ResponseEncodable {}
+extension RuleCounters.QuotaReport: ResponseEncodable {}
