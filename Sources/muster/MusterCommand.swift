@@ -28,7 +28,7 @@ struct MusterCommand: AsyncParsableCommand {
     /// Parses, runs, and maps every failure to one stderr line and the contract's exit status.
     static func main() async {
         do {
-            var command = try parseAsRoot(dataAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(try dataAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
             if var async = command as? any AsyncParsableCommand {
                 try await async.run()
             } else {
@@ -41,11 +41,14 @@ struct MusterCommand: AsyncParsableCommand {
 
     /// `muster --data D users list` read as `muster users list --data D`: `--data` belongs to the commands that
     /// take a data directory, and is accepted before the subcommand's name as well.
-    static func dataAfterSubcommand(_ arguments: [String]) -> [String] {
+    static func dataAfterSubcommand(_ arguments: [String]) throws -> [String] {
         var leading: [String] = []
         var rest = arguments[...]
         while let first = rest.first {
-            if first == "--data", rest.count > 1 {
+            if first == "--data" {
+                guard rest.count > 1 else {
+                    throw CommandFailure.invalid("--data needs a directory: muster --data DIR COMMAND")
+                }
                 leading += rest.prefix(2)
                 rest = rest.dropFirst(2)
             } else if first.hasPrefix("--data=") {
@@ -64,6 +67,12 @@ struct MusterCommand: AsyncParsableCommand {
             path.append(name)
             rest = rest.dropFirst()
             command = subcommand
+        }
+        if path.isEmpty, !(rest.first?.hasPrefix("-") ?? false) {
+            // Else the parser would blame the moved --data rather than the missing or unknown command.
+            throw CommandFailure.invalid(
+                rest.first.map { "no command \($0); see muster --help" }
+                    ?? "--data DIR needs a command after it, e.g. muster --data DIR users list")
         }
         return path + leading + rest
     }

@@ -29,6 +29,11 @@ import Testing
 
         let nowhere = try await MusterProcess.run(["--data", directory, "nonsense"])
         #expect(nowhere.status == 2, "\(nowhere)")
+        #expect(nowhere.stderr == "muster: no command nonsense; see muster --help\n", "\(nowhere)")
+        let noCommand = try await MusterProcess.run(["--data", directory])
+        #expect(noCommand.status == 2 && noCommand.stderr.contains("needs a command"), "\(noCommand)")
+        let noDirectory = try await MusterProcess.run(["--data"])
+        #expect(noDirectory.status == 2 && noDirectory.stderr.contains("--data needs a directory"), "\(noDirectory)")
     }
 
     @Test func jsonIsAcceptedByVerbsThatPrintJSONAlready() async throws {
