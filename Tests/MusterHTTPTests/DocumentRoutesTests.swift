@@ -3,9 +3,10 @@ import EventLogTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Muster
 import MusterHTTP
 import Testing
+
+@testable import Muster
 
 /// Uploads are media whose first bytes match their type; documents are served so no browser runs them.
 @Suite struct DocumentRoutesTests {

@@ -3,11 +3,12 @@ import EventLogTesting
 import Foundation
 import Hummingbird
 import Logging
-import Muster
 import MusterWire
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import Muster
 
 /// A notification server on loopback that answers decision records (seed 004, "Server Action Hook").
 struct DecisionServer {

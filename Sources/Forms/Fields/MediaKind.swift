@@ -1,5 +1,5 @@
 /// The folder a captured document is stored under: `rcs/audio/`, `rcs/image/` or `rcs/video/`.
-public enum MediaKind: String, Sendable, Hashable, CaseIterable {
+public enum MediaKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Audio clips, JPEG images (camera and markupImage) and video clips.
     case audio, image, video
 

@@ -2,7 +2,9 @@ import EventLog
 import Foundation
 
 /// An event of Muster's domain: stored with the compact binary codec (decoded on every replay), and
-/// rendered as JSON only at the edges (audit, `muster events`).
+/// rendered as JSON only at the edges (audit, `muster events`). An event that is `Codable` is
+/// stored field by field in declaration order (`BinaryCoding`); the few whose schema-1 layout is
+/// irregular (a field written only when present) write and read their bytes by hand.
 public protocol DomainEvent: Sendable, Encodable {
     /// The type name stored in the envelope.
     static var type: String { get }
@@ -12,6 +14,18 @@ public protocol DomainEvent: Sendable, Encodable {
     func encode(into writer: inout ByteWriter)
     /// Reads a body written by `encode(into:)` at `schemaVersion`.
     init(from reader: inout ByteReader) throws
+}
+
+extension DomainEvent where Self: Decodable {
+    public func encode(into writer: inout ByteWriter) {
+        do {
+            try BinaryCoding.encode(self, into: &writer)
+        } catch {
+            preconditionFailure("\(Self.type) has a field the binary codec cannot write: \(error)")
+        }
+    }
+
+    public init(from reader: inout ByteReader) throws { self = try BinaryCoding.decode(Self.self, from: &reader) }
 }
 
 extension DomainEvent {

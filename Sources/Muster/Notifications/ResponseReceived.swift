@@ -14,7 +14,7 @@ public struct ResponseReceived: DomainEvent, Hashable {
     public var deviceName: String
     public var submitValue: Int
     /// The response object's JSON text, as `ResponseObject.encoded()` writes it.
-    public var response: [UInt8]
+    @JSONText public var response: [UInt8]
     public var responseTopic: String
     /// The request template answered (ArsRCSRequest) when the user started it unasked; nil for an
     /// answer to a sent message. Written after the other fields only when present, so answers to
@@ -68,11 +68,7 @@ public struct ResponseReceived: DomainEvent, Hashable {
         try c.encode(deviceId, forKey: .deviceId)
         try c.encode(deviceName, forKey: .deviceName)
         try c.encode(submitValue, forKey: .submitValue)
-        if let json = try? JSONValue(json: Data(response)) {
-            try c.encode(json, forKey: .response)
-        } else {
-            try c.encode(String(decoding: response, as: UTF8.self), forKey: .response)
-        }
+        try c.encode(_response, forKey: .response)
         try c.encode(responseTopic, forKey: .responseTopic)
         try c.encodeIfPresent(request, forKey: .request)
     }
