@@ -2,9 +2,10 @@ import EventLog
 import EventLogTesting
 import Forms
 import Foundation
-import Muster
 import MusterWire
 import Testing
+
+@testable import Muster
 
 /// A user-initiated report: what broke and how bad it is.
 let reportFields = Data(

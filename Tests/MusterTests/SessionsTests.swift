@@ -1,8 +1,9 @@
 import EventLog
 import EventLogTesting
 import Foundation
-import Muster
 import Testing
+
+@testable import Muster
 
 @Suite struct SessionsTests {
     /// A log with the domain's projections, its sessions, and users whose scrypt is cheap.

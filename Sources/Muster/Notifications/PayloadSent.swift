@@ -12,11 +12,6 @@ public struct PayloadSent: DomainEvent, Hashable, Codable {
     public struct Recipient: Sendable, Hashable, Codable {
         public var user: String
         public var messageId: UUID
-
-        public init(user: String, messageId: UUID) {
-            self.user = user
-            self.messageId = messageId
-        }
     }
 
     /// Who sent it.

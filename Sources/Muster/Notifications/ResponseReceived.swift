@@ -20,21 +20,10 @@ public struct ResponseReceived: DomainEvent, Hashable {
     /// answer to a sent message. Written after the other fields only when present, so answers to
     /// messages keep the bytes schema 1 always had.
     public var request: String?
+}
 
-    public init(
-        messageId: UUID, user: String, deviceId: String, deviceName: String, submitValue: Int, response: [UInt8],
-        responseTopic: String, request: String? = nil
-    ) {
-        self.messageId = messageId
-        self.user = user
-        self.deviceId = deviceId
-        self.deviceName = deviceName
-        self.submitValue = submitValue
-        self.response = response
-        self.responseTopic = responseTopic
-        self.request = request
-    }
-
+/// Schema 1's layout, written by hand: a field written only when present does not fit `BinaryCoding`.
+extension ResponseReceived {
     public func encode(into w: inout ByteWriter) {
         w.write(messageId)
         w.write(user)
@@ -55,21 +44,5 @@ public struct ResponseReceived: DomainEvent, Hashable {
         response = try r.readBytes("response")
         responseTopic = try r.readString("response topic")
         request = r.remaining > 0 ? try r.readString("request") : nil
-    }
-
-    /// The audit shape embeds the response object as JSON.
-    private enum CodingKeys: String, CodingKey {
-        case messageId, user, deviceId, deviceName, submitValue, response, responseTopic, request
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(messageId, forKey: .messageId)
-        try c.encode(user, forKey: .user)
-        try c.encode(deviceId, forKey: .deviceId)
-        try c.encode(deviceName, forKey: .deviceName)
-        try c.encode(submitValue, forKey: .submitValue)
-        try c.encode(_response, forKey: .response)
-        try c.encode(responseTopic, forKey: .responseTopic)
-        try c.encodeIfPresent(request, forKey: .request)
     }
 }

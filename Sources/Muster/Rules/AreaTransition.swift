@@ -37,23 +37,11 @@ public struct AreaTransition: DomainEvent, Hashable {
     /// The beacon's proximity for beacon transitions.
     public var proximity: String?
     public var latches: [Latch]
+}
 
-    public init(
-        user: String, deviceId: String, area: String, trigger: String, source: Source, at: Int64, latitude: Double?,
-        longitude: Double?, proximity: String?, latches: [Latch]
-    ) {
-        self.user = user
-        self.deviceId = deviceId
-        self.area = area
-        self.trigger = trigger
-        self.source = source
-        self.at = at
-        self.latitude = latitude
-        self.longitude = longitude
-        self.proximity = proximity
-        self.latches = latches
-    }
-
+/// Schema 1's layout, written by hand: one presence byte stands for latitude and longitude together,
+/// which `BinaryCoding`'s optionals do not do.
+extension AreaTransition {
     public func encode(into w: inout ByteWriter) {
         w.write(user)
         w.write(deviceId)

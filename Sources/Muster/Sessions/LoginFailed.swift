@@ -21,14 +21,10 @@ public struct LoginFailed: DomainEvent, Hashable {
     public var reason: Reason
     /// The client's IP address, when the server knew it: for the audit, not a secret.
     public var clientAddress: String?
+}
 
-    public init(user: String, deviceId: String?, reason: Reason, clientAddress: String? = nil) {
-        self.user = user
-        self.deviceId = deviceId
-        self.reason = reason
-        self.clientAddress = clientAddress
-    }
-
+/// Schema 1's layout, written by hand: a field written only when present does not fit `BinaryCoding`.
+extension LoginFailed {
     public func encode(into w: inout ByteWriter) {
         w.write(user)
         w.write(deviceId ?? "")
