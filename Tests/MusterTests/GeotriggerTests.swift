@@ -3,9 +3,10 @@ import EventLogTesting
 import Forms
 import Foundation
 import Geo
-import Muster
 import MusterWire
 import Testing
+
+@testable import Muster
 
 /// Fence geotriggers (seed 003) fired by location reports.
 @Suite struct GeotriggerTests {

@@ -25,12 +25,6 @@ public struct AppendResult: Sendable, Hashable, Codable {
     /// True when every event id was already stored: nothing new was written.
     public var wasDuplicate: Bool
 
-    public init(positions: [UInt64], version: UInt64, wasDuplicate: Bool) {
-        self.positions = positions
-        self.version = version
-        self.wasDuplicate = wasDuplicate
-    }
-
     /// Position of the last event.
     public var lastPosition: UInt64 { positions.last ?? 0 }
 }

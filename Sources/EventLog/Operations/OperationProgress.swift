@@ -10,13 +10,6 @@ public struct OperationProgress: Sendable, Hashable {
     public var total: UInt64
     /// What is counted: `events`, `bytes`, `chunks`.
     public var unit: String
-
-    public init(phase: String, done: UInt64, total: UInt64, unit: String) {
-        self.phase = phase
-        self.done = done
-        self.total = total
-        self.unit = unit
-    }
 }
 
 /// Runs blocking work (LMDB copies, full scans, file hashing) on a thread of its own, so it never

@@ -6,12 +6,6 @@ public struct ScheduleWarning: Sendable, Hashable, CustomStringConvertible {
     /// What was done, in words.
     public let message: String
 
-    /// Creates a warning.
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
 }

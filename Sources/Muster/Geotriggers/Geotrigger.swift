@@ -28,20 +28,8 @@ public struct Geotrigger: Sendable, Hashable, Codable {
         /// Metres, before the buffer distance; 0 for a polygon.
         public var radius: Double
         /// A polygon's ring as GeoJSON positions `[longitude, latitude]`; nil for a circle.
-        public var ring: [[Double]]?
+        public var ring: [[Double]]? = nil
         public var attributes: [String: JSONValue]
-
-        public init(
-            id: String, latitude: Double, longitude: Double, radius: Double, ring: [[Double]]? = nil,
-            attributes: [String: JSONValue]
-        ) {
-            self.id = id
-            self.latitude = latitude
-            self.longitude = longitude
-            self.radius = radius
-            self.ring = ring
-            self.attributes = attributes
-        }
 
         /// The polygon of a polygon fence.
         public var polygon: Polygon? {
@@ -51,30 +39,16 @@ public struct Geotrigger: Sendable, Hashable, Codable {
     }
 
     public var id: String
-    public var name: String
+    public var name = ""
     /// Geofence areas used as fences; empty with no `fences` means every geofence of the namespace.
-    public var areas: [String]
+    public var areas: [String] = []
     /// Fences given as GeoJSON points with a radius.
-    public var fences: [Fence]
-    public var rule: Rule
+    public var fences: [Fence] = []
+    public var rule = Rule.enterOrExit
     /// Metres added around every fence.
-    public var bufferDistance: Double
+    public var bufferDistance = 0.0
     /// The Arcade message expression (the documented subset of `Geo.MessageExpression`).
     public var messageExpression: String
     /// Every action the author intends notifications to request.
-    public var requestedActions: [String]
-
-    public init(
-        id: String, name: String = "", areas: [String] = [], fences: [Fence] = [], rule: Rule = .enterOrExit,
-        bufferDistance: Double = 0, messageExpression: String, requestedActions: [String] = []
-    ) {
-        self.id = id
-        self.name = name
-        self.areas = areas
-        self.fences = fences
-        self.rule = rule
-        self.bufferDistance = bufferDistance
-        self.messageExpression = messageExpression
-        self.requestedActions = requestedActions
-    }
+    public var requestedActions: [String] = []
 }
