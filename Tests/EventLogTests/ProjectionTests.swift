@@ -187,6 +187,31 @@ import Testing
         try await log.rebuild(try log.projectionsNeedingRebuild())
         #expect(try log.read { try CountingProjection.count("s1", in: $0.projection("counts")) } == 2)
     }
+
+    @Test func theRunnerAsksAProjectionForItsEventTypesOnceNotPerEvent() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let asked = Collected<Int>()
+        let log = try t.open { $0.projections.append(AskedTypesProjection(asked: asked)) }
+        let before = asked.items.count
+        try await fill(log, streams: 4, each: 25)
+        #expect(asked.items.count == before)
+    }
+}
+
+/// Notes each time its `eventTypes` is asked for: a domain projection builds that set anew on every call.
+private struct AskedTypesProjection: Projection {
+    let asked: Collected<Int>
+    var name: String { "asked" }
+    var version: UInt32 { 1 }
+    var mode: ProjectionMode { .inline }
+    var tables: [String] { ["rows"] }
+    var eventTypes: Set<String>? {
+        asked.add(1)
+        return ["T1"]
+    }
+
+    func apply(_ event: RecordedEvent, to state: ProjectionState) throws {}
 }
 
 /// Collects values from a `@Sendable` callback.

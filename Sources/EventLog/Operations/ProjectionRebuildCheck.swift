@@ -86,6 +86,7 @@ struct ProjectionRebuildCheck {
     /// Applies events 1…`upTo` of the snapshot to fresh tables in `scratch`, a batch per transaction.
     private func rebuild(_ p: any Projection, upTo: UInt64, into scratch: Environment) throws {
         let log = core.reading(txn)
+        let filtered = EventFilteredProjection(p)
         var applied: UInt64 = 0
         repeat {
             let write = try scratch.beginWrite()
@@ -99,7 +100,7 @@ struct ProjectionRebuildCheck {
                 var reached = applied
                 if applied < upTo {
                     try log.scan(from: applied + 1) { event in
-                        try p.applyIfHandled(event, to: state)
+                        try filtered.applyIfHandled(event, to: state)
                         reached = event.position
                         return reached < upTo && reached - applied < UInt64(Self.eventsPerTransaction)
                     }

@@ -6,12 +6,15 @@
 /// `proj.<name>.rebuild.generation|checkpoint`, all committed together with the tables they describe.
 struct ProjectionRuntime: Sendable {
     let projections: [any Projection]
+    /// The inline projections with the event types each folds, read once.
+    private let inlineProjections: [EventFilteredProjection]
     let meta: Meta
     /// Lifts freshly appended events written with an old schema version, as reads do.
     let upcasters: UpcasterRegistry
 
     init(projections: [any Projection], meta: Table, upcasters: UpcasterRegistry = UpcasterRegistry([])) {
         self.projections = projections
+        inlineProjections = projections.filter { $0.mode == .inline }.map(EventFilteredProjection.init)
         self.meta = Meta(table: meta)
         self.upcasters = upcasters
     }
@@ -106,10 +109,10 @@ struct ProjectionRuntime: Sendable {
         }
     }
 
-    private func inlineStates(_ txn: Transaction) throws -> [(any Projection, ProjectionState)] {
-        try projections.filter { $0.mode == .inline }.compactMap { p in
-            guard let generation = try activeGeneration(p, txn) else { return nil }
-            return (p, try tables(p, generation, txn, isReplaying: false, create: false))
+    private func inlineStates(_ txn: Transaction) throws -> [(EventFilteredProjection, ProjectionState)] {
+        try inlineProjections.compactMap { p in
+            guard let generation = try activeGeneration(p.projection, txn) else { return nil }
+            return (p, try tables(p.projection, generation, txn, isReplaying: false, create: false))
         }
     }
 
@@ -119,8 +122,9 @@ struct ProjectionRuntime: Sendable {
         let state = try tables(p, generation, txn, isReplaying: false, create: false)
         var checkpoint = try meta.integer(key(p, "checkpoint"), in: txn) ?? 0
         var applied = 0
+        let filtered = EventFilteredProjection(p)
         try log.scan(from: checkpoint + 1) { event in
-            try p.applyIfHandled(event, to: state)
+            try filtered.applyIfHandled(event, to: state)
             checkpoint = event.position
             applied += 1
             return applied < limit
@@ -171,8 +175,9 @@ struct ProjectionRuntime: Sendable {
         if start <= head {
             var applied = 0
             var reached = start - 1
+            let filtered = projections.map(EventFilteredProjection.init)
             try log.scan(from: start) { event in
-                for (i, p) in projections.enumerated() where event.position > checkpoints[i] {
+                for (i, p) in filtered.enumerated() where event.position > checkpoints[i] {
                     if let state = states[i] { try p.applyIfHandled(event, to: state) }
                 }
                 reached = event.position
