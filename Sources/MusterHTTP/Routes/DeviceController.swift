@@ -14,18 +14,10 @@ struct DeviceController: APIController {
             .delete("devices/:deviceId", for: .user, use: unregister)
     }
 
-    /// The body of `POST /devices`.
-    struct Device: Decodable {
-        var deviceId: String
-        var deviceName: String
-        var platform: String
-        var token: String?
-    }
-
     @Sendable func register(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> EditedResponse<PushTarget>
     {
-        let device = try await request.decode(as: Device.self, context: context)
+        let device = try await request.decode(as: DeviceRegistrationBody.self, context: context)
         guard let platform = PushTargetRegistered.Platform(rawValue: device.platform) else {
             let choices = PushTargetRegistered.Platform.allCases.map(\.rawValue).joined(separator: ", ")
             throw APIError(
