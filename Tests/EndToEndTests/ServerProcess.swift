@@ -12,6 +12,8 @@ final class ServerProcess: @unchecked Sendable {
     let directory: TemporaryDirectory
     private(set) var running: MusterProcess.Running
     let base: URL
+    /// The line `muster serve` said it listens with.
+    private(set) var started: String
 
     init(extraArguments: [String] = []) async throws {
         directory = try TemporaryDirectory("serve")
@@ -19,25 +21,29 @@ final class ServerProcess: @unchecked Sendable {
         let admin = try await MusterProcess.run(
             ["users", "add", "ada", "--admin", "--password-stdin"] + data, stdin: "secret-ada\n")
         try #require(admin.status == 0, "\(admin)")
-        (running, base) = try await Self.start(["serve", "--port", "0"] + data + extraArguments)
+        (running, base, started) = try await Self.start(["serve", "--port", "0"] + data + extraArguments)
     }
 
-    private static func start(_ arguments: [String]) async throws -> (MusterProcess.Running, URL) {
+    /// Starts `muster serve` and waits for the line that says where it listens: for people, or with `--json`
+    /// the JSON object.
+    private static func start(_ arguments: [String]) async throws -> (MusterProcess.Running, URL, String) {
         let running = try MusterProcess.Running(arguments)
-        let line = await running.waitForLine { $0.contains("listening on http://") }
+        let line = await running.waitForLine {
+            $0.contains("listening on http://") || $0.contains(#""listening":"http://"#)
+        }
         guard let line, let range = line.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression),
             let base = URL(string: String(line[range]))
         else {
             throw MusterProcess.Unexpected("muster serve did not start: \(running.stderr)")
         }
-        return (running, base)
+        return (running, base, line)
     }
 
     /// Stops the server with SIGTERM and starts it again on the same port and data directory.
     func restart() async throws {
         let status = await running.stop()
         try #require(status == 0, "exit status \(status): \(running.stderr)")
-        (running, _) = try await Self.start(["serve", "--port", String(base.port ?? 0)] + data)
+        (running, _, started) = try await Self.start(["serve", "--port", String(base.port ?? 0)] + data)
     }
 
     /// The data directory arguments, for CLI commands run next to the server.
