@@ -42,8 +42,8 @@ extension MusterClient {
         return try decode(NamespaceSetting.self, from: try await perform(request), of: request)
     }
 
-    /// Admin: what was sent to people and what they answered, oldest first (`GET /api/v1/audit`): one JSON
-    /// object per entry, `{"position", "time", "what", "detail", "user"?, "actor", …}`.
+    /// Admin: what was sent to people and what they answered, oldest first (`GET /api/v1/audit`): one entry per
+    /// event, `{"position", "time", "what", "detail", "user"?, "actor", …}`.
     ///
     /// - Parameters:
     ///   - user: only what concerns this user.
@@ -51,7 +51,7 @@ extension MusterClient {
     ///   - since: only what was recorded at or after this time (to the second).
     public func audit(
         user: String? = nil, deviceId: String? = nil, since: Date? = nil, area: String? = nil, rule: String? = nil
-    ) async throws(MusterClientError) -> [JSONValue] {
+    ) async throws(MusterClientError) -> [AuditEntry] {
         var request = APIRequest("GET", ["audit"])
         request.query = [
             user.map { URLQueryItem(name: "user", value: $0) },
@@ -60,7 +60,7 @@ extension MusterClient {
             area.map { URLQueryItem(name: "area", value: $0) },
             rule.map { URLQueryItem(name: "rule", value: $0) },
         ].compactMap { $0 }
-        return try decode([JSONValue].self, from: try await perform(request), of: request)
+        return try decode([AuditEntry].self, from: try await perform(request), of: request)
     }
 
     /// The rules' event counters of the namespace (`GET /api/v1/counters`, administrators), optionally

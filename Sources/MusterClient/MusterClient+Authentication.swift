@@ -36,7 +36,7 @@ extension MusterClient {
     ///   - deviceId: the device logging in, when it is known; the server may tie the tokens to it.
     public func authWithInternal(username: String, password: String, deviceId: String? = nil) async -> MusterSession {
         await sessionOperation { () async throws(MusterClientError) in
-            let body = TokenRequest(username: username, password: password, namespace: namespace, deviceId: deviceId)
+            let body = LoginBody(username: username, password: password, namespace: namespace, deviceId: deviceId)
             let request = try APIRequest("POST", ["auth", "token"], json: body, authorized: false)
             var tokens = try decode(AuthTokens.self, from: try await perform(request), of: request)
             tokens.serverType = .internal
@@ -139,7 +139,7 @@ extension MusterClient {
         username: String, password: String, email: String? = nil, firstName: String? = nil,
         lastName: String? = nil, phone: String? = nil, timeZone: String? = nil, isAdmin: Bool = false
     ) async throws(MusterClientError) -> User {
-        let body = NewUser(
+        let body = NewUserBody(
             username: username, password: password, email: email, firstName: firstName, lastName: lastName,
             phone: phone, timeZone: timeZone, isAdmin: isAdmin ? true : nil)
         let request = try APIRequest("POST", ["users"], json: body, authorized: tokens != nil)
@@ -182,29 +182,4 @@ extension MusterClient {
         else { return nil }
         return try? MusterJSON.decoder().decode(ServerInfo.self, from: response.body)
     }
-}
-
-private struct Verification: Decodable {
-    var authValid: Bool
-    var username: String?
-    var preferredUsername: String?
-    var serverType: ServerType?
-}
-
-private struct TokenRequest: Encodable {
-    var username: String
-    var password: String
-    var namespace: String?
-    var deviceId: String?
-}
-
-private struct NewUser: Encodable {
-    var username: String
-    var password: String
-    var email: String?
-    var firstName: String?
-    var lastName: String?
-    var phone: String?
-    var timeZone: String?
-    var isAdmin: Bool?
 }

@@ -13,7 +13,7 @@ extension MusterClient {
     public func registerDevice(
         deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String? = nil
     ) async throws(MusterClientError) -> PushTarget {
-        let body = DeviceRegistration(deviceId: deviceId, deviceName: deviceName, platform: platform, token: token)
+        let body = DeviceRegistrationBody(deviceId: deviceId, deviceName: deviceName, platform: platform, token: token)
         let request = try APIRequest("POST", ["devices"], json: body)
         return try decode(PushTarget.self, from: try await perform(request), of: request)
     }
@@ -43,11 +43,4 @@ extension MusterClient {
     public func unregisterDevice(deviceId: String) async throws(MusterClientError) {
         _ = try await perform(APIRequest("DELETE", ["devices", deviceId]))
     }
-}
-
-private struct DeviceRegistration: Encodable {
-    var deviceId: String
-    var deviceName: String
-    var platform: PushTarget.Platform
-    var token: String?
 }

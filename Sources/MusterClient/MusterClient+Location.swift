@@ -25,8 +25,7 @@ extension MusterClient {
         let body = LocationBody(
             deviceId: deviceId, lat: latitude, lng: longitude, accuracy: accuracy.flatMap { $0.isFinite ? $0 : nil },
             at: at)
-        let request = try APIRequest("POST", ["locations"], json: body)
-        return try decode(LocationAnswer.self, from: try await perform(request), of: request)
+        return try await report(body, to: ["locations"])
     }
 }
 
@@ -43,8 +42,7 @@ extension MusterClient {
     ) async throws(MusterClientError) -> LocationAnswer {
         let body = SightingBody(
             deviceId: deviceId, uuid: proximityUUID, major: major, minor: minor, rssi: rssi, txPower: txPower, at: at)
-        let request = try APIRequest("POST", ["beacons", "sightings"], json: body)
-        return try decode(LocationAnswer.self, from: try await perform(request), of: request)
+        return try await report(body, to: ["beacons", "sightings"])
     }
 
     /// Reports an entry or exit the device detected itself (`POST /api/v1/transitions`), e.g. from the
@@ -55,34 +53,12 @@ extension MusterClient {
     ) async throws(MusterClientError) -> LocationAnswer {
         let body = TransitionBody(
             deviceId: deviceId, area: area, trigger: trigger, lat: latitude, lng: longitude, at: at)
-        let request = try APIRequest("POST", ["transitions"], json: body)
+        return try await report(body, to: ["transitions"])
+    }
+
+    /// Posts a device's report to `path` and reads what the rules made of it.
+    private func report(_ body: some Encodable, to path: [String]) async throws(MusterClientError) -> LocationAnswer {
+        let request = try APIRequest("POST", path, json: body)
         return try decode(LocationAnswer.self, from: try await perform(request), of: request)
     }
-}
-
-private struct SightingBody: Encodable {
-    var deviceId: String
-    var uuid: String
-    var major: Int
-    var minor: Int
-    var rssi: Int
-    var txPower: Int?
-    var at: Date?
-}
-
-private struct TransitionBody: Encodable {
-    var deviceId: String
-    var area: String
-    var trigger: String
-    var lat: Double?
-    var lng: Double?
-    var at: Date?
-}
-
-private struct LocationBody: Encodable {
-    var deviceId: String
-    var lat: Double
-    var lng: Double
-    var accuracy: Double?
-    var at: Date?
 }

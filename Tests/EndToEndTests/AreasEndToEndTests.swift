@@ -118,32 +118,32 @@ import Testing
                 #"{"lat":48.87,"lng":2.33,"radius":0.05,"rules_actions":[{"id":"hi","rule":{"trigger":"on_entry"},"action":{"notify_user":"Hello"}}]}"#
         )
         #expect(put.status == 201)
-        let login = try await MusterProcess.run(
+        let login = try await server.run(
             ["login", "--server", server.base.absoluteString, "ada", "--password-stdin"], stdin: "secret-ada\n",
             environment: environment)
         try #require(login.status == 0, "\(login)")
-        let located = try await MusterProcess.run(
+        let located = try await server.run(
             ["location", "--user", "ada", "--device-id", "ada-phone", "--lat", "48.87", "--lng", "2.33", "--json"],
             environment: environment)
         #expect(located.status == 0, "\(located)")
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(located.stdout.utf8)) as? [String: Any])
         #expect(answer["transitions"] as? [[String: String]] == [["area": "door", "trigger": "on_entry"]])
-        let left = try await MusterProcess.run(
+        let left = try await server.run(
             ["transition", "--user", "ada", "--device-id", "ada-phone", "--area", "door", "--trigger", "on_exit"],
             environment: environment)
         #expect(left.status == 0, "\(left)")
         #expect(left.stdout.contains("door  on_exit"))
-        let counters = try await MusterProcess.run(["counters", "--json"], environment: environment)
+        let counters = try await server.run(["counters", "--json"], environment: environment)
         #expect(counters.stdout.contains(#""count":1"#), "\(counters)")
-        let quota = try await MusterProcess.run(["quota", "ada"], environment: environment)
+        let quota = try await server.run(["quota", "ada"], environment: environment)
         #expect(quota.status == 0, "\(quota)")
         #expect(quota.stdout.contains("unlimited"))
-        let someoneElse = try await MusterProcess.run(
+        let someoneElse = try await server.run(
             ["location", "--user", "joe", "--device-id", "p", "--lat", "48.87", "--lng", "2.33"],
             environment: environment)
         #expect(someoneElse.status == 2)
         #expect(someoneElse.stderr.contains("--user joe"))
-        let sighting = try await MusterProcess.run(
+        let sighting = try await server.run(
             [
                 "beacon", "--user", "ada", "--device-id", "ada-phone", "--uuid", "nope", "--major", "1", "--minor", "1",
                 "--rssi", "-60",

@@ -55,4 +55,43 @@ import Testing
             ["append", "--stream", "s-1", "--type", "Noted", "--json", #"{"a":1}"#] + data)
         #expect(try appended.json()["stream"] as? String == "s-1", "\(appended)")
     }
+
+    @Test func serveLoginAndLogoutPrintJSONWithJSON() async throws {
+        let server = try await ServerProcess(extraArguments: ["--json"])
+        let started = try #require(
+            try JSONSerialization.jsonObject(with: Data(server.started.utf8)) as? [String: Any], "\(server.started)")
+        #expect(started["listening"] as? String == server.base.absoluteString, "\(server.started)")
+        #expect(started["data"] as? String == server.directory.url.path, "\(server.started)")
+        #expect(started["head"] as? Int != nil, "\(server.started)")
+        #expect(server.base.port != 0)
+
+        let work = try TemporaryDirectory("global-options-login")
+        defer { work.remove() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["MUSTER_DATA"] = nil
+        environment["MUSTER_SESSION"] = work.url.appendingPathComponent("session.json").path
+        let base = server.base.absoluteString
+
+        let login = try await MusterProcess.run(
+            ["login", "--server", base, "ada", "--password-stdin", "--json"], stdin: "secret-ada\n",
+            environment: environment)
+        #expect(login.status == 0, "\(login)")
+        let loggedIn = try login.json()
+        #expect(loggedIn["server"] as? String == base, "\(login)")
+        #expect(loggedIn["username"] as? String == "ada", "\(login)")
+        #expect(loggedIn["session"] as? String == environment["MUSTER_SESSION"], "\(login)")
+        #expect(loggedIn["namespace"] == nil, "\(login)")
+        let expiresAt = try #require(loggedIn["expiresAt"] as? String, "\(login)")
+        let expiry = try #require(try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(expiresAt))
+        #expect(expiry > Date(), "\(login)")
+        #expect(login.lines.count == 1, "\(login)")
+
+        let logout = try await MusterProcess.run(["logout", "--json"], environment: environment)
+        #expect(logout.status == 0, "\(logout)")
+        #expect(logout.stdout == #"{"loggedOut":true,"server":"\#(base)","username":"ada"}"# + "\n", "\(logout)")
+        let again = try await MusterProcess.run(["logout", "--json"], environment: environment)
+        #expect(again.status == 0 && again.stdout == #"{"loggedOut":false}"# + "\n", "\(again)")
+        let plain = try await MusterProcess.run(["logout"], environment: environment)
+        #expect(plain.status == 0 && plain.stdout == "not logged in\n", "\(plain)")
+    }
 }

@@ -6,7 +6,7 @@ import Testing
 /// address that failed, and no lock that outlives the server.
 @Suite struct LoginThrottleEndToEndTests {
     func loginFailures(_ server: ServerProcess) async throws -> [String] {
-        let events = try await MusterProcess.run(["events", "--json", "--type", "LoginFailed"] + server.data)
+        let events = try await server.run(["events", "--json", "--type", "LoginFailed"] + server.data)
         try #require(events.status == 0, "\(events)")
         return events.stdout.split(separator: "\n").map(String.init)
     }

@@ -11,6 +11,8 @@ enum MusterProcess {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// For a failed run against a server: whether it still runs, and the end of its stderr.
+        var server: String?
 
         /// stdout split into its non-empty lines.
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
@@ -34,7 +36,9 @@ enum MusterProcess {
             }
         }
 
-        var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+        var description: String {
+            "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" + (server.map { "\nserver: \($0)" } ?? "")
+        }
     }
 
     struct Unexpected: Error, CustomStringConvertible {
@@ -112,6 +116,16 @@ enum MusterProcess {
 
         /// What the process wrote to stderr so far.
         var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+        /// Whether the process still runs (or how it ended), and the last `characters` of its stderr: what a
+        /// failure against it should say.
+        func state(characters: Int = 3000) -> String {
+            let state =
+                process.isRunning
+                ? "pid \(process.processIdentifier) still running"
+                : "exited with status \(process.terminationStatus)"
+            return "\(state); its stderr ends with: " + String(stderr.suffix(characters))
+        }
 
         /// The next line of stdout, or nil once it is closed. Blocks on a dispatch thread, not the caller's.
         func nextLine() async -> String? {

@@ -12,6 +12,8 @@ final class ServerProcess: @unchecked Sendable {
     let directory: TemporaryDirectory
     private(set) var running: MusterProcess.Running
     let base: URL
+    /// The line `muster serve` said it listens with.
+    private(set) var started: String
 
     init(extraArguments: [String] = []) async throws {
         directory = try TemporaryDirectory("serve")
@@ -19,25 +21,62 @@ final class ServerProcess: @unchecked Sendable {
         let admin = try await MusterProcess.run(
             ["users", "add", "ada", "--admin", "--password-stdin"] + data, stdin: "secret-ada\n")
         try #require(admin.status == 0, "\(admin)")
-        (running, base) = try await Self.start(["serve", "--port", "0"] + data + extraArguments)
+        (running, base, started) = try await Self.start(["serve", "--port", "0"] + data + extraArguments)
     }
 
-    private static func start(_ arguments: [String]) async throws -> (MusterProcess.Running, URL) {
+    /// Starts `muster serve` and waits for the line that says where it listens: for people, or with `--json`
+    /// the JSON object.
+    private static func start(_ arguments: [String]) async throws -> (MusterProcess.Running, URL, String) {
         let running = try MusterProcess.Running(arguments)
-        let line = await running.waitForLine { $0.contains("listening on http://") }
+        let line = await running.waitForLine {
+            $0.contains("listening on http://") || $0.contains(#""listening":"http://"#)
+        }
         guard let line, let range = line.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression),
             let base = URL(string: String(line[range]))
         else {
             throw MusterProcess.Unexpected("muster serve did not start: \(running.stderr)")
         }
-        return (running, base)
+        return (running, base, line)
     }
 
-    /// Stops the server with SIGTERM and starts it again on the same port and data directory.
+    /// Stops the server with SIGTERM and starts it again on the same port and data directory: once the port can
+    /// be bound again, and checked to accept connections once it says it listens.
     func restart() async throws {
         let status = await running.stop()
         try #require(status == 0, "exit status \(status): \(running.stderr)")
-        (running, _) = try await Self.start(["serve", "--port", String(base.port ?? 0)] + data)
+        let port = base.port ?? 0
+        try await Self.poll("port \(port) to be free to bind again after the server stopped") {
+            LoopbackPort.canBind(port)
+        }
+        (running, _, started) = try await Self.start(["serve", "--port", String(port)] + data)
+        try await Self.poll("the restarted server, which printed \(started), to accept a connection") {
+            [running] in
+            guard running.process.isRunning else { throw MusterProcess.Unexpected("the server \(running.state())") }
+            return LoopbackPort.accepts(port)
+        }
+    }
+
+    /// Checks `condition` until it holds, for at most `seconds`; then fails naming what it waited for.
+    private static func poll(
+        _ what: String, seconds: Double = 10, _ condition: () throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while try !condition() {
+            guard ContinuousClock.now < deadline else {
+                throw MusterProcess.Unexpected("waited \(seconds) s for \(what)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Runs `muster arguments…` as ``MusterProcess/run(_:stdin:stdinFile:environment:launcher:timeout:)`` does;
+    /// a failed run says whether this server still runs and how its stderr ends.
+    func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String]? = nil
+    ) async throws -> MusterProcess.Outcome {
+        var outcome = try await MusterProcess.run(arguments, stdin: stdin, environment: environment)
+        if outcome.status != 0 { outcome.server = running.state() }
+        return outcome
     }
 
     /// The data directory arguments, for CLI commands run next to the server.
@@ -75,10 +114,9 @@ final class ServerProcess: @unchecked Sendable {
         do {
             (body, response) = try await URLSession.shared.data(for: request)
         } catch {
-            // Say what the server said last: a refused connection usually means it ended.
+            // Say whether the server still runs and what it said last: a refused connection usually means it ended.
             throw MusterProcess.Unexpected(
-                "\(method) \(path): \(error.localizedDescription); the server's stderr ends with: "
-                    + String(running.stderr.suffix(3000)))
+                "\(method) \(path): \(error.localizedDescription); the server \(running.state())")
         }
         let http = try #require(response as? HTTPURLResponse)
         var headers: [String: String] = [:]

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import MusterWire
 
 /// What was sent to people and what they answered, explained from the log alone (no projection):
 /// sends, responses, directory and device changes, uploads, logins (failed ones too), refreshes and
@@ -44,15 +45,16 @@ public struct Audit: Sendable {
     /// Every matching entry, oldest first.
     public func entries(_ filter: Filter = Filter()) throws -> [AuditEntry] {
         var result: [AuditEntry] = []
-        try entries(filter) { entry in
+        try entries(filter) { entry, _ in
             result.append(entry)
             return true
         }
         return result
     }
 
-    /// Calls `body` with each matching entry, oldest first, until it returns false.
-    public func entries(_ filter: Filter, _ body: (AuditEntry) throws -> Bool) throws {
+    /// Calls `body` with each matching entry and when its event was recorded (microseconds since 1970; the
+    /// entry's `time` has milliseconds), oldest first, until it returns false.
+    public func entries(_ filter: Filter, _ body: (AuditEntry, _ recordedAt: Int64) throws -> Bool) throws {
         let since = filter.since.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded(.down)) }
         var scan = Scan(filter: filter)
         _ = try log.read { reader in
@@ -61,7 +63,7 @@ public struct Audit: Sendable {
                 let found = try scan.entries(for: event)
                 if let since, event.recordedAt < since { return true }
                 for entry in found where scan.keeps(entry) {
-                    guard try body(entry) else { return false }
+                    guard try body(entry, event.recordedAt) else { return false }
                 }
                 return true
             }
@@ -87,8 +89,8 @@ public struct Audit: Sendable {
         mutating func entries(for event: RecordedEvent) throws -> [AuditEntry] {
             func entry(_ what: AuditEntry.What, _ detail: String) -> AuditEntry {
                 AuditEntry(
-                    what, position: event.position, recordedAt: event.recordedAt, namespace: event.namespace,
-                    actor: event.actor, detail: detail)
+                    what, position: event.position, time: Timestamp.iso8601(microseconds: event.recordedAt),
+                    namespace: event.namespace, actor: event.actor, detail: detail)
             }
             if let sent = try PayloadSent.decode(event) {
                 return payloadSent(sent, entry(.payloadSent, ""))

@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -14,7 +15,7 @@ extension MusterClientError {
     ///   - retryAfter: the `Retry-After` header, when there is one (seconds).
     public init(statusCode: Int, body: Data, retryAfter: String? = nil) {
         let wait = retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { Duration.seconds($0) }
-        if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: body) {
+        if let envelope = try? JSONDecoder().decode(ErrorBody.self, from: body) {
             self.init(
                 code: Code(rawValue: envelope.error.code), statusCode: statusCode, message: envelope.error.message,
                 fields: envelope.error.fields ?? [], retryAfter: wait)
@@ -63,14 +64,4 @@ extension MusterClientError {
             return "\(decodingError)"
         }
     }
-}
-
-/// The error body every route answers with on failure.
-private struct ErrorEnvelope: Decodable {
-    struct Body: Decodable {
-        var code: String
-        var message: String
-        var fields: [MusterClientError.FieldError]?
-    }
-    var error: Body
 }

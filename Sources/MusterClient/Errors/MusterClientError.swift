@@ -1,4 +1,5 @@
 import Foundation
+import MusterWire
 
 /// Why an operation failed: the server's error (`{"error": {"code", "message", "fields"}}`) or the client's own.
 ///
@@ -42,19 +43,8 @@ public struct MusterClientError: Error, Sendable, Hashable {
         return false
     }
 
-    /// One problem with one field of a submitted form or request body.
-    public struct FieldError: Sendable, Hashable, Codable {
-        /// The field's `id` (a form field) or the body member's name.
-        public var field: String
-        /// What was wrong with it.
-        public var message: String
-
-        /// Creates a field error.
-        public init(field: String, message: String) {
-            self.field = field
-            self.message = message
-        }
-    }
+    /// One problem with one field of a submitted form or request body, as the wire writes it.
+    public typealias FieldError = MusterWire.FieldError
 
     /// An error code: the server's (`Docs/HTTP.md`) or the client's own; unknown server codes are kept as they are.
     public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {

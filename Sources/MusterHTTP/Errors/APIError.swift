@@ -7,15 +7,8 @@ import MusterWire
 ///
 /// `{"error": {"code": "…", "message": "…", "fields": [{"field": "…", "message": "…"}]}}`
 public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
-    public struct FieldProblem: Sendable, Hashable, Codable {
-        public var field: String
-        public var message: String
-
-        public init(field: String, message: String) {
-            self.field = field
-            self.message = message
-        }
-    }
+    /// One problem with one field, as the wire writes it.
+    public typealias FieldProblem = FieldError
 
     public var status: HTTPResponse.Status
     public var code: String
@@ -37,18 +30,9 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
 
     public var description: String { "\(status.code) \(code): \(message)" }
 
-    private struct Body: Encodable {
-        struct Inner: Encodable {
-            var code: String
-            var message: String
-            var fields: [FieldProblem]?
-        }
-        var error: Inner
-    }
-
     /// The JSON body.
     public var json: Data {
-        let body = Body(error: .init(code: code, message: message, fields: fields.isEmpty ? nil : fields))
+        let body = ErrorBody(code: code, message: message, fields: fields)
         return (try? MusterJSON.encoder().encode(body)) ?? Data(#"{"error":{"code":"internal","message":"?"}}"#.utf8)
     }
 

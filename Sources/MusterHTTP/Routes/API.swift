@@ -7,6 +7,8 @@ import Muster
 /// answer. Nothing here decides anything the domain does not.
 struct API: Sendable {
     typealias Context = MusterRequestContext
+    /// Who is calling: the principal of the bearer token.
+    typealias Caller = Sessions.Principal
 
     let log: EventLog
     let configuration: ServerConfiguration
@@ -27,18 +29,18 @@ struct API: Sendable {
 
     /// Every route of `/api/v1`, the Ubudu feeds and the operations routes.
     func addRoutes(to router: Router<Context>) {
-        router.addRoutes(OperationsController(api: self).endpoints)
-        router.addRoutes(UbuduController(api: self).endpoints)
-        let v1: [RouteCollection<Context>] =
+        OperationsController(api: self).addRoutes(to: router)
+        UbuduController(api: self).addRoutes(to: router)
+        let v1: [any APIController] =
             [
-                AuthController(api: self).endpoints, UserController(api: self).endpoints,
-                DeviceController(api: self).endpoints, NotificationController(api: self).endpoints,
-                RequestController(api: self).endpoints, PayloadController(api: self).endpoints,
-                DocumentController(api: self).endpoints, TopicController(api: self).endpoints,
-                EventController(api: self).endpoints, AdministrationController(api: self).endpoints,
-            ] + AreaKind.allCases.map { AreaController(api: self, kind: $0).endpoints }
-            + [ReportController(api: self).endpoints, GeotriggerController(api: self).endpoints]
-        for collection in v1 { router.addRoutes(collection, atPath: "/api/v1") }
+                AuthController(api: self), UserController(api: self), DeviceController(api: self),
+                NotificationController(api: self), RequestController(api: self), PayloadController(api: self),
+                DocumentController(api: self), TopicController(api: self), EventController(api: self),
+                AdministrationController(api: self),
+            ] + AreaKind.allCases.map { AreaController(api: self, kind: $0) }
+            + [ReportController(api: self), GeotriggerController(api: self)]
+        let group = router.group("/api/v1")
+        for controller in v1 { controller.addRoutes(to: group) }
     }
 }
 

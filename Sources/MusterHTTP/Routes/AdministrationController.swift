@@ -4,25 +4,24 @@ import Muster
 import MusterWire
 
 /// `/groups`, `/settings`, `/counters`, `/quota` and `/audit`: what an administrator runs for their namespace.
-struct AdministrationController {
+struct AdministrationController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .put("groups/:name", use: defineGroup)
-            .get("groups", use: groups)
-            .get("settings", use: settings)
-            .put("settings/:key", use: setSetting)
-            .get("counters", use: counters)
-            .get("quota/:user", use: quota)
-            .get("audit", use: audit)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .put("groups/:name", for: .administrator, use: defineGroup)
+            .get("groups", for: .administrator, use: groups)
+            .get("settings", for: .administrator, use: settings)
+            .put("settings/:key", for: .administrator, use: setSetting)
+            .get("counters", for: .administrator, use: counters)
+            .get("quota/:user", for: .administrator, use: quota)
+            .get("audit", for: .administrator, use: audit)
     }
 
     /// The body of `PUT /groups/{name}`.
     struct Members: Decodable { var members: [String] }
 
-    @Sendable func defineGroup(_ request: Request, context: API.Context) async throws -> Group {
-        let caller = try context.administrator()
+    @Sendable func defineGroup(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Group {
         let members = try await request.decode(as: Members.self, context: context)
         let defined = try await api.directory.defineGroup(
             try context.parameters.require("name"), members: members.members, namespace: caller.namespace,
@@ -30,21 +29,22 @@ struct AdministrationController {
         return Group(name: defined.name, members: defined.members)
     }
 
-    @Sendable func groups(_ request: Request, context: API.Context) async throws -> [Group] {
-        let caller = try context.administrator()
+    @Sendable func groups(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [Group] {
         return try api.directory.groups(namespace: caller.namespace).map { Group(name: $0.name, members: $0.members) }
     }
 
-    @Sendable func settings(_ request: Request, context: API.Context) async throws -> [NamespaceSetting] {
-        let caller = try context.administrator()
+    @Sendable func settings(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> [NamespaceSetting]
+    {
         return try api.settings.list(namespace: caller.namespace).map(NamespaceSetting.init)
     }
 
     /// The body of `PUT /settings/{key}`.
     struct Value: Decodable { var value: String }
 
-    @Sendable func setSetting(_ request: Request, context: API.Context) async throws -> NamespaceSetting {
-        let caller = try context.administrator()
+    @Sendable func setSetting(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> NamespaceSetting
+    {
         let key = try context.parameters.require("key")
         guard let setting = Setting(rawValue: key) else {
             let known = Setting.allCases.map(\.rawValue).joined(separator: ", ")
@@ -57,14 +57,16 @@ struct AdministrationController {
         return NamespaceSetting(entries[0])
     }
 
-    @Sendable func counters(_ request: Request, context: API.Context) async throws -> [RuleCounters.Counter] {
-        let caller = try context.administrator()
+    @Sendable func counters(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [RuleCounters
+        .Counter]
+    {
         let area = request.uri.queryParameters.get("area").map { String($0) }
         return try RuleCounters(log: api.log).counters(area: area, namespace: caller.namespace)
     }
 
-    @Sendable func quota(_ request: Request, context: API.Context) async throws -> RuleCounters.QuotaReport {
-        let caller = try context.administrator()
+    @Sendable func quota(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> RuleCounters.QuotaReport
+    {
         let user = try context.parameters.require("user")
         guard try api.directory.user(user, namespace: caller.namespace) != nil else {
             throw APIError(.notFound, "not_found", "no user \(user) in namespace \(caller.namespace)")
@@ -77,8 +79,7 @@ struct AdministrationController {
         return try counters.report(user: user, day: day, namespace: caller.namespace)
     }
 
-    @Sendable func audit(_ request: Request, context: API.Context) async throws -> [AuditEntry] {
-        let caller = try context.administrator()
+    @Sendable func audit(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [AuditEntry] {
         let since = try request.query("since", "an ISO 8601 time such as 2026-11-21T08:00:00Z") {
             try? Date($0, strategy: .iso8601)
         }

@@ -6,40 +6,40 @@ import Muster
 
 /// `/geofences` or `/beacons`: one kind of area in the Ubudu format — defined and removed by administrators,
 /// read by every user (without the server hooks unless an administrator).
-struct AreaController {
+struct AreaController: APIController {
     let api: API
     let kind: AreaKind
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .put("\(kind.rawValue)/:id", use: define)
-            .get("\(kind.rawValue)/:id", use: area)
-            .get(RouterPath(kind.rawValue), use: list)
-            .delete("\(kind.rawValue)/:id", use: remove)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .put("\(kind.rawValue)/:id", for: .administrator, use: define)
+            .get("\(kind.rawValue)/:id", for: .user, use: area)
+            .get(RouterPath(kind.rawValue), for: .user, use: list)
+            .delete("\(kind.rawValue)/:id", for: .administrator, use: remove)
     }
 
-    @Sendable func define(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
-        let caller = try context.administrator()
+    @Sendable func define(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
+        JSONText
+    > {
         let area = try kind.read(try await request.jsonBody(context: context), id: context.parameters.require("id"))
         let result = try await api.areas.define([area], namespace: caller.namespace, actor: caller.username)
         return EditedResponse(
             status: result.defined.isEmpty ? .ok : .created, response: JSONText(UbuduFormat.json(area)))
     }
 
-    @Sendable func area(_ request: Request, context: API.Context) async throws -> JSONText {
-        let caller = try context.caller()
+    @Sendable func area(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
         let found = try area(context.parameters.require("id"), namespace: caller.namespace)
         return JSONText(UbuduFormat.json(caller.isAdmin ? found : found.withoutServerHooks))
     }
 
-    @Sendable func list(_ request: Request, context: API.Context) async throws -> JSONText {
-        let caller = try context.caller()
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
         let listed = try api.areas.list(namespace: caller.namespace).filter(kind.holds)
         return JSONText(UbuduFormat.json(caller.isAdmin ? listed : listed.map(\.withoutServerHooks)))
     }
 
-    @Sendable func remove(_ request: Request, context: API.Context) async throws -> HTTPResponse.Status {
-        let caller = try context.administrator()
+    @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
         let found = try area(context.parameters.require("id"), namespace: caller.namespace)
         try await api.areas.remove(id: found.id, namespace: caller.namespace, actor: caller.username)
         return .noContent

@@ -4,28 +4,20 @@ import Muster
 import MusterWire
 
 /// `/server` and `/auth/*`: the VantiqUI session operations — server type, login, refresh, verify, logout.
-struct AuthController {
+struct AuthController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
             .get("server", use: server)
             .post("auth/token", use: login)
             .post("auth/refresh", use: refresh)
-            .post("auth/logout", use: logout)
-            .get("auth/verify", use: verify)
+            .post("auth/logout", for: .user, use: logout)
+            .get("auth/verify", for: .user, use: verify)
     }
 
     @Sendable func server(_ request: Request, context: API.Context) async throws -> ServerInfo {
         ServerInfo(serverType: api.authenticator.serverType, version: MusterVersion.current)
-    }
-
-    /// The body of `POST /auth/token`.
-    struct Login: Decodable {
-        var username: String
-        var password: String
-        var namespace: String?
-        var deviceId: String?
     }
 
     @Sendable func login(_ request: Request, context: API.Context) async throws -> Sessions.Tokens {
@@ -35,7 +27,7 @@ struct AuthController {
                 "this server authenticates with OAuth: send the issuer's JWT as the bearer token instead of logging in here"
             )
         }
-        let login = try await request.decode(as: Login.self, context: context)
+        let login = try await request.decode(as: LoginBody.self, context: context)
         return try await api.sessions.login(
             username: login.username, password: login.password,
             namespace: login.namespace ?? api.configuration.namespace, deviceId: login.deviceId,
@@ -55,25 +47,17 @@ struct AuthController {
         }
     }
 
-    @Sendable func logout(_ request: Request, context: API.Context) async throws -> HTTPResponse.Status {
-        _ = try context.caller()
+    @Sendable func logout(_ request: Request, context: API.Context, caller _: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
         if case .internal = api.authenticator.mode, let header = request.headers[.authorization] {
             try await api.sessions.logout(accessToken: String(header.dropFirst("Bearer ".count)))
         }
         return .noContent
     }
 
-    /// The answer of `GET /auth/verify`.
-    struct Verified: ResponseEncodable {
-        var authValid: Bool
-        var username: String
-        var preferredUsername: String
-        var serverType: ServerType
-    }
-
-    @Sendable func verify(_ request: Request, context: API.Context) async throws -> Verified {
-        let caller = try context.caller()
-        return Verified(
+    @Sendable func verify(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Verification {
+        return Verification(
             authValid: true, username: caller.username, preferredUsername: caller.preferredUsername ?? caller.username,
             serverType: api.authenticator.serverType)
     }

@@ -4,27 +4,20 @@ import Muster
 import MusterWire
 
 /// `/devices`: the caller's push targets — register (or update), list, unregister.
-struct DeviceController {
+struct DeviceController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .post("devices", use: register)
-            .get("devices", use: list)
-            .delete("devices/:deviceId", use: unregister)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .post("devices", for: .user, use: register)
+            .get("devices", for: .user, use: list)
+            .delete("devices/:deviceId", for: .user, use: unregister)
     }
 
-    /// The body of `POST /devices`.
-    struct Device: Decodable {
-        var deviceId: String
-        var deviceName: String
-        var platform: String
-        var token: String?
-    }
-
-    @Sendable func register(_ request: Request, context: API.Context) async throws -> EditedResponse<PushTarget> {
-        let caller = try context.caller()
-        let device = try await request.decode(as: Device.self, context: context)
+    @Sendable func register(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> EditedResponse<PushTarget>
+    {
+        let device = try await request.decode(as: DeviceRegistrationBody.self, context: context)
         guard let platform = PushTargetRegistered.Platform(rawValue: device.platform) else {
             let choices = PushTargetRegistered.Platform.allCases.map(\.rawValue).joined(separator: ", ")
             throw APIError(
@@ -38,13 +31,13 @@ struct DeviceController {
         return EditedResponse(status: .created, response: PushTarget(target))
     }
 
-    @Sendable func list(_ request: Request, context: API.Context) async throws -> [PushTarget] {
-        let caller = try context.caller()
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [PushTarget] {
         return try api.directory.devices(user: caller.username, namespace: caller.namespace).map(PushTarget.init)
     }
 
-    @Sendable func unregister(_ request: Request, context: API.Context) async throws -> HTTPResponse.Status {
-        let caller = try context.caller()
+    @Sendable func unregister(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
         let deviceId = try context.parameters.require("deviceId")
         guard
             try await api.directory.unregister(

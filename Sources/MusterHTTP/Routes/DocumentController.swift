@@ -5,13 +5,13 @@ import Hummingbird
 import Muster
 
 /// `/documents`: media for audio, camera, video and markupImage fields — uploaded raw, fetched by name.
-struct DocumentController {
+struct DocumentController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .post("documents", use: upload)
-            .get("documents/**", use: document)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .post("documents", for: .user, use: upload)
+            .get("documents/**", for: .user, use: document)
     }
 
     /// The answer of an upload.
@@ -21,8 +21,9 @@ struct DocumentController {
         var contentType: String
     }
 
-    @Sendable func upload(_ request: Request, context: API.Context) async throws -> EditedResponse<Uploaded> {
-        let caller = try context.caller()
+    @Sendable func upload(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
+        Uploaded
+    > {
         let kind = try request.query("kind", "audio, image or video") { MediaKind(rawValue: $0) }
         let ext = request.uri.queryParameters.get("extension") ?? ""
         let type = request.headers[.contentType].map { String($0.split(separator: ";")[0]) }
@@ -36,8 +37,7 @@ struct DocumentController {
             response: Uploaded(name: document.name, size: document.size, contentType: document.contentType))
     }
 
-    @Sendable func document(_ request: Request, context: API.Context) async throws -> Response {
-        let caller = try context.caller()
+    @Sendable func document(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {
         let name = context.remainingPath()
         guard let document = try api.documents.document(name, namespace: caller.namespace),
             caller.isAdmin || document.uploader == caller.username

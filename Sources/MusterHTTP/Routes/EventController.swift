@@ -4,15 +4,14 @@ import Hummingbird
 import Muster
 
 /// `/events`: the administrator's view of the log — the namespace's events, as `muster events --json` prints them.
-struct EventController {
+struct EventController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self).get("events", use: list)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes.get("events", for: .administrator, use: list)
     }
 
-    @Sendable func list(_ request: Request, context: API.Context) async throws -> JSONText {
-        let caller = try context.administrator()
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
         let from = try request.query("from", "a log position (a whole number)") { UInt64($0) } ?? 1
         let limit =
             try request.query("limit", "a whole number from 1 to 10000") {

@@ -6,29 +6,29 @@ import Muster
 import MusterWire
 
 /// `/geotriggers`: fence geotriggers — defined and removed by administrators, read by every user.
-struct GeotriggerController {
+struct GeotriggerController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .put("geotriggers/:id", use: define)
-            .get("geotriggers/:id", use: geotrigger)
-            .get("geotriggers", use: list)
-            .delete("geotriggers/:id", use: remove)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .put("geotriggers/:id", for: .administrator, use: define)
+            .get("geotriggers/:id", for: .user, use: geotrigger)
+            .get("geotriggers", for: .user, use: list)
+            .delete("geotriggers/:id", for: .administrator, use: remove)
     }
 
     var geotriggers: Geotriggers { Geotriggers(log: api.log) }
 
-    @Sendable func define(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
-        let caller = try context.administrator()
+    @Sendable func define(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
+        JSONText
+    > {
         let geotrigger = try Geotrigger.read(
             try await request.jsonBody(context: context), id: try context.parameters.require("id"))
         let changed = try await geotriggers.define(geotrigger, namespace: caller.namespace, actor: caller.username)
         return EditedResponse(status: changed ? .created : .ok, response: JSONText(geotrigger.json.jsonData()))
     }
 
-    @Sendable func geotrigger(_ request: Request, context: API.Context) async throws -> JSONText {
-        let caller = try context.caller()
+    @Sendable func geotrigger(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
         let id = try context.parameters.require("id")
         guard let geotrigger = try geotriggers.geotrigger(id: id, namespace: caller.namespace) else {
             throw APIError(
@@ -37,13 +37,13 @@ struct GeotriggerController {
         return JSONText(geotrigger.json.jsonData())
     }
 
-    @Sendable func list(_ request: Request, context: API.Context) async throws -> JSONText {
-        let caller = try context.caller()
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
         return JSONText(JSONValue.array(try geotriggers.list(namespace: caller.namespace).map(\.json)).jsonData())
     }
 
-    @Sendable func remove(_ request: Request, context: API.Context) async throws -> HTTPResponse.Status {
-        let caller = try context.administrator()
+    @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
         try await geotriggers.remove(
             id: try context.parameters.require("id"), namespace: caller.namespace, actor: caller.username)
         return .noContent

@@ -6,19 +6,20 @@ import MusterWire
 
 /// `/notifications`, `/inbox` and `/messages`: sending (administrators), the caller's inbox (a list, or live),
 /// messages and responses to them.
-struct NotificationController {
+struct NotificationController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .post("notifications", use: send)
-            .get("inbox", use: inbox)
-            .get("messages/:id", use: message)
-            .post("messages/:id/response", use: respond)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .post("notifications", for: .administrator, use: send)
+            .get("inbox", for: .user, use: inbox)
+            .get("messages/:id", for: .user, use: message)
+            .post("messages/:id/response", for: .user, use: respond)
     }
 
-    @Sendable func send(_ request: Request, context: API.Context) async throws -> EditedResponse<SentNotification> {
-        let caller = try context.administrator()
+    @Sendable func send(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
+        SentNotification
+    > {
         let send = try await request.decode(as: NotificationBody.self, context: context)
         let result = try await api.notifications.send(
             to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
@@ -28,8 +29,7 @@ struct NotificationController {
             status: .created, response: SentNotification(messageIds: result.messageIds, recipients: result.recipients))
     }
 
-    @Sendable func inbox(_ request: Request, context: API.Context) async throws -> Response {
-        let caller = try context.caller()
+    @Sendable func inbox(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {
         let notifications = api.notifications
         if request.headers[.accept]?.contains("text/event-stream") == true {
             let updates = notifications.inboxUpdates(
@@ -57,8 +57,7 @@ struct NotificationController {
         return response
     }
 
-    @Sendable func message(_ request: Request, context: API.Context) async throws -> Message {
-        let caller = try context.caller()
+    @Sendable func message(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Message {
         let id = try Self.messageId(context)
         guard
             let stored = try api.notifications.message(
@@ -69,8 +68,9 @@ struct NotificationController {
         return try Message(stored)
     }
 
-    @Sendable func respond(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
-        let caller = try context.caller()
+    @Sendable func respond(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
+        JSONText
+    > {
         let id = try Self.messageId(context)
         let answer = try await request.decode(as: AnswerBody.self, context: context)
         let recorded = try await api.notifications.respond(

@@ -2,11 +2,11 @@ import Foundation
 import Hummingbird
 
 /// `/healthz` for load balancers and `/metrics` for Prometheus; no authentication.
-struct OperationsController {
+struct OperationsController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
             .get("healthz", use: health)
             .get("metrics", use: metrics)
     }

@@ -5,72 +5,24 @@ import MusterWire
 
 /// `/locations`, `/transitions` and `/beacons/sightings`: what a device reports, evaluated by the rules; the
 /// answer says which transitions and rules that made.
-struct ReportController {
+struct ReportController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .post("locations", use: location)
-            .post("transitions", use: transition)
-            .post("beacons/sightings", use: sighting)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .post("locations", for: .user, use: report(LocationBody.self))
+            .post("transitions", for: .user, use: report(TransitionBody.self))
+            .post("beacons/sightings", for: .user, use: report(SightingBody.self))
     }
 
-    /// The body of `POST /locations`.
-    struct Location: Decodable {
-        var deviceId: String
-        var lat: Double
-        var lng: Double
-        var accuracy: Double?
-        var at: String?
-    }
-
-    @Sendable func location(_ request: Request, context: API.Context) async throws -> LocationAnswer {
-        let caller = try context.caller()
-        let body = try await request.decode(as: Location.self, context: context)
-        return try await api.rules.report(
-            RuleEngine.LocationReport(
-                user: caller.username, deviceId: body.deviceId, latitude: body.lat, longitude: body.lng,
-                accuracy: body.accuracy, at: try Self.time(body.at), namespace: caller.namespace))
-    }
-
-    /// The body of `POST /transitions`.
-    struct Transition: Decodable {
-        var deviceId: String
-        var area: String
-        var trigger: String
-        var lat: Double?
-        var lng: Double?
-        var at: String?
-    }
-
-    @Sendable func transition(_ request: Request, context: API.Context) async throws -> LocationAnswer {
-        let caller = try context.caller()
-        let body = try await request.decode(as: Transition.self, context: context)
-        return try await api.rules.report(
-            RuleEngine.TransitionReport(
-                user: caller.username, deviceId: body.deviceId, area: body.area, trigger: body.trigger,
-                at: try Self.time(body.at), latitude: body.lat, longitude: body.lng, namespace: caller.namespace))
-    }
-
-    /// The body of `POST /beacons/sightings`.
-    struct Sighting: Decodable {
-        var deviceId: String
-        var uuid: String
-        var major: Int
-        var minor: Int
-        var rssi: Int
-        var txPower: Int?
-        var at: String?
-    }
-
-    @Sendable func sighting(_ request: Request, context: API.Context) async throws -> LocationAnswer {
-        let caller = try context.caller()
-        let body = try await request.decode(as: Sighting.self, context: context)
-        return try await api.rules.report(
-            RuleEngine.BeaconReport(
-                user: caller.username, deviceId: body.deviceId, proximityUUID: body.uuid, major: body.major,
-                minor: body.minor, rssi: body.rssi, measuredPower: body.txPower ?? -59, at: try Self.time(body.at),
-                namespace: caller.namespace))
+    /// The handler of one kind of report: the body read, its time checked, the rules run as the caller.
+    func report<Body: DeviceReport>(
+        _: Body.Type
+    ) -> @Sendable (Request, API.Context, API.Caller) async throws -> LocationAnswer {
+        { [api] request, context, caller in
+            let body = try await request.decode(as: Body.self, context: context)
+            return try await body.report(to: api.rules, as: caller, at: try Self.time(body.at))
+        }
     }
 
     /// A report's `at`: an ISO-8601 time, or nil for now.
@@ -83,5 +35,40 @@ struct ReportController {
                 fields: [.init(field: "at", message: "expected an ISO 8601 time")])
         }
         return date
+    }
+}
+
+/// The body of a device's report, handed to the rule engine.
+protocol DeviceReport: Decodable, Sendable {
+    /// When it happened, as sent (ISO 8601); nil for now.
+    var at: String? { get }
+    /// Runs the rules on the report of `caller`'s device.
+    func report(to rules: RuleEngine, as caller: API.Caller, at time: Date?) async throws -> LocationAnswer
+}
+
+extension LocationBody: DeviceReport {
+    func report(to rules: RuleEngine, as caller: API.Caller, at time: Date?) async throws -> LocationAnswer {
+        try await rules.report(
+            RuleEngine.LocationReport(
+                user: caller.username, deviceId: deviceId, latitude: lat, longitude: lng, accuracy: accuracy,
+                at: time, namespace: caller.namespace))
+    }
+}
+
+extension TransitionBody: DeviceReport {
+    func report(to rules: RuleEngine, as caller: API.Caller, at time: Date?) async throws -> LocationAnswer {
+        try await rules.report(
+            RuleEngine.TransitionReport(
+                user: caller.username, deviceId: deviceId, area: area, trigger: trigger, at: time, latitude: lat,
+                longitude: lng, namespace: caller.namespace))
+    }
+}
+
+extension SightingBody: DeviceReport {
+    func report(to rules: RuleEngine, as caller: API.Caller, at time: Date?) async throws -> LocationAnswer {
+        try await rules.report(
+            RuleEngine.BeaconReport(
+                user: caller.username, deviceId: deviceId, proximityUUID: uuid, major: major, minor: minor,
+                rssi: rssi, measuredPower: txPower ?? -59, at: time, namespace: caller.namespace))
     }
 }

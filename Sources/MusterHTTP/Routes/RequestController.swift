@@ -6,24 +6,25 @@ import MusterWire
 
 /// `/requests`: user-initiated request templates (ArsRCSRequest) — administrators store them, users list and
 /// answer them.
-struct RequestController {
+struct RequestController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .get("requests", use: list)
-            .get("requests/:name", use: template)
-            .put("requests/:name", use: put)
-            .post("requests/:name/response", use: respond)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .get("requests", for: .user, use: list)
+            .get("requests/:name", for: .user, use: template)
+            .put("requests/:name", for: .administrator, use: put)
+            .post("requests/:name/response", for: .user, use: respond)
     }
 
-    @Sendable func list(_ request: Request, context: API.Context) async throws -> [RequestTemplate] {
-        let caller = try context.caller()
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [RequestTemplate]
+    {
         return try api.requests.list(namespace: caller.namespace).map(RequestTemplate.init)
     }
 
-    @Sendable func template(_ request: Request, context: API.Context) async throws -> RequestTemplate {
-        let caller = try context.caller()
+    @Sendable func template(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> RequestTemplate
+    {
         let name = try context.parameters.require("name")
         guard let template = try api.requests.get(name, namespace: caller.namespace) else {
             throw APIError(.notFound, "not_found", "no request template \(name)")
@@ -31,8 +32,7 @@ struct RequestController {
         return try RequestTemplate(template)
     }
 
-    @Sendable func put(_ request: Request, context: API.Context) async throws -> RequestTemplate {
-        let caller = try context.administrator()
+    @Sendable func put(_ request: Request, context: API.Context, caller: API.Caller) async throws -> RequestTemplate {
         let template = try await request.decode(as: RequestTemplateBody.self, context: context)
         let stored = try await api.requests.put(
             try context.parameters.require("name"), title: template.title, body: template.body,
@@ -41,8 +41,9 @@ struct RequestController {
         return try RequestTemplate(stored)
     }
 
-    @Sendable func respond(_ request: Request, context: API.Context) async throws -> EditedResponse<JSONText> {
-        let caller = try context.caller()
+    @Sendable func respond(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
+        JSONText
+    > {
         let answer = try await request.decode(as: AnswerBody.self, context: context)
         let recorded = try await api.notifications.respond(
             toRequest: try context.parameters.require("name"), user: caller.username, deviceId: answer.deviceId,

@@ -4,13 +4,13 @@ import Muster
 
 /// `/topics/**`: publishing on topics and listening to them live (Server-Sent Events) — administrators, as
 /// rules do.
-struct TopicController {
+struct TopicController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
-            .post("topics/**", use: publish)
-            .get("topics/**", use: listen)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .post("topics/**", for: .administrator, use: publish)
+            .get("topics/**", for: .administrator, use: listen)
     }
 
     /// The answer of a publication: where it is in the log.
@@ -18,8 +18,9 @@ struct TopicController {
         var position: UInt64
     }
 
-    @Sendable func publish(_ request: Request, context: API.Context) async throws -> EditedResponse<Published> {
-        let caller = try context.administrator()
+    @Sendable func publish(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
+        Published
+    > {
         let topic = Self.topic(of: request)
         let document = try await request.jsonBody(context: context)
         let position = try await api.notifications.publish(
@@ -27,8 +28,7 @@ struct TopicController {
         return EditedResponse(status: .accepted, response: Published(position: position))
     }
 
-    @Sendable func listen(_ request: Request, context: API.Context) async throws -> Response {
-        let caller = try context.administrator()
+    @Sendable func listen(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {
         let filter = try TopicFilter(Self.topic(of: request))
         let deliveries = api.notifications.listen(
             filter, namespace: caller.namespace, from: try EventStream.start(request, head: api.log.head))

@@ -6,11 +6,11 @@ import Muster
 
 /// `GET /u_geofences.json` and `GET /u_beacons.json`: the Ubudu web API (seed 004), read by the SDKs without a
 /// login, selected by `namespace` and/or `lat`, `lgn`, `radius` (km).
-struct UbuduController {
+struct UbuduController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
             .get("u_geofences.json", use: geofences)
             .get("u_beacons.json", use: beacons)
     }

@@ -5,25 +5,13 @@ import Muster
 import MusterWire
 
 /// `/users`: createInternalUser, and the administrator's list of users.
-struct UserController {
+struct UserController: APIController {
     let api: API
 
-    var endpoints: RouteCollection<API.Context> {
-        RouteCollection(context: API.Context.self)
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
             .post("users", use: create)
-            .get("users", use: list)
-    }
-
-    /// The body of `POST /users`.
-    struct NewUser: Decodable {
-        var username: String
-        var password: String
-        var email: String?
-        var firstName: String?
-        var lastName: String?
-        var phone: String?
-        var timeZone: String?
-        var isAdmin: Bool?
+            .get("users", for: .administrator, use: list)
     }
 
     @Sendable func create(_ request: Request, context: API.Context) async throws -> EditedResponse<User> {
@@ -33,7 +21,7 @@ struct UserController {
             throw APIError(
                 .forbidden, "forbidden", "registration is closed on this server: an administrator creates users")
         }
-        let user = try await request.decode(as: NewUser.self, context: context)
+        let user = try await request.decode(as: NewUserBody.self, context: context)
         if user.isAdmin == true, caller?.isAdmin != true {
             throw APIError(.forbidden, "forbidden", "only an administrator may create an administrator")
         }
@@ -48,11 +36,7 @@ struct UserController {
         return EditedResponse(status: .created, response: User(created))
     }
 
-    @Sendable func list(_ request: Request, context: API.Context) async throws -> [User] {
-        let caller = try context.administrator()
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [User] {
         return try api.directory.users(namespace: caller.namespace).map(User.init)
     }
-}
-
-extension API {
 }

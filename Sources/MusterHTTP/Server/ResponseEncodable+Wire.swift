@@ -13,6 +13,7 @@ extension SentNotification: ResponseEncodable {}
 extension StoredPayload: ResponseEncodable {}
 extension RequestTemplate: ResponseEncodable {}
 extension ServerInfo: ResponseEncodable {}
+extension Verification: ResponseEncodable {}
 extension LocationAnswer: ResponseEncodable {}
 extension PushTarget: ResponseEncodable {}
 extension Sessions.Tokens: ResponseEncodable {}

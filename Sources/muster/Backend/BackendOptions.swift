@@ -36,6 +36,25 @@ struct BackendOptions: ParsableArguments {
         return try await body(LocalBackend(log: log, namespace: namespace ?? Names.defaultNamespace))
     }
 
+    /// Runs `body` as ``run(namespace:creating:_:)`` does and prints the rows it gives: an aligned table, or
+    /// one JSON array with `--json`.
+    func printRows<Row: TableRow>(namespace: String?, _ body: (any Backend) async throws -> [Row]) async throws {
+        try Output.rows(try await run(namespace: namespace, body), json: json)
+    }
+
+    /// Reads a form payload from `argument` (JSON, or `-` for stdin), hands it to `body` on the backend (a
+    /// missing data directory is made) and prints what `body` gives as JSON; a refused form ends the command as
+    /// the contract says.
+    func submit(
+        _ argument: String, namespace: String?, _ body: (any Backend, Data) async throws -> some Encodable
+    ) async throws {
+        let text = FormErrorOutput.read(argument)
+        let result = try await FormErrorOutput.reporting(json: json) {
+            try await run(namespace: namespace, creating: true) { try await body($0, text) }
+        }
+        try Output.json(result)
+    }
+
     /// The server the verb acts on; nil when it acts on the data directory.
     func session() throws -> ServerSession? {
         if let server {

@@ -171,14 +171,12 @@ struct LocalBackend: Backend {
 
     func audit(_ filter: Muster.Audit.Filter, _ each: (AuditLine) throws -> Bool) async throws {
         let encoder = MusterJSON.encoder()
-        try Muster.Audit(log: log).entries(filter) { entry in
+        try Muster.Audit(log: log).entries(filter) { entry, recordedAt in
             try each(
                 AuditLine(
                     json: Array(try encoder.encode(entry)),
-                    cells: [
-                        String(entry.position), EventJSON.timestamp(entry.recordedAt), entry.what.rawValue,
-                        entry.detail,
-                    ]))
+                    cells: [String(entry.position), EventJSON.timestamp(recordedAt), entry.what.rawValue, entry.detail]
+                ))
         }
     }
 

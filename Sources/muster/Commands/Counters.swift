@@ -13,8 +13,7 @@ struct Counters: AsyncParsableCommand {
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
     func run() async throws {
-        try Output.rows(
-            try await options.run(namespace: namespace) { try await $0.counters(area: area) }, json: options.json)
+        try await options.printRows(namespace: namespace) { try await $0.counters(area: area) }
     }
 }
 

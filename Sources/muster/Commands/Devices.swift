@@ -41,8 +41,7 @@ struct Devices: AsyncParsableCommand {
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
-            let devices = try await options.run(namespace: namespace) { try await $0.devices(user: user) }
-            try Output.rows(devices, json: options.json)
+            try await options.printRows(namespace: namespace) { try await $0.devices(user: user) }
         }
     }
 

@@ -31,7 +31,7 @@ struct Groups: AsyncParsableCommand {
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
-            try Output.rows(try await options.run(namespace: namespace) { try await $0.groups() }, json: options.json)
+            try await options.printRows(namespace: namespace) { try await $0.groups() }
         }
     }
 }

@@ -11,7 +11,6 @@ struct Inbox: AsyncParsableCommand {
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
     func run() async throws {
-        try Output.rows(
-            try await options.run(namespace: namespace) { try await $0.inbox(user: user) }, json: options.json)
+        try await options.printRows(namespace: namespace) { try await $0.inbox(user: user) }
     }
 }

@@ -21,10 +21,9 @@ struct Location: AsyncParsableCommand {
     @Option(help: "Horizontal accuracy in metres.") var accuracy: Double?
 
     func run() async throws {
-        let answer = try await options.run(namespace: report.namespace) {
+        try await options.printAnswer(to: report) {
             try await $0.locate(report, latitude: lat, longitude: lng, accuracy: accuracy)
         }
-        try EvaluationOutput.print(answer, json: options.json)
     }
 }
 
@@ -43,10 +42,9 @@ struct Beacon: AsyncParsableCommand {
     var txPower: Int = -59
 
     func run() async throws {
-        let answer = try await options.run(namespace: report.namespace) {
+        try await options.printAnswer(to: report) {
             try await $0.sighted(report, uuid: uuid, major: major, minor: minor, rssi: rssi, txPower: txPower)
         }
-        try EvaluationOutput.print(answer, json: options.json)
     }
 }
 
@@ -72,9 +70,13 @@ struct DeviceReportOptions: ParsableArguments {
     var time: Date? { at.flatMap(UbuduFormat.parseDate) }
 }
 
-/// A location answer printed: JSON with `--json`, else the transitions, rule outcomes and geotrigger notices as tables.
-enum EvaluationOutput {
-    static func print(_ evaluation: LocationAnswer, json: Bool) throws {
+extension BackendOptions {
+    /// Runs a device's report on the backend (in the report's namespace) and prints what the rules decided: JSON
+    /// with `--json`, else the transitions, rule outcomes and geotrigger notices as tables.
+    func printAnswer(
+        to report: DeviceReportOptions, _ body: (any Backend) async throws -> LocationAnswer
+    ) async throws {
+        let evaluation = try await run(namespace: report.namespace, body)
         if json { return try Output.json(evaluation) }
         if let ignored = evaluation.ignored { Output.line("ignored: \(ignored)") }
         Output.table(["AREA", "TRIGGER"], evaluation.transitions.map { [$0.area, $0.trigger] })
@@ -109,9 +111,8 @@ struct Transition: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let answer = try await options.run(namespace: report.namespace) {
+        try await options.printAnswer(to: report) {
             try await $0.transition(report, area: area, trigger: trigger, latitude: lat, longitude: lng)
         }
-        try EvaluationOutput.print(answer, json: options.json)
     }
 }

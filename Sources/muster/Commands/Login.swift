@@ -19,6 +19,20 @@ struct Login: AsyncParsableCommand {
     @Option(help: "Namespace (default: the server's).") var namespace: String?
     @Flag(help: "Read the password from the first line of stdin (otherwise it is asked on the terminal).")
     var passwordStdin = false
+    @Flag(help: #"Print one JSON object: {"server","namespace"?,"username","expiresAt"?,"session"}."#)
+    var json = false
+
+    /// What `--json` prints: the login as it is kept.
+    struct LoggedIn: Encodable {
+        var server: String
+        /// Nil when the login names none: the server's.
+        var namespace: String?
+        var username: String
+        /// When the access token expires; it is refreshed as it does.
+        var expiresAt: Date?
+        /// The file the login is kept in.
+        var session: String
+    }
 
     func run() async throws {
         let url = try BackendOptions.url(server)
@@ -30,6 +44,13 @@ struct Login: AsyncParsableCommand {
         let session = await client.authWithInternal(username: user, password: password)
         if let error = session.error {
             throw ServerSession(server: url, stored: nil).failure(error)
+        }
+        if json {
+            let stored = try SessionFile.load()
+            return try Output.json(
+                LoggedIn(
+                    server: url.absoluteString, namespace: namespace, username: session.username ?? user,
+                    expiresAt: stored?.expiresAt, session: SessionFile.url.path))
         }
         let place = url.absoluteString + (namespace.map { ", namespace \($0)" } ?? "")
         Output.line(

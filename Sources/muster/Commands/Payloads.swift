@@ -20,13 +20,9 @@ struct Payloads: AsyncParsableCommand {
         var payload: String
 
         func run() async throws {
-            let text = FormErrorOutput.read(payload)
-            let stored = try await FormErrorOutput.reporting(json: options.json) {
-                try await options.run(namespace: namespace, creating: true) {
-                    try await $0.putPayload(name: name, payload: text)
-                }
+            try await options.submit(payload, namespace: namespace) {
+                try await $0.putPayload(name: name, payload: $1)
             }
-            try Output.json(stored)
         }
     }
 

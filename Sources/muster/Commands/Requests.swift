@@ -24,13 +24,9 @@ struct RequestTemplates: AsyncParsableCommand {
         var payload: String
 
         func run() async throws {
-            let text = FormErrorOutput.read(payload)
-            let template = try await FormErrorOutput.reporting(json: options.json) {
-                try await options.run(namespace: namespace, creating: true) {
-                    try await $0.putRequest(name: name, title: title, body: body, topic: topic, payload: text)
-                }
+            try await options.submit(payload, namespace: namespace) {
+                try await $0.putRequest(name: name, title: title, body: body, topic: topic, payload: $1)
             }
-            try Output.json(template)
         }
     }
 
@@ -41,7 +37,7 @@ struct RequestTemplates: AsyncParsableCommand {
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
-            try Output.rows(try await options.run(namespace: namespace) { try await $0.requests() }, json: options.json)
+            try await options.printRows(namespace: namespace) { try await $0.requests() }
         }
     }
 }

@@ -30,16 +30,12 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let text = FormErrorOutput.read(payload)
         var recipients = Recipients(users: FormErrorOutput.list(to), groups: FormErrorOutput.list(group))
         recipients.all = all
-        let sent = try await FormErrorOutput.reporting(json: options.json) {
-            try await options.run(namespace: namespace, creating: true) {
-                try await $0.send(
-                    title: title, body: body, payload: text, to: recipients, source: source, sender: sender,
-                    pushSizeLimit: pushSizeLimit)
-            }
+        try await options.submit(payload, namespace: namespace) {
+            try await $0.send(
+                title: title, body: body, payload: $1, to: recipients, source: source, sender: sender,
+                pushSizeLimit: pushSizeLimit)
         }
-        try Output.json(sent)
     }
 }

@@ -50,6 +50,22 @@ struct Serve: AsyncParsableCommand {
             throttle and the rate limit then count by. Only behind such a proxy: a direct caller could name any address.
             """)
     var clientAddressHeader: String?
+    @Flag(
+        help: """
+            Print the start as one JSON object, {"listening":"http://HOST:PORT","data":DIR,"head":N}, instead of \
+            the lines for people.
+            """)
+    var json = false
+
+    /// What `--json` prints once the server listens.
+    struct Listening: Encodable {
+        /// The server's base URL.
+        var listening: String
+        /// The data directory.
+        var data: String
+        /// The log head when it started.
+        var head: UInt64
+    }
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
@@ -112,6 +128,10 @@ struct Serve: AsyncParsableCommand {
         let head = log.head
         try await server.run { port in
             // On stdout, so scripts (and tests) started with --port 0 learn the port.
+            if json {
+                try? Output.json(Listening(listening: "http://\(host):\(port)", data: directory, head: head))
+                return
+            }
             FileHandle.standardOutput.write(
                 Data(
                     """

@@ -33,7 +33,7 @@ struct SettingsCommand: AsyncParsableCommand {
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
-            try Output.rows(try await options.run(namespace: namespace) { try await $0.settings() }, json: options.json)
+            try await options.printRows(namespace: namespace) { try await $0.settings() }
         }
     }
 }

@@ -44,7 +44,7 @@ struct Users: AsyncParsableCommand {
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
-            try Output.rows(try await options.run(namespace: namespace) { try await $0.users() }, json: options.json)
+            try await options.printRows(namespace: namespace) { try await $0.users() }
         }
     }
 }

@@ -192,12 +192,10 @@ extension ServerSession: Backend {
             try await $0.audit(
                 user: filter.user, deviceId: filter.deviceId, since: filter.since, area: filter.area, rule: filter.rule)
         }
+        let encoder = MusterJSON.encoder()
         for entry in entries {
-            let cells = [
-                entry["position"]?.intValue.map(String.init), entry["time"]?.stringValue, entry["what"]?.stringValue,
-                entry["detail"]?.stringValue,
-            ]
-            guard try each(AuditLine(json: Array(entry.jsonData()), cells: cells.map { $0 ?? "-" })) else { return }
+            let cells = [String(entry.position), entry.time, entry.what.rawValue, entry.detail]
+            guard try each(AuditLine(json: Array(try encoder.encode(entry)), cells: cells)) else { return }
         }
     }
 

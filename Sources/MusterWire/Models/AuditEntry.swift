@@ -1,9 +1,9 @@
 import Foundation
 
 /// One thing the log says happened to (or was done by) a person: what was sent, answered, changed.
-public struct AuditEntry: Sendable, Hashable, Encodable {
+public struct AuditEntry: Sendable, Hashable, Codable {
     /// What happened.
-    public enum What: String, Sendable, Hashable, Encodable {
+    public enum What: String, Sendable, Hashable, Codable {
         case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
             documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
             areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified
@@ -11,8 +11,8 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
 
     /// Position of the event that says so.
     public var position: UInt64
-    /// When it was recorded: microseconds since 1970, from the store's clock.
-    public var recordedAt: Int64
+    /// When it was recorded: ISO 8601 in UTC with milliseconds, e.g. `2026-11-21T17:00:00.123Z`.
+    public var time: String
     public var namespace: String
     public var what: What
     /// One sentence for a person.
@@ -41,27 +41,26 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
     /// The geotrigger of a geotrigger change or notification.
     public var geotrigger: String?
 
-    init(_ what: What, position: UInt64, recordedAt: Int64, namespace: String, actor: String, detail: String) {
+    /// Creates an entry; the members that depend on `what` are set afterwards.
+    public init(_ what: What, position: UInt64, time: String, namespace: String, actor: String, detail: String) {
         self.what = what
         self.position = position
-        self.recordedAt = recordedAt
+        self.time = time
         self.namespace = namespace
         self.actor = actor
         self.detail = detail
     }
-
-    /// `recordedAt` as a date.
-    public var recordedDate: Date { Date(timeIntervalSince1970: Double(recordedAt) / 1_000_000) }
 
     private enum CodingKeys: String, CodingKey {
         case position, time, namespace, what, detail, user, actor, messageId, title, recipients, recipientCount,
             deviceId, submitValue, group, document, sessionId, area, rule, fired, reason, geotrigger
     }
 
+    /// Writes the entry as the API does: ids in lowercase, members without a value left out.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(position, forKey: .position)
-        try c.encode(Timestamp.iso8601(microseconds: recordedAt), forKey: .time)
+        try c.encode(time, forKey: .time)
         try c.encode(namespace, forKey: .namespace)
         try c.encode(what, forKey: .what)
         try c.encode(detail, forKey: .detail)

@@ -1,0 +1,33 @@
+/// The body of every failed answer of the API: `{"error":{"code","message","fields"}}`.
+public struct ErrorBody: Sendable, Hashable, Codable {
+    /// What went wrong.
+    public struct Failure: Sendable, Hashable, Codable {
+        /// A stable code, e.g. `invalid_values` (`Docs/HTTP.md` lists them).
+        public var code: String
+        /// One line saying what was wrong and what to do.
+        public var message: String
+        /// One entry per field at fault; nil (left out) when no field is.
+        public var fields: [FieldError]?
+    }
+
+    public var error: Failure
+
+    /// Creates the body; `fields` is left out of the JSON when empty.
+    public init(code: String, message: String, fields: [FieldError] = []) {
+        error = Failure(code: code, message: message, fields: fields.isEmpty ? nil : fields)
+    }
+}
+
+/// One problem with one field of a submitted form or request body.
+public struct FieldError: Sendable, Hashable, Codable {
+    /// The field's `id` (a form field) or the body member's name.
+    public var field: String
+    /// What was wrong with it.
+    public var message: String
+
+    /// Creates a field error.
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+}
