@@ -56,6 +56,10 @@ import Testing
 /// Behind a reverse proxy every caller connects from the proxy's address; `--client-address-header`
 /// lets the throttle tell them apart by the address the proxy forwards.
 @Suite struct ClientAddressHeaderTests {
+    /// A wait far longer than a loaded machine takes between two requests, so a 429 is still due
+    /// when the next login is checked (with the default 1 s, CI once saw it run out first).
+    static let longWait = ["--failed-login-delay", "600"]
+
     func login(_ server: ServerProcess, _ password: String, from address: String) async throws -> Int {
         try await server.send(
             "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"\#(password)"}"#,
@@ -64,7 +68,7 @@ import Testing
     }
 
     @Test func anAttackerBehindTheProxyDoesNotLockOutAnotherClientOfIt() async throws {
-        let server = try await ServerProcess(extraArguments: ["--client-address-header", "X-Real-IP"])
+        let server = try await ServerProcess(extraArguments: ["--client-address-header", "X-Real-IP"] + Self.longWait)
         var status = 0
         for _ in 0..<50 where status != 429 { status = try await login(server, "guess", from: "192.0.2.66") }
         #expect(status == 429, "the attacker's forwarded address is throttled")
@@ -73,7 +77,7 @@ import Testing
     }
 
     @Test func withoutTheOptionTheForwardedHeaderIsIgnored() async throws {
-        let server = try await ServerProcess()
+        let server = try await ServerProcess(extraArguments: Self.longWait)
         var status = 0
         for _ in 0..<50 where status != 429 { status = try await login(server, "guess", from: "192.0.2.66") }
         #expect(status == 429)
@@ -88,5 +92,14 @@ import Testing
             ["serve", "--port", "0", "--client-address-header", "X Real IP", "--data", directory.url.path])
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("--client-address-header"), "\(result)")
+    }
+
+    @Test func aFailedLoginDelayOutOfRangeIsRefusedAtStart() async throws {
+        let directory = try TemporaryDirectory("serve-bad-delay")
+        defer { directory.remove() }
+        let result = try await MusterProcess.run(
+            ["serve", "--port", "0", "--failed-login-delay", "0", "--data", directory.url.path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("--failed-login-delay must be between 1 and 900 seconds"), "\(result)")
     }
 }

@@ -45,6 +45,13 @@ protocol BinaryUnsupportedCollection {}
 extension Dictionary: BinaryUnsupportedCollection {}
 extension Set: BinaryUnsupportedCollection {}
 
+/// `value` as `T` when the caller has checked that its type is `T`: no dynamic cast.
+@inline(__always)
+private func same<Value, T>(_ value: Value, as type: T.Type) -> T {
+    assert(Value.self == T.self)
+    return unsafeBitCast(value, to: T.self)
+}
+
 final class BinaryEncoder: Encoder {
     var writer: ByteWriter
     let codingPath: [any CodingKey] = []
@@ -53,15 +60,24 @@ final class BinaryEncoder: Encoder {
     init(writer: ByteWriter) { self.writer = writer }
 
     func write<T: Encodable>(_ value: T) throws {
+        // Metatype comparisons and bit casts, as in `BinaryDecoder.read`.
+        if T.self == String.self { return writer.write(same(value, as: String.self)) }
+        if T.self == Int.self { return writer.write(signed: Int64(same(value, as: Int.self))) }
+        if T.self == Int64.self { return writer.write(signed: same(value, as: Int64.self)) }
+        if T.self == UInt64.self { return writer.write(varint: same(value, as: UInt64.self)) }
+        if T.self == Bool.self { return writer.write(same(value, as: Bool.self)) }
+        if T.self == Double.self { return writer.write(fixed: same(value, as: Double.self).bitPattern) }
+        if T.self == UUID.self { return writer.write(same(value, as: UUID.self)) }
+        if T.self == [UInt8].self { return writer.write(bytes: same(value, as: [UInt8].self)) }
+        if T.self == Float.self { return writer.write(fixed: same(value, as: Float.self).bitPattern) }
+        if T.self == Int32.self { return writer.write(signed: Int64(same(value, as: Int32.self))) }
+        if T.self == Int16.self { return writer.write(signed: Int64(same(value, as: Int16.self))) }
+        if T.self == Int8.self { return writer.write(signed: Int64(same(value, as: Int8.self))) }
+        if T.self == UInt.self { return writer.write(varint: UInt64(same(value, as: UInt.self))) }
+        if T.self == UInt32.self { return writer.write(varint: UInt64(same(value, as: UInt32.self))) }
+        if T.self == UInt16.self { return writer.write(varint: UInt64(same(value, as: UInt16.self))) }
+        if T.self == UInt8.self { return writer.write(varint: UInt64(same(value, as: UInt8.self))) }
         switch value {
-        case let text as String: writer.write(text)
-        case let flag as Bool: writer.write(flag)
-        case let number as Double: writer.write(fixed: number.bitPattern)
-        case let number as Float: writer.write(fixed: number.bitPattern)
-        case let id as UUID: writer.write(id)
-        case let bytes as [UInt8]: writer.write(bytes: bytes)
-        case let number as any FixedWidthInteger & SignedInteger: writer.write(signed: Int64(number))
-        case let number as any FixedWidthInteger & UnsignedInteger: writer.write(varint: UInt64(number))
         case is any BinaryUnsupportedCollection: throw BinaryCodingUnsupported("a dictionary or a set")
         case let collection as any BinaryCountedCollection:
             writer.write(varint: UInt64(collection.count))
@@ -72,8 +88,8 @@ final class BinaryEncoder: Encoder {
 
     func writeOptional<T: Encodable>(_ value: T?) throws {
         // A `String` or an `Int` writes nil as a value of its own (see `BinaryCoding`).
-        if T.self == String.self { return try write(value ?? ("" as! T)) }
-        if T.self == Int.self { return try write(value ?? (-1 as! T)) }
+        if T.self == String.self { return try write(value ?? same("", as: T.self)) }
+        if T.self == Int.self { return try write(value ?? same(-1, as: T.self)) }
         writer.write(value != nil)
         if let value { try write(value) }
     }
@@ -150,36 +166,47 @@ final class BinaryDecoder: Decoder {
     init(reader: ByteReader) { self.reader = reader }
 
     func read<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == String.self { return try reader.readString("string") as! T }
-        if T.self == Bool.self { return try reader.readBool("bool") as! T }
-        if T.self == Double.self { return Double(bitPattern: try reader.read(fixed: UInt64.self, "double")) as! T }
-        if T.self == Float.self { return Float(bitPattern: try reader.read(fixed: UInt32.self, "float")) as! T }
-        if T.self == UUID.self { return try reader.readUUID("uuid") as! T }
-        if T.self == [UInt8].self { return try reader.readBytes("bytes") as! T }
-        if let signed = T.self as? any (FixedWidthInteger & SignedInteger).Type {
-            return try integer(signed, try reader.readSigned("integer")) as! T
+        // Metatype comparisons and bit casts to the very same type: a dynamic cast (`as! T`, or to
+        // a protocol) costs more than reading the value.
+        if T.self == String.self { return same(try reader.readString("string"), as: T.self) }
+        if T.self == Int.self { return same(Int(try reader.readSigned("integer")), as: T.self) }
+        if T.self == Int64.self { return same(try reader.readSigned("integer"), as: T.self) }
+        if T.self == UInt64.self { return same(try reader.readVarint("integer"), as: T.self) }
+        if T.self == Bool.self { return same(try reader.readBool("bool"), as: T.self) }
+        if T.self == Double.self {
+            return same(Double(bitPattern: try reader.read(fixed: UInt64.self, "double")), as: T.self)
         }
-        if let unsigned = T.self as? any (FixedWidthInteger & UnsignedInteger).Type {
-            return try integer(unsigned, try reader.readVarint("integer")) as! T
+        if T.self == UUID.self { return same(try reader.readUUID("uuid"), as: T.self) }
+        if T.self == [UInt8].self { return same(try reader.readBytes("bytes"), as: T.self) }
+        if T.self == Float.self {
+            return same(Float(bitPattern: try reader.read(fixed: UInt32.self, "float")), as: T.self)
         }
+        if T.self == Int32.self { return same(try narrow(Int32(exactly: try signed())), as: T.self) }
+        if T.self == Int16.self { return same(try narrow(Int16(exactly: try signed())), as: T.self) }
+        if T.self == Int8.self { return same(try narrow(Int8(exactly: try signed())), as: T.self) }
+        if T.self == UInt.self { return same(try narrow(UInt(exactly: try unsigned())), as: T.self) }
+        if T.self == UInt32.self { return same(try narrow(UInt32(exactly: try unsigned())), as: T.self) }
+        if T.self == UInt16.self { return same(try narrow(UInt16(exactly: try unsigned())), as: T.self) }
+        if T.self == UInt8.self { return same(try narrow(UInt8(exactly: try unsigned())), as: T.self) }
         return try T(from: self)
     }
 
-    private func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: some BinaryInteger) throws -> I {
-        guard let exact = I(exactly: value) else {
-            throw StoreError(.corrupt, "the integer \(value) does not fit in \(I.self)")
-        }
-        return exact
+    private func signed() throws -> Int64 { try reader.readSigned("integer") }
+    private func unsigned() throws -> UInt64 { try reader.readVarint("integer") }
+
+    private func narrow<I>(_ value: I?) throws -> I {
+        guard let value else { throw StoreError(.corrupt, "an integer too large for its \(I.self) field") }
+        return value
     }
 
     func readOptional<T: Decodable>(_ type: T.Type) throws -> T? {
         if T.self == String.self {
             let text = try reader.readString("string")
-            return text.isEmpty ? nil : text as? T
+            return text.isEmpty ? nil : same(text, as: T.self)
         }
         if T.self == Int.self {
             let number = try read(Int.self)
-            return number == -1 ? nil : number as? T
+            return number == -1 ? nil : same(number, as: T.self)
         }
         return try reader.readBool("presence") ? try read(type) : nil
     }

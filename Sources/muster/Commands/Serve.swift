@@ -38,6 +38,8 @@ struct Serve: AsyncParsableCommand {
     var openRegistration = false
     @Option(help: "Requests per second per caller before 429.") var rateLimit: Double = 1000
     @Option(help: "Access token lifetime in seconds.") var accessTokenLifetime: Double = 3600
+    @Option(help: "Seconds a client waits after too many failed logins; doubles with each further failure.")
+    var failedLoginDelay: Double = 1
     @Option(help: "Seconds a request may take to send its headers, from its first byte (then 408).")
     var headerTimeout: Double = 10
     @Option(help: "Seconds a request's body may pause between two parts (then 408).") var bodyTimeout: Double = 30
@@ -74,6 +76,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be above 0") }
         guard accessTokenLifetime >= 10 else { throw ValidationError("--access-token-lifetime must be at least 10") }
+        guard failedLoginDelay >= 1, failedLoginDelay <= 900 else {
+            throw ValidationError("--failed-login-delay must be between 1 and 900 seconds")
+        }
         for (name, seconds) in [("header", headerTimeout), ("body", bodyTimeout), ("idle", idleTimeout)]
         where !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("--\(name)-timeout must be above 0 and at most 86400 seconds, got \(seconds)")
@@ -108,6 +113,7 @@ struct Serve: AsyncParsableCommand {
         configuration.rateLimit = rateLimit
         configuration.burst = rateLimit * 2
         configuration.sessionPolicy.accessTokenLifetime = accessTokenLifetime
+        configuration.sessionPolicy.failedLoginDelay = failedLoginDelay
         configuration.headerTimeout = .seconds(headerTimeout)
         configuration.bodyTimeout = .seconds(bodyTimeout)
         configuration.idleTimeout = .seconds(idleTimeout)
