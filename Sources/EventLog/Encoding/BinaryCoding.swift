@@ -26,12 +26,13 @@ public enum BinaryCoding {
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from reader: inout ByteReader) throws -> T {
-        let decoder = BinaryDecoder(reader: reader)
-        defer { reader = decoder.reader }
-        do {
-            return try decoder.read(type)
-        } catch let error as DecodingError {
-            throw StoreError(.corrupt, "a \(type) body does not decode: \(error)")
+        try withUnsafeMutablePointer(to: &reader) { reader in
+            let decoder = BinaryDecoder(reader: reader)
+            do {
+                return try decoder.read(type)
+            } catch let error as DecodingError {
+                throw StoreError(.corrupt, "a \(type) body does not decode: \(error)")
+            }
         }
     }
 }
@@ -159,27 +160,29 @@ final class BinaryEncoder: Encoder {
 }
 
 final class BinaryDecoder: Decoder {
-    var reader: ByteReader
+    /// The caller's reader, borrowed for the decode: a pointer, not a stored `var`, so that each
+    /// read is not an exclusivity-checked access to a class property.
+    let reader: UnsafeMutablePointer<ByteReader>
     let codingPath: [any CodingKey] = []
     let userInfo: [CodingUserInfoKey: Any] = [BinaryCoding.userInfoKey: true]
 
-    init(reader: ByteReader) { self.reader = reader }
+    init(reader: UnsafeMutablePointer<ByteReader>) { self.reader = reader }
 
     func read<T: Decodable>(_ type: T.Type) throws -> T {
         // Metatype comparisons and bit casts to the very same type: a dynamic cast (`as! T`, or to
         // a protocol) costs more than reading the value.
-        if T.self == String.self { return same(try reader.readString("string"), as: T.self) }
-        if T.self == Int.self { return same(Int(try reader.readSigned("integer")), as: T.self) }
-        if T.self == Int64.self { return same(try reader.readSigned("integer"), as: T.self) }
-        if T.self == UInt64.self { return same(try reader.readVarint("integer"), as: T.self) }
-        if T.self == Bool.self { return same(try reader.readBool("bool"), as: T.self) }
+        if T.self == String.self { return same(try reader.pointee.readString("string"), as: T.self) }
+        if T.self == Int.self { return same(Int(try reader.pointee.readSigned("integer")), as: T.self) }
+        if T.self == Int64.self { return same(try reader.pointee.readSigned("integer"), as: T.self) }
+        if T.self == UInt64.self { return same(try reader.pointee.readVarint("integer"), as: T.self) }
+        if T.self == Bool.self { return same(try reader.pointee.readBool("bool"), as: T.self) }
         if T.self == Double.self {
-            return same(Double(bitPattern: try reader.read(fixed: UInt64.self, "double")), as: T.self)
+            return same(Double(bitPattern: try reader.pointee.read(fixed: UInt64.self, "double")), as: T.self)
         }
-        if T.self == UUID.self { return same(try reader.readUUID("uuid"), as: T.self) }
-        if T.self == [UInt8].self { return same(try reader.readBytes("bytes"), as: T.self) }
+        if T.self == UUID.self { return same(try reader.pointee.readUUID("uuid"), as: T.self) }
+        if T.self == [UInt8].self { return same(try reader.pointee.readBytes("bytes"), as: T.self) }
         if T.self == Float.self {
-            return same(Float(bitPattern: try reader.read(fixed: UInt32.self, "float")), as: T.self)
+            return same(Float(bitPattern: try reader.pointee.read(fixed: UInt32.self, "float")), as: T.self)
         }
         if T.self == Int32.self { return same(try narrow(Int32(exactly: try signed())), as: T.self) }
         if T.self == Int16.self { return same(try narrow(Int16(exactly: try signed())), as: T.self) }
@@ -191,8 +194,8 @@ final class BinaryDecoder: Decoder {
         return try T(from: self)
     }
 
-    private func signed() throws -> Int64 { try reader.readSigned("integer") }
-    private func unsigned() throws -> UInt64 { try reader.readVarint("integer") }
+    private func signed() throws -> Int64 { try reader.pointee.readSigned("integer") }
+    private func unsigned() throws -> UInt64 { try reader.pointee.readVarint("integer") }
 
     private func narrow<I>(_ value: I?) throws -> I {
         guard let value else { throw StoreError(.corrupt, "an integer too large for its \(I.self) field") }
@@ -201,24 +204,24 @@ final class BinaryDecoder: Decoder {
 
     func readOptional<T: Decodable>(_ type: T.Type) throws -> T? {
         if T.self == String.self {
-            let text = try reader.readString("string")
+            let text = try reader.pointee.readString("string")
             return text.isEmpty ? nil : same(text, as: T.self)
         }
         if T.self == Int.self {
             let number = try read(Int.self)
             return number == -1 ? nil : same(number, as: T.self)
         }
-        return try reader.readBool("presence") ? try read(type) : nil
+        return try reader.pointee.readBool("presence") ? try read(type) : nil
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(KeyedFields(decoder: self))
     }
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let count = try reader.readVarint("count")
+        let count = try reader.pointee.readVarint("count")
         // Every element takes at least one byte: a larger count is corrupt, not a reason to loop.
-        guard count <= UInt64(reader.remaining) else {
-            throw StoreError(.corrupt, "a count of \(count) with \(reader.remaining) bytes left")
+        guard count <= UInt64(reader.pointee.remaining) else {
+            throw StoreError(.corrupt, "a count of \(count) with \(reader.pointee.remaining) bytes left")
         }
         return Elements(decoder: self, count: Int(count))
     }

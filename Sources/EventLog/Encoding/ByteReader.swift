@@ -3,28 +3,30 @@ import Foundation
 /// Reads what `ByteWriter` wrote, from borrowed bytes; every read is bounds-checked and a short or
 /// malformed input throws `StoreError(.corrupt)` naming what was being read.
 public struct ByteReader {
-    private let buffer: UnsafeRawBufferPointer
-    /// Offset of the next byte to read.
-    public private(set) var offset: Int
+    @usableFromInline let buffer: UnsafeRawBufferPointer
+    @usableFromInline var next: Int
 
     public init(_ buffer: UnsafeRawBufferPointer, offset: Int = 0) {
         self.buffer = buffer
-        self.offset = offset
+        self.next = offset
     }
+
+    /// Offset of the next byte to read.
+    public var offset: Int { next }
 
     /// Bytes not yet read.
     public var remaining: Int { buffer.count - offset }
 
-    private func need(_ n: Int, _ what: StaticString) throws {
+    @usableFromInline func need(_ n: Int, _ what: StaticString) throws {
         if n > remaining || n < 0 {
             throw StoreError(
-                .corrupt, "truncated data: \(what) needs \(n) bytes, \(remaining) left at offset \(offset)")
+                .corrupt, "truncated data: \(what) needs \(n) bytes, \(remaining) left at offset \(next)")
         }
     }
 
     public mutating func readByte(_ what: StaticString = "byte") throws -> UInt8 {
         try need(1, what)
-        defer { offset += 1 }
+        defer { next += 1 }
         return buffer[offset]
     }
 
@@ -32,10 +34,12 @@ public struct ByteReader {
         try readByte(what) != 0
     }
 
+    /// Inlinable, so that callers in other modules get it specialized to their integer type.
+    @inlinable
     public mutating func read<T: FixedWidthInteger>(fixed: T.Type, _ what: StaticString = "integer") throws -> T {
         try need(MemoryLayout<T>.size, what)
-        defer { offset += MemoryLayout<T>.size }
-        return T(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
+        defer { next += MemoryLayout<T>.size }
+        return T(littleEndian: buffer.loadUnaligned(fromByteOffset: next, as: T.self))
     }
 
     public mutating func readVarint(_ what: StaticString = "varint") throws -> UInt64 {
@@ -59,7 +63,7 @@ public struct ByteReader {
     /// Borrows the next `count` bytes.
     public mutating func readRaw(count: Int, _ what: StaticString = "bytes") throws -> UnsafeRawBufferPointer {
         try need(count, what)
-        defer { offset += count }
+        defer { next += count }
         return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
     }
 
@@ -78,7 +82,7 @@ public struct ByteReader {
 
     public mutating func readUUID(_ what: StaticString = "uuid") throws -> UUID {
         try need(16, what)
-        defer { offset += 16 }
+        defer { next += 16 }
         return UUID(uuid: buffer.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
     }
 
