@@ -83,6 +83,7 @@ import Testing
         bytes.write("blue")
         let error = #expect(throws: StoreError.self) { try decoded(Colour.self, bytes.bytes) }
         #expect(error?.code == .corrupt)
+        #expect(error?.message.contains("invalid String value blue") == true, "\(String(describing: error))")
     }
 
     @Test func aCountLargerThanTheBytesLeftIsCorrupt() throws {

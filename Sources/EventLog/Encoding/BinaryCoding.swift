@@ -31,8 +31,20 @@ public enum BinaryCoding {
             do {
                 return try decoder.read(type)
             } catch let error as DecodingError {
-                throw StoreError(.corrupt, "a \(type) body does not decode: \(error)")
+                throw StoreError(.corrupt, "a \(type) body does not decode: \(Self.reason(error))")
             }
+        }
+    }
+}
+
+extension BinaryCoding {
+    /// What a `DecodingError` says, without its enum case and context dump.
+    static func reason(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+            .keyNotFound(_, let context):
+            context.debugDescription
+        @unknown default: "\(error)"
         }
     }
 }
