@@ -125,6 +125,17 @@ let package = Package(
             ]
         ),
 
+        // The delivery service: sends the outbox through the providers and records every attempt.
+        .target(
+            name: "PushDelivery",
+            dependencies: [
+                "EventLog", "Muster", "MusterWire", "PushProviders",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // Local stand-ins for APNs, FCM and a Web Push endpoint, speaking the real protocols on loopback
         // (HTTP/2 over TLS, signed tokens, encrypted bodies): for tests and the benchmark.
         .target(

@@ -6,6 +6,6 @@ public enum MusterDomain {
     public static let projections: [any Projection] = [
         DirectoryProjection(), InboxProjection(), NamedPayloadProjection(), RequestProjection(),
         DocumentsProjection(), SettingsProjection(), SessionsProjection(), AreasProjection(), RulesProjection(),
-        GeotriggersProjection(), DeviceOwnersProjection(),
+        GeotriggersProjection(), DeviceOwnersProjection(), PushSourcesProjection(), OutboxProjection(),
     ]
 }

@@ -19,4 +19,20 @@ public enum Key {
         }
         return key
     }
+
+    /// The names of a `joined` key, in order (the inverse of `joined`; a last part without its NUL counts too).
+    public static func components(_ key: some Collection<UInt8>) -> [String] {
+        var parts: [String] = []
+        var part: [UInt8] = []
+        for byte in key {
+            if byte == 0 {
+                parts.append(String(decoding: part, as: UTF8.self))
+                part.removeAll(keepingCapacity: true)
+            } else {
+                part.append(byte)
+            }
+        }
+        if !part.isEmpty { parts.append(String(decoding: part, as: UTF8.self)) }
+        return parts
+    }
 }

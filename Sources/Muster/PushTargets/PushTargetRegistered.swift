@@ -26,11 +26,15 @@ public struct PushTargetRegistered: DomainEvent, Hashable, Codable {
     }
 }
 
-/// A device no longer takes pushes.
+/// A device no longer takes pushes: its user removed it, or its push provider said it is gone.
+///
+/// Schema 2 added `reason`; `Migrations` lifts schema 1 (written by 0.1.0) with no reason.
 public struct PushTargetUnregistered: DomainEvent, Hashable, Codable {
     public static let type = "PushTargetUnregistered"
-    public static let schemaVersion: UInt16 = 1
+    public static let schemaVersion: UInt16 = 2
 
     public var user: String
     public var deviceId: String
+    /// Why, when a provider pruned it (`apns 410 Unregistered`); nil when its user removed it.
+    public var reason: String?
 }

@@ -1,0 +1,170 @@
+import EventLog
+import Foundation
+import MusterWire
+
+/// The outbox read and written: which deliveries are due, what each push carries, and every attempt's outcome
+/// recorded as an event.
+///
+/// An outcome is recorded only while the delivery still waits for that attempt, so two senders (or one sending
+/// again after a crash) record each attempt once.
+public struct Deliveries: Sendable {
+    let log: EventLog
+
+    public init(log: EventLog) { self.log = log }
+
+    // MARK: Reading
+
+    /// Pending deliveries due at or before `now` (µs since 1970), earliest first, at most `limit`.
+    public func due(at now: Int64, limit: Int) throws -> [Delivery] {
+        try log.read { reader in
+            let outbox = try reader.outbox
+            var due: [Delivery] = []
+            try outbox.state.scan("due") { key, _ in
+                guard Int64(Key.readPosition(key)) <= now, due.count < limit else { return false }
+                if let delivery = try outbox.delivery(key: Array(key.dropFirst(8))) { due.append(delivery) }
+                return true
+            }
+            return due
+        }
+    }
+
+    /// When the earliest pending delivery is due (µs since 1970); nil when none is pending.
+    public func nextDue() throws -> Int64? {
+        try log.read { reader in
+            var next: Int64?
+            try reader.outbox.state.scan("due") { key, _ in
+                next = Int64(Key.readPosition(key))
+                return false
+            }
+            return next
+        }
+    }
+
+    /// The namespace's deliveries: of one message, of one user, in one status (each filter optional); by
+    /// message, then device.
+    public func list(
+        namespace: String = Names.defaultNamespace, messageId: UUID? = nil, user: String? = nil,
+        status: Delivery.Status? = nil
+    ) throws -> [Delivery] {
+        try log.read { reader in
+            var found: [Delivery] = []
+            let prefix = messageId.map { Key.joined(namespace, $0.uuidString) } ?? Key.joined(namespace)
+            try reader.outbox.state.scan("deliveries", prefix: prefix) { _, value in
+                let delivery = try OutboxProjection.decode(value)
+                if (user == nil || delivery.user == user) && (status == nil || delivery.status == status) {
+                    found.append(delivery)
+                }
+                return true
+            }
+            return found
+        }
+    }
+
+    /// How many deliveries are pending, in every namespace.
+    public func pendingCount() throws -> Int {
+        try log.read { try $0.outbox.state.count("due") }
+    }
+
+    /// The device's current push token for this delivery's platform; nil when the device is no longer
+    /// registered (or now takes pushes on another platform).
+    public func token(for delivery: Delivery) throws -> String? {
+        try log.read { reader in
+            guard
+                let value = try reader.outbox.state.get(
+                    "targets", Key.joined(delivery.namespace, delivery.user, delivery.deviceId)),
+                let separator = value.firstIndex(of: 0),
+                String(decoding: value[..<separator], as: UTF8.self) == delivery.platform.rawValue
+            else { return nil }
+            return String(decoding: value[(separator + 1)...], as: UTF8.self)
+        }
+    }
+
+    /// The message the delivery carries, as `GET /api/v1/messages/{id}` gives it.
+    public func message(of delivery: Delivery) throws -> Message {
+        guard
+            let stored = try Notifications(log: log).message(
+                id: delivery.messageId, user: delivery.user, namespace: delivery.namespace)
+        else {
+            throw StoreError(.corrupt, "the outbox holds message \(delivery.messageId), which the inbox does not")
+        }
+        return try Message(stored)
+    }
+
+    // MARK: Recording outcomes
+
+    /// A provider took attempt `attempt`.
+    public func delivered(
+        _ delivery: Delivery, attempt: Int, providerId: String?, carried: PushDelivered.Carried
+    ) async throws {
+        let event = PushDelivered(
+            messageId: delivery.messageId, user: delivery.user, deviceId: delivery.deviceId, source: delivery.source,
+            attempt: attempt, providerId: providerId, carried: carried)
+        try await record(delivery, attempt: attempt, [event.newEvent(actor: Self.actor)])
+    }
+
+    /// Attempt `attempt` failed; retried at `nextAttemptAt` (µs), or never when nil.
+    public func failed(
+        _ delivery: Delivery, attempt: Int, status: Int?, reason: String, nextAttemptAt: Int64?
+    ) async throws {
+        let event = PushFailed(
+            messageId: delivery.messageId, user: delivery.user, deviceId: delivery.deviceId, source: delivery.source,
+            attempt: attempt, status: status, reason: reason, nextAttemptAt: nextAttemptAt)
+        try await record(delivery, attempt: attempt, [event.newEvent(actor: Self.actor)])
+    }
+
+    /// The provider says the device is gone: the attempt failed for good and the device is unregistered, so
+    /// nothing more goes to it.
+    public func unregistered(_ delivery: Delivery, attempt: Int, status: Int, reason: String) async throws {
+        let failed = PushFailed(
+            messageId: delivery.messageId, user: delivery.user, deviceId: delivery.deviceId, source: delivery.source,
+            attempt: attempt, status: status, reason: reason, nextAttemptAt: nil)
+        let gone = PushTargetUnregistered(
+            user: delivery.user, deviceId: delivery.deviceId,
+            reason: "\(delivery.platform.rawValue) \(status) \(reason)")
+        try await record(
+            delivery, attempt: attempt, [failed.newEvent(actor: Self.actor)],
+            alsoInDevices: gone.newEvent(actor: Self.actor))
+    }
+
+    /// The delivery's time to live ran out after `attempts` attempts.
+    public func expired(_ delivery: Delivery, attempts: Int) async throws {
+        let event = PushExpired(
+            messageId: delivery.messageId, user: delivery.user, deviceId: delivery.deviceId, attempts: attempts)
+        try await record(delivery, attempt: attempts + 1, [event.newEvent(actor: Self.actor)])
+    }
+
+    /// Who the log says recorded outcomes.
+    static let actor = "deliveries"
+
+    /// Appends the outcome of attempt `attempt` while the delivery still waits for it; does nothing otherwise.
+    private func record(
+        _ delivery: Delivery, attempt: Int, _ events: [NewEvent], alsoInDevices device: NewEvent? = nil
+    ) async throws {
+        try await log.perform { scope in
+            guard let current = try scope.outbox.delivery(key: delivery.key), current.status == .pending,
+                current.attempts == attempt - 1
+            else { return }
+            try scope.append(
+                AppendRequest(
+                    namespace: delivery.namespace, stream: "push/\(delivery.messageId.uuidString)", events: events))
+            if let device {
+                try scope.append(
+                    AppendRequest(
+                        namespace: delivery.namespace, stream: "devices/\(delivery.user)",
+                        events: [device]))
+            }
+        }
+    }
+}
+
+extension LogSnapshot {
+    /// The outbox in this snapshot.
+    var outbox: ProjectionView<OutboxProjection> { get throws { try view(OutboxProjection()) } }
+}
+
+extension ProjectionView<OutboxProjection> {
+    /// The delivery under an outbox key (`ns 0 messageId 0 deviceId 0`); nil when there is none.
+    func delivery(key: [UInt8]) throws -> Delivery? {
+        try state.withValue("deliveries", key) { value in try value.map(OutboxProjection.decode) }
+    }
+}

@@ -1,0 +1,51 @@
+import EventLog
+import Foundation
+
+/// One message on its way to one device: the outbox's row, from the send until a provider took it, it failed
+/// for good, or its time to live ran out.
+public struct Delivery: Sendable, Hashable, Codable {
+    /// Where the delivery stands.
+    public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Waiting for its next attempt (the first, or a retry).
+        case pending
+        /// A provider took it.
+        case delivered
+        /// Refused for good (an unregistered device, a push the provider will not take, no source left).
+        case failed
+        /// Its time to live ran out first.
+        case expired
+    }
+
+    /// How long a delivery is tried before it expires: 24 hours.
+    public static let timeToLive: Int64 = 24 * 3600 * 1_000_000
+
+    public var namespace: String
+    public var messageId: UUID
+    public var user: String
+    public var deviceId: String
+    public var platform: PushTargetRegistered.Platform
+    /// The push source chosen at the send: the one the sender named when it reaches this platform, else the
+    /// platform's first by name.
+    public var source: String
+    public var status: Status
+    /// Attempts made so far.
+    public var attempts: Int
+    /// When the message was sent, in microseconds since 1970.
+    public var sentAt: Int64
+    /// When the next attempt is due (pending), in microseconds since 1970.
+    public var dueAt: Int64
+    /// When it expires, in microseconds since 1970.
+    public var expiresAt: Int64
+    /// The position of the `PayloadSent` that made it.
+    public var sentPosition: UInt64
+    /// The last failed attempt's HTTP status and reason.
+    public var lastStatus: Int?
+    public var lastReason: String?
+    /// The provider's id once delivered.
+    public var providerId: String?
+    /// When it was delivered, failed for good or expired, in microseconds since 1970.
+    public var finishedAt: Int64?
+
+    /// The outbox key: `ns 0 messageId 0 deviceId 0`.
+    var key: [UInt8] { Key.joined(namespace, messageId.uuidString, deviceId) }
+}

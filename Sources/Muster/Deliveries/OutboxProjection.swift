@@ -1,0 +1,145 @@
+import EventLog
+import Foundation
+
+/// The outbox: one delivery per (recipient of a sent message, registered device whose platform has a push
+/// source in the namespace), and where each stands. Kept inline, so a delivery exists as soon as its send is
+/// acknowledged and a restart resumes exactly what was pending.
+///
+/// Tables:
+/// - `deliveries`: `ns 0 messageId 0 deviceId 0` → `Delivery` (binary).
+/// - `due`: due time (8 bytes, big-endian µs) + `ns 0 messageId 0 deviceId 0` → nothing; pending ones only.
+/// - `targets`: `ns 0 user 0 deviceId 0` → platform 0 token: the devices pushes can reach.
+/// - `sources`: `ns 0 name 0` → kind: the push sources, to choose one per platform.
+public struct OutboxProjection: Projection {
+    public static let name = "outbox"
+    public var name: String { Self.name }
+    public var version: UInt32 { 1 }
+    public var mode: ProjectionMode { .inline }
+    public var tables: [String] { ["deliveries", "due", "targets", "sources"] }
+    public var eventTypes: Set<String>? {
+        [
+            PayloadSent.type, PushDelivered.type, PushFailed.type, PushExpired.type, PushTargetRegistered.type,
+            PushTargetUnregistered.type, PushSourceConfigured.type, PushSourceRemoved.type,
+        ]
+    }
+
+    public init() {}
+
+    public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        let ns = event.namespace
+        switch event.type {
+        case PayloadSent.type:
+            try queue(try PayloadSent.decode(event)!, event, state)
+        case PushDelivered.type:
+            let done = try PushDelivered.decode(event)!
+            try update(ns, done.messageId, done.deviceId, state) { delivery in
+                delivery.status = .delivered
+                delivery.attempts = done.attempt
+                delivery.providerId = done.providerId
+                delivery.finishedAt = event.recordedAt
+            }
+        case PushFailed.type:
+            let failed = try PushFailed.decode(event)!
+            try update(ns, failed.messageId, failed.deviceId, state) { delivery in
+                delivery.attempts = failed.attempt
+                delivery.lastStatus = failed.status
+                delivery.lastReason = failed.reason
+                if let next = failed.nextAttemptAt {
+                    delivery.dueAt = next
+                } else {
+                    delivery.status = .failed
+                    delivery.finishedAt = event.recordedAt
+                }
+            }
+        case PushExpired.type:
+            let expired = try PushExpired.decode(event)!
+            try update(ns, expired.messageId, expired.deviceId, state) { delivery in
+                delivery.status = .expired
+                delivery.attempts = expired.attempts
+                delivery.finishedAt = event.recordedAt
+            }
+        case PushTargetRegistered.type:
+            let target = try PushTargetRegistered.decode(event)!
+            let key = Key.joined(ns, target.user, target.deviceId)
+            if let token = target.token, !token.isEmpty {
+                try state.put("targets", key, Key.joined(target.platform.rawValue) + Array(token.utf8))
+            } else {
+                try state.delete("targets", key)
+            }
+        case PushTargetUnregistered.type:
+            let gone = try PushTargetUnregistered.decode(event)!
+            try state.delete("targets", Key.joined(ns, gone.user, gone.deviceId))
+        case PushSourceConfigured.type:
+            let source = try PushSourceConfigured.decode(event)!
+            try state.put("sources", Key.joined(ns, source.name), Array(source.kind.rawValue.utf8))
+        case PushSourceRemoved.type:
+            try state.delete("sources", Key.joined(ns, try PushSourceRemoved.decode(event)!.name))
+        default: break
+        }
+    }
+
+    /// One delivery per recipient's device that a source of the namespace reaches.
+    private func queue(_ sent: PayloadSent, _ event: RecordedEvent, _ state: ProjectionState) throws {
+        let ns = event.namespace
+        var sources: [(name: String, kind: PushSourceConfigured.Kind)] = []
+        try state.scan("sources", prefix: Key.joined(ns)) { key, value in
+            guard let kind = PushSourceConfigured.Kind(rawValue: String(decoding: value, as: UTF8.self)) else {
+                return true
+            }
+            sources.append((Key.components(key)[1], kind))
+            return true
+        }
+        guard !sources.isEmpty else { return }
+        for recipient in sent.recipients {
+            var targets: [(deviceId: String, platform: PushTargetRegistered.Platform)] = []
+            try state.scan("targets", prefix: Key.joined(ns, recipient.user)) { key, value in
+                let platform = Key.components(value).first.flatMap(PushTargetRegistered.Platform.init(rawValue:))
+                if let platform { targets.append((Key.components(key)[2], platform)) }
+                return true
+            }
+            for target in targets {
+                let reaching = sources.filter { $0.kind.platform == target.platform }
+                guard let source = reaching.first(where: { $0.name == sent.source }) ?? reaching.first else {
+                    continue
+                }
+                let delivery = Delivery(
+                    namespace: ns, messageId: recipient.messageId, user: recipient.user, deviceId: target.deviceId,
+                    platform: target.platform, source: source.name, status: .pending, attempts: 0,
+                    sentAt: event.recordedAt, dueAt: event.recordedAt,
+                    expiresAt: event.recordedAt + Delivery.timeToLive, sentPosition: event.position)
+                try put(delivery, state)
+            }
+        }
+    }
+
+    /// Changes a delivery and moves its `due` entry; a delivery the outbox does not hold is left alone.
+    private func update(
+        _ ns: String, _ messageId: UUID, _ deviceId: String, _ state: ProjectionState,
+        _ change: (inout Delivery) -> Void
+    ) throws {
+        let key = Key.joined(ns, messageId.uuidString, deviceId)
+        guard let value = try state.get("deliveries", key) else { return }
+        var delivery = try Self.decode(value)
+        if delivery.status == .pending { _ = try state.delete("due", Key.position(UInt64(delivery.dueAt)) + key) }
+        change(&delivery)
+        try put(delivery, state)
+    }
+
+    private func put(_ delivery: Delivery, _ state: ProjectionState) throws {
+        var writer = ByteWriter(capacity: 160)
+        try BinaryCoding.encode(delivery, into: &writer)
+        try state.put("deliveries", delivery.key, writer.bytes)
+        if delivery.status == .pending {
+            try state.put("due", Key.position(UInt64(max(delivery.dueAt, 0))) + delivery.key, [])
+        }
+    }
+
+    static func decode(_ value: UnsafeRawBufferPointer) throws -> Delivery {
+        var reader = ByteReader(value)
+        return try BinaryCoding.decode(Delivery.self, from: &reader)
+    }
+
+    static func decode(_ value: [UInt8]) throws -> Delivery {
+        try value.withUnsafeBytes { try decode($0) }
+    }
+}

@@ -1,0 +1,178 @@
+import EventLog
+import Foundation
+import Logging
+import Metrics
+import Muster
+import MusterWire
+import PushProviders
+import ServiceLifecycle
+import Synchronization
+
+/// Sends the outbox while the server runs: every due delivery goes to its source's provider, at most
+/// `concurrency` at once, and each attempt's outcome is recorded as an event (delivered, retried with backoff,
+/// the device pruned, refused, expired). The outbox is a projection of the log, so a restart — even after a
+/// kill in the middle of sending — resumes exactly what was pending; an attempt in flight at the crash is sent
+/// again with the same collapse id, so the platform folds the copy.
+public struct DeliveryService: Service {
+    /// How the service is tuned.
+    public struct Options: Sendable {
+        /// Most attempts in flight at once.
+        public var concurrency: Int = 256
+        public var backoff = Backoff()
+        /// Longest wait between two looks at the outbox (commits of this process wake it sooner).
+        public var longestWait: Duration = .seconds(1)
+
+        public init() {}
+    }
+
+    let log: EventLog
+    let deliveries: Deliveries
+    let providers: ProviderCache
+    let options: Options
+    let metrics: DeliveryMetrics
+    let logger: Logger
+
+    /// A service sending `log`'s outbox through providers that `factory` makes from each source and its secret.
+    public init(
+        log: EventLog, factory: @escaping @Sendable (PushSourceConfigured, [UInt8]) throws -> any PushProvider,
+        options: Options = Options(), metrics: any MetricsFactory, logger: Logger
+    ) {
+        self.log = log
+        self.deliveries = Deliveries(log: log)
+        self.providers = ProviderCache(sources: PushSources(log: log), factory: factory)
+        self.options = options
+        self.metrics = DeliveryMetrics(factory: metrics)
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let slots = Slots(options.concurrency)
+        let inFlight = InFlight()
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled, !Task.isShuttingDownGracefully {
+                let head = log.head
+                var started = 0
+                do {
+                    let due = try deliveries.due(at: Self.now(), limit: options.concurrency * 2)
+                    for delivery in due {
+                        let key =
+                            Array(delivery.namespace.utf8) + [0] + Array(delivery.messageId.uuidString.utf8)
+                            + [0] + Array(delivery.deviceId.utf8)
+                        guard inFlight.insert(key) else { continue }
+                        await slots.acquire()
+                        started += 1
+                        group.addTask {
+                            let settled = await attempt(delivery)
+                            slots.release()
+                            // An attempt whose outcome could not be recorded waits before it is tried again.
+                            if !settled { try? await Task.sleep(for: .seconds(5)) }
+                            inFlight.remove(key)
+                        }
+                    }
+                    metrics.outboxDepth(try deliveries.pendingCount())
+                } catch {
+                    logger.error("reading the push outbox failed: \(error)")
+                }
+                guard started == 0 else { continue }
+                var wait = options.longestWait
+                if let next = try? deliveries.nextDue() {
+                    wait = min(wait, .microseconds(max(next - Self.now(), 0)))
+                }
+                // Nothing due but what is in flight: an outcome's commit wakes the loop.
+                let pause = wait > .zero ? wait : options.longestWait
+                try? await cancelWhenGracefulShutdown {
+                    await log.waitForCommit(beyond: head, timeout: pause)
+                }
+            }
+        }
+        await providers.shutdown()
+    }
+
+    /// One attempt of one delivery, its outcome recorded; false when recording failed (the store refused).
+    private func attempt(_ delivery: Delivery) async -> Bool {
+        let attempt = delivery.attempts + 1
+        let platform = delivery.platform.rawValue
+        do {
+            let now = Self.now()
+            guard now < delivery.expiresAt else {
+                try await deliveries.expired(delivery, attempts: delivery.attempts)
+                metrics.attempt(platform: platform, outcome: "expired")
+                return true
+            }
+            guard let token = try deliveries.token(for: delivery) else {
+                try await deliveries.failed(
+                    delivery, attempt: attempt, status: nil,
+                    reason: "the device is no longer registered for \(platform) pushes", nextAttemptAt: nil)
+                metrics.attempt(platform: platform, outcome: "unregistered")
+                return true
+            }
+            let chosen: (source: PushSourceConfigured, provider: any PushProvider)
+            do {
+                chosen = try await providers.provider(for: delivery)
+            } catch let unavailable as ProviderCache.Unavailable {
+                try await deliveries.failed(
+                    delivery, attempt: attempt, status: nil, reason: unavailable.reason, nextAttemptAt: nil)
+                metrics.attempt(platform: platform, outcome: "rejected")
+                return true
+            }
+            let (push, carried) = try content(of: delivery, token: token, fitting: chosen.provider)
+            let outcome = await chosen.provider.send(push)
+            metrics.attempt(platform: platform, outcome: outcome.label)
+            switch outcome {
+            case .delivered(let providerId):
+                try await deliveries.delivered(delivery, attempt: attempt, providerId: providerId, carried: carried)
+                metrics.delivered(platform: platform, afterMicroseconds: Self.now() - delivery.sentAt)
+            case .retry(let status, let reason, let after):
+                let wait = options.backoff.wait(after: attempt, retryAfter: after)
+                let next = min(Self.now() + wait.microseconds, delivery.expiresAt)
+                try await deliveries.failed(
+                    delivery, attempt: attempt, status: status, reason: reason, nextAttemptAt: next)
+            case .unregistered(let status, let reason):
+                try await deliveries.unregistered(delivery, attempt: attempt, status: status, reason: reason)
+            case .rejected(let status, let reason):
+                try await deliveries.failed(
+                    delivery, attempt: attempt, status: status, reason: reason, nextAttemptAt: nil)
+            }
+            return true
+        } catch {
+            logger.error(
+                "push delivery of message \(delivery.messageId) to device \(delivery.deviceId) could not be recorded: \(error)"
+            )
+            return false
+        }
+    }
+
+    /// The push for a delivery: the whole message when it fits the provider's limit, else its id to fetch.
+    private func content(of delivery: Delivery, token: String, fitting provider: any PushProvider) throws
+        -> (Push, PushDelivered.Carried)
+    {
+        let message = try deliveries.message(of: delivery)
+        var notice = PushNotice(
+            kind: .message, messageId: message.messageId, title: message.title, body: message.body, message: message)
+        let encoder = MusterJSON.encoder()
+        var push = Push(
+            token: token, title: message.title, body: message.body, notice: Array(try encoder.encode(notice)),
+            collapseId: delivery.messageId.uuidString.lowercased(),
+            expiresAt: Date(timeIntervalSince1970: Double(delivery.expiresAt) / 1_000_000))
+        if provider.fits(push) { return (push, .direct) }
+        notice.message = nil
+        push.notice = Array(try encoder.encode(notice))
+        return (push, .indirect)
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+}
+
+extension Duration {
+    /// The duration in whole microseconds.
+    var microseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
+}
+
+/// The deliveries being attempted now, so a look at the outbox does not start one twice.
+final class InFlight: Sendable {
+    private let keys = Mutex(Set<[UInt8]>())
+
+    /// False when the key is in flight already.
+    func insert(_ key: [UInt8]) -> Bool { keys.withLock { $0.insert(key).inserted } }
+    func remove(_ key: [UInt8]) { _ = keys.withLock { $0.remove(key) } }
+}
