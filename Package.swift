@@ -91,7 +91,7 @@ let package = Package(
             name: "MusterHTTP",
             dependencies: [
                 "Geo",
-                "EventLog", "Forms", "Muster", "MusterWire",
+                "EventLog", "Forms", "Muster", "MusterWire", "PushDelivery", "PushProviders",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -163,7 +163,8 @@ let package = Package(
         .executableTarget(
             name: "muster",
             dependencies: [
-                "EventLog", "Migrations", "Muster", "MusterHTTP", "MusterClient", "MusterWire",
+                "EventLog", "Migrations", "Muster", "MusterHTTP", "MusterClient", "MusterWire", "PushDelivery",
+                "PushProviders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -231,7 +232,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient", "MusterWire"]
+            dependencies: [
+                "EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient", "MusterWire", "PushProviders",
+                "PushTesting",
+            ]
         ),
     ]
 )

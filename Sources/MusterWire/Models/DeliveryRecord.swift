@@ -1,0 +1,52 @@
+import Foundation
+
+/// One message's delivery to one device, as `muster deliveries` and `GET /api/v1/messages/{id}/deliveries` show
+/// it.
+public struct DeliveryRecord: Sendable, Hashable, Codable {
+    /// Where a delivery stands.
+    public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
+        case pending, delivered, failed, expired
+    }
+
+    public var messageId: UUID
+    public var user: String
+    public var deviceId: String
+    public var platform: PushTarget.Platform
+    /// The push source chosen for it.
+    public var source: String
+    public var status: Status
+    public var attempts: Int
+    public var sentAt: Date
+    /// When the next attempt is due (pending only).
+    public var nextAttemptAt: Date?
+    public var expiresAt: Date
+    /// The last failed attempt's HTTP status and the provider's reason.
+    public var lastStatus: Int?
+    public var lastReason: String?
+    /// The provider's id for the push, once delivered.
+    public var providerId: String?
+    /// When it was delivered, failed for good or expired.
+    public var finishedAt: Date?
+
+    /// Creates a record from its parts.
+    public init(
+        messageId: UUID, user: String, deviceId: String, platform: PushTarget.Platform, source: String,
+        status: Status, attempts: Int, sentAt: Date, nextAttemptAt: Date?, expiresAt: Date, lastStatus: Int?,
+        lastReason: String?, providerId: String?, finishedAt: Date?
+    ) {
+        self.messageId = messageId
+        self.user = user
+        self.deviceId = deviceId
+        self.platform = platform
+        self.source = source
+        self.status = status
+        self.attempts = attempts
+        self.sentAt = sentAt
+        self.nextAttemptAt = nextAttemptAt
+        self.expiresAt = expiresAt
+        self.lastStatus = lastStatus
+        self.lastReason = lastReason
+        self.providerId = providerId
+        self.finishedAt = finishedAt
+    }
+}
