@@ -201,7 +201,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MusterTests",
-            dependencies: ["Muster", "EventLog", "EventLogTesting", "Forms", "Geo", "MusterWire"]
+            dependencies: ["Muster", "EventLog", "EventLogTesting", "Forms", "Geo", "Migrations", "MusterWire"]
         ),
         .testTarget(
             name: "FormsTests",

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Migrations
 import Testing
 
 @testable import Muster
@@ -29,6 +30,33 @@ import Testing
             PushTargetRegistered(user: "ada", deviceId: "d1", deviceName: "", platform: .web, token: nil)
         ),
         ("device-gone", PushTargetUnregistered(user: "ada", deviceId: "d1")),
+        ("device-pruned", PushTargetUnregistered(user: "ada", deviceId: "d1", reason: "web 410 Gone")),
+        (
+            "push-source",
+            PushSourceConfigured(
+                name: "web", kind: .webpush, details: [.init("subject", "mailto:ops@example.org")],
+                endpoint: "http://127.0.0.1:9", fingerprint: "ab")
+        ),
+        ("push-source-gone", PushSourceRemoved(name: "web")),
+        (
+            "push-delivered",
+            PushDelivered(
+                messageId: message, user: "ada", deviceId: "d1", source: "web", attempt: 1, providerId: "p",
+                carried: .direct)
+        ),
+        (
+            "push-failed",
+            PushFailed(
+                messageId: message, user: "ada", deviceId: "d1", source: "web", attempt: 2, status: 429,
+                reason: "slow down", nextAttemptAt: 1_700_000_000_000_000)
+        ),
+        (
+            "push-failed-for-good",
+            PushFailed(
+                messageId: message, user: "ada", deviceId: "d1", source: "web", attempt: 1, status: nil,
+                reason: "timeout", nextAttemptAt: nil)
+        ),
+        ("push-expired", PushExpired(messageId: message, user: "ada", deviceId: "d1", attempts: 9)),
         (
             "sent",
             PayloadSent(
@@ -168,8 +196,36 @@ import Testing
             #"{"deviceId":"d1","deviceName":"","platform":"web","user":"ada"}"#
         ),
         "device-gone": (
-            "03616461026431",
+            "0361646102643100",
             #"{"deviceId":"d1","user":"ada"}"#
+        ),
+        "device-pruned": (
+            "036164610264310c7765622034313020476f6e65",
+            #"{"deviceId":"d1","reason":"web 410 Gone","user":"ada"}"#
+        ),
+        "push-source": (
+            "03776562077765627075736801077375626a656374166d61696c746f3a6f7073406578616d706c652e6f726712687474703a2f2f3132372e302e302e313a39026162",
+            #"{"details":[{"name":"subject","value":"mailto:ops@example.org"}],"endpoint":"http://127.0.0.1:9","fingerprint":"ab","kind":"webpush","name":"web"}"#
+        ),
+        "push-source-gone": (
+            "03776562",
+            #"{"name":"web"}"#
+        ),
+        "push-delivered": (
+            "6f9619ff8b86d011b42d00c04fc964ff036164610264310377656202017006646972656374",
+            #"{"attempt":1,"carried":"direct","deviceId":"d1","messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","providerId":"p","source":"web","user":"ada"}"#
+        ),
+        "push-failed": (
+            "6f9619ff8b86d011b42d00c04fc964ff036164610264310377656204da0609736c6f7720646f776e018080f28183898506",
+            #"{"attempt":2,"deviceId":"d1","messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","nextAttemptAt":1700000000000000,"reason":"slow down","source":"web","status":429,"user":"ada"}"#
+        ),
+        "push-failed-for-good": (
+            "6f9619ff8b86d011b42d00c04fc964ff036164610264310377656202010774696d656f757400",
+            #"{"attempt":1,"deviceId":"d1","messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","reason":"timeout","source":"web","user":"ada"}"#
+        ),
+        "push-expired": (
+            "6f9619ff8b86d011b42d00c04fc964ff0361646102643112",
+            #"{"attempts":9,"deviceId":"d1","messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
         ),
         "sent": (
             "026f7001540142037372632d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7202036164616f9619ff8b86d011b42d00c04fc964ff03626f620e984725c51c4bf49960e1c80e27aba0",
@@ -351,5 +407,19 @@ import Testing
         let sampled = Set(Self.samples.map { type(of: $0.event).type })
         let known = Set(EventCatalogue.all.map { $0.type })
         #expect(known.subtracting(sampled) == ["AreaDefined", "GeotriggerDefined"])
+    }
+}
+
+/// Logs written by 0.1.0 hold `PushTargetUnregistered` of schema 1; the release's upcaster lifts them.
+@Suite struct PushTargetUnregisteredUpcastTests {
+    @Test func aSchemaOneBodyReadsAsADeviceRemovedByItsUserWithNoReason() throws {
+        let recorded = RecordedEvent(
+            position: 7, id: UUID(), namespace: "default", stream: "devices/ada", version: 2,
+            type: PushTargetUnregistered.type, schemaVersion: 1, recordedAt: 0, actor: "cli", causationId: nil,
+            correlationId: nil, body: EventBody(format: .binary, bytes: EventBytesTests.bytes("03616461026431")))
+        let lifted = Migrations.upcasters.upcast(recorded)
+        #expect(lifted.schemaVersion == PushTargetUnregistered.schemaVersion)
+        let event = try #require(try PushTargetUnregistered.decode(lifted))
+        #expect(event == PushTargetUnregistered(user: "ada", deviceId: "d1", reason: nil))
     }
 }
