@@ -7,7 +7,8 @@ import Prometheus
 /// and the store's state (log head, projection lag) read when scraped.
 public struct ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
-    let factory: PrometheusMetricsFactory
+    /// The factory the server's metrics (and the delivery service's) are made with.
+    public let factory: PrometheusMetricsFactory
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry

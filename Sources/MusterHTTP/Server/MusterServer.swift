@@ -5,6 +5,7 @@ import HummingbirdCore
 import Logging
 import Muster
 import NIOCore
+import PushDelivery
 import ServiceLifecycle
 
 /// The HTTP server on one event log: the routes of `/api/v1`, as a service of a service group, so a
@@ -85,13 +86,23 @@ public struct MusterServer: Sendable {
     /// listener closes and requests in flight finish, live streams end, async projections stop at a
     /// checkpoint, and last the writer commits what is queued and the log closes.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: EventLogService(log: api.log)), .init(service: AsyncProjectionService(log: api.log)),
+            .init(service: RuleTimerService(engine: api.rules, logger: logger)),
+        ]
+        if let options = api.configuration.delivery {
+            let connections = api.configuration.pushConnections
+            services.append(
+                .init(
+                    service: DeliveryService(
+                        log: api.log,
+                        factory: { try PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
+                        options: options, metrics: api.metrics.factory, logger: logger)))
+        }
+        services.append(.init(service: application(onServerRunning: onServerRunning)))
         let group = ServiceGroup(
             configuration: .init(
-                services: [
-                    .init(service: EventLogService(log: api.log)), .init(service: AsyncProjectionService(log: api.log)),
-                    .init(service: RuleTimerService(engine: api.rules, logger: logger)),
-                    .init(service: application(onServerRunning: onServerRunning)),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -2,6 +2,8 @@ import EventLog
 import Foundation
 import HTTPTypes
 import Muster
+import PushDelivery
+import PushProviders
 
 /// How `muster serve` runs: where it listens, how callers authenticate, and its limits.
 public struct ServerConfiguration: Sendable {
@@ -40,6 +42,10 @@ public struct ServerConfiguration: Sendable {
     public var bodyTimeout: Duration = .seconds(30)
     /// Most connections open at once; one more is answered 503 and closed.
     public var maxConnections = 4096
+    /// How push providers are reached: extra trusted certificate authorities (`--push-ca-file`), timeout, pool.
+    public var pushConnections = ProviderConnectionOptions()
+    /// How the delivery service sends the outbox; nil: it does not run (`--no-push`).
+    public var delivery: DeliveryService.Options? = DeliveryService.Options()
 
     public init() {}
 }

@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import MusterHTTP
 import Prometheus
+import PushProviders
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -46,6 +47,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a connection may stay idle between requests before it is closed.")
     var idleTimeout: Double = 75
     @Option(help: "Most connections open at once; one more is answered 503 and closed.") var maxConnections = 4096
+    @Option(help: "PEM file of certificate authorities to trust for push providers, besides the system's.")
+    var pushCaFile: String?
+    @Option(help: "Seconds a push provider may take to answer one push before the attempt is retried (1–300).")
+    var pushTimeout: Double = 30
+    @Option(help: "Seconds before the first retry of a failed push; each retry waits about twice as long.")
+    var pushRetryBase: Double = 1
+    @Flag(help: "Do not send pushes (the outbox keeps growing; another server may send it).") var noPush = false
     @Option(
         help: """
             Behind a reverse proxy: the header it sets to the client's address (e.g. X-Real-IP), which the login \
@@ -84,6 +92,12 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--\(name)-timeout must be above 0 and at most 86400 seconds, got \(seconds)")
         }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1") }
+        guard pushTimeout >= 1, pushTimeout <= 300 else {
+            throw ValidationError("--push-timeout must be between 1 and 300 seconds, got \(pushTimeout)")
+        }
+        guard pushRetryBase >= 0.01, pushRetryBase <= 3600 else {
+            throw ValidationError("--push-retry-base must be between 0.01 and 3600 seconds, got \(pushRetryBase)")
+        }
         if let clientAddressHeader, HTTPField.Name(clientAddressHeader) == nil {
             throw ValidationError(
                 "--client-address-header \(clientAddressHeader) is not a header name such as X-Real-IP")
@@ -118,6 +132,17 @@ struct Serve: AsyncParsableCommand {
         configuration.bodyTimeout = .seconds(bodyTimeout)
         configuration.idleTimeout = .seconds(idleTimeout)
         configuration.maxConnections = maxConnections
+        configuration.pushConnections.timeout = .milliseconds(Int64(pushTimeout * 1000))
+        if let pushCaFile {
+            do {
+                configuration.pushConnections.additionalTrustRoots = try ProviderConnectionOptions.trustRoots(
+                    pemFile: pushCaFile)
+            } catch let error as PushConfigurationError {
+                throw ValidationError(error.description)
+            }
+        }
+        configuration.delivery?.backoff.base = .milliseconds(Int64(pushRetryBase * 1000))
+        if noPush { configuration.delivery = nil }
         configuration.clientAddressHeader = clientAddressHeader.flatMap { HTTPField.Name($0) }
         if auth == .oauth, let oidcIssuer, let oidcAudience, let jwks {
             configuration.authentication = .oauth(
