@@ -90,6 +90,33 @@ final class StopFlag: Sendable {
         #expect(try restored.blobs.bytes(blob.id) == compressibleBytes(1_500_000))
     }
 
+    @Test func theSecretStoreTravelsWithTheBackupAndIsCheckedOnRestore() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open()
+        let fingerprint = try log.secrets.store(Array("a push signing key".utf8))
+        _ = try await log.append(AppendRequest(stream: "s", events: [.sample()]))
+        let backup = t.directory.url.appendingPathComponent("backup")
+        let manifest = try await log.backup(to: backup)
+        log.close()
+        #expect(manifest.secrets?.map(\.name) == ["secrets/\(fingerprint)"])
+        let copied = backup.appendingPathComponent("secrets/\(fingerprint)").path
+        #expect(try FileManager.default.attributesOfItem(atPath: copied)[.posixPermissions] as? Int == 0o600)
+
+        let target = t.directory.url.appendingPathComponent("restored")
+        try await EventLog.restore(from: backup, into: target)
+        #expect(
+            try SecretStore(directory: target.appendingPathComponent("secrets")).secret(fingerprint)
+                == Array("a push signing key".utf8))
+
+        // A secret changed in the backup is refused, and nothing is restored.
+        try Data("tampered".utf8).write(to: URL(fileURLWithPath: copied))
+        let again = t.directory.url.appendingPathComponent("again")
+        let error = await #expect(throws: StoreError.self) { try await EventLog.restore(from: backup, into: again) }
+        #expect(error?.code == .corrupt)
+        #expect(!FileManager.default.fileExists(atPath: again.path))
+    }
+
     @Test func backupRefusesANonEmptyDestination() async throws {
         let t = try TestLog()
         defer { t.directory.remove() }

@@ -47,6 +47,9 @@ public struct BackupManifest: Codable, Sendable, Hashable {
     public var projections: [Projection]
     public var blobs: BlobTotals
     public var dataFile: DataFile
+    /// The secret store's files (`secrets/<fingerprint>`), copied beside the data file; nil in backups of
+    /// releases before there was one.
+    public var secrets: [DataFile]? = nil
 
     static let encoder = makeEncoder(pretty: true)
 

@@ -48,20 +48,42 @@ extension EventLog {
             try? FileManager.default.removeItem(at: destination.appendingPathComponent("lock.mdb"))
             let dataURL = destination.appendingPathComponent(BackupManifest.dataFileName)
             let digest = try FileDigest.sha256(of: dataURL, progress: progress)
-            let manifest = BackupManifest(
+            let secrets = try copySecrets(
+                from: environment.directory.appendingPathComponent(SecretStore.directoryName), into: destination)
+            var manifest = BackupManifest(
                 format: BackupManifest.currentFormat, musterRelease: MusterRelease.version, createdAt: Date(),
                 storeFormat: summary.storeFormat, head: summary.head, eventCount: summary.eventCount,
                 projections: summary.projections, blobs: summary.blobs,
                 dataFile: .init(name: BackupManifest.dataFileName, size: digest.size, sha256: digest.sha256))
+            manifest.secrets = secrets
             try manifest.write(to: destination)
             try Self.restrict(destination.appendingPathComponent(BackupManifest.fileName))
             return manifest
         } catch {
             // Leave no half-written backup that could later be mistaken for a good one.
-            for name in [BackupManifest.fileName, BackupManifest.dataFileName, "lock.mdb"] {
+            for name in [BackupManifest.fileName, BackupManifest.dataFileName, "lock.mdb", SecretStore.directoryName] {
                 try? FileManager.default.removeItem(at: destination.appendingPathComponent(name))
             }
             throw error
+        }
+    }
+
+    /// Copies the secret store's files into `destination/secrets` (owner only), listed with their digests.
+    static func copySecrets(from directory: URL, into destination: URL) throws -> [BackupManifest.DataFile] {
+        let fingerprints = try SecretStore(directory: directory).fingerprints()
+        guard !fingerprints.isEmpty else { return [] }
+        let target = destination.appendingPathComponent(SecretStore.directoryName)
+        do {
+            try FileManager.default.createDirectory(
+                at: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError(.io, "cannot create \(target.path): \(error.localizedDescription)")
+        }
+        return try fingerprints.map { fingerprint in
+            let copied = try FileDigest.copy(
+                directory.appendingPathComponent(fingerprint), to: target.appendingPathComponent(fingerprint))
+            return BackupManifest.DataFile(
+                name: "\(SecretStore.directoryName)/\(fingerprint)", size: copied.size, sha256: copied.sha256)
         }
     }
 

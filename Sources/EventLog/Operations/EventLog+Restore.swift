@@ -57,6 +57,7 @@ extension EventLog {
                     "backup \(source.path) is damaged: \(BackupManifest.dataFileName) has \(copied.size) bytes with SHA-256 \(copied.sha256), the manifest says \(manifest.dataFile.size) bytes with \(manifest.dataFile.sha256); nothing was restored — use another backup"
                 )
             }
+            try restoreSecrets(manifest.secrets ?? [], from: source, into: staging)
             try validate(staging, against: manifest, source: source, progress: progress)
             try refuseNonEmpty(target, force: force)  // again: it may have changed while we copied
             try swap(staging, into: target)
@@ -95,6 +96,35 @@ extension EventLog {
                 .corrupt,
                 "backup \(source.path) holds head \(summary.head) and \(summary.eventCount) events, the manifest says head \(manifest.head) and \(manifest.eventCount) events; nothing was restored — use another backup"
             )
+        }
+    }
+
+    /// Copies the backup's secret files into the staged data directory, each checked against its digest.
+    private static func restoreSecrets(_ files: [BackupManifest.DataFile], from source: URL, into staging: URL) throws {
+        guard !files.isEmpty else { return }
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(
+                at: staging.appendingPathComponent(SecretStore.directoryName), withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError(.io, "cannot create the secret store in \(staging.path): \(error.localizedDescription)")
+        }
+        for file in files {
+            let parts = file.name.split(separator: "/")
+            guard parts.count == 2, parts[0] == SecretStore.directoryName, SecretStore.isFingerprint(String(parts[1]))
+            else {
+                throw StoreError(
+                    .corrupt, "backup \(source.path) lists \(file.name) among its secrets; nothing was restored")
+            }
+            let copied = try FileDigest.copy(
+                source.appendingPathComponent(file.name), to: staging.appendingPathComponent(file.name))
+            guard copied.size == file.size, copied.sha256 == file.sha256 else {
+                throw StoreError(
+                    .corrupt,
+                    "backup \(source.path) is damaged: \(file.name) does not match its digest in the manifest; nothing was restored — use another backup"
+                )
+            }
         }
     }
 
