@@ -49,6 +49,7 @@ public struct WebPushSubscription: Sendable {
         guard let endpoint = URL(string: shape.endpoint) else {
             throw PushConfigurationError("token.endpoint", "expected a URL, got \(Self.quoted(shape.endpoint))")
         }
+        try Self.check(endpoint: endpoint)
         guard let point = WebPushBase64URL.decode(shape.keys.p256dh) else {
             throw PushConfigurationError("token.keys.p256dh", "expected base64url")
         }

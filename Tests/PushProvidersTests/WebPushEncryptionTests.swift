@@ -39,4 +39,38 @@ import Testing
             Self.bytes(Self.body), privateKey: uaKey, auth: Self.bytes(Self.auth))
         #expect(String(decoding: plaintext, as: UTF8.self) == Self.plaintext)
     }
+
+    @Test func theLargestPlaintextFillsA4096ByteBody() throws {
+        let subscription = try Self.subscription()
+        let body = try WebPushEncryption.encrypt(
+            [UInt8](repeating: 7, count: WebPushEncryption.maximumPlaintext), to: subscription)
+        #expect(body.count == 4096)
+        #expect(throws: WebPushEncryptionError.self) {
+            try WebPushEncryption.encrypt(
+                [UInt8](repeating: 7, count: WebPushEncryption.maximumPlaintext + 1), to: subscription)
+        }
+    }
+
+    @Test func aFreshKeyAndSaltDecryptAndTamperingIsCaught() throws {
+        let ua = P256.KeyAgreement.PrivateKey()
+        let auth = (0..<16).map { _ in UInt8.random(in: 0...255) }
+        let subscription = try WebPushSubscription(
+            endpoint: URL(string: "https://push.example/x")!, p256dh: ua.publicKey, auth: auth)
+        let plaintext = Array(#"{"title":"Hello"}"#.utf8)
+        let first = try WebPushEncryption.encrypt(plaintext, to: subscription)
+        let second = try WebPushEncryption.encrypt(plaintext, to: subscription)
+        #expect(first != second)
+        #expect(try WebPushEncryption.decrypt(first, privateKey: ua, auth: auth) == plaintext)
+        var tampered = first
+        tampered[tampered.count - 20] ^= 1
+        #expect(throws: WebPushEncryptionError.self) {
+            try WebPushEncryption.decrypt(tampered, privateKey: ua, auth: auth)
+        }
+        #expect(throws: WebPushEncryptionError.self) {
+            try WebPushEncryption.decrypt(first, privateKey: P256.KeyAgreement.PrivateKey(), auth: auth)
+        }
+        #expect(throws: WebPushEncryptionError.self) {
+            try WebPushEncryption.decrypt(first.prefix(90), privateKey: ua, auth: auth)
+        }
+    }
 }
