@@ -18,6 +18,23 @@ import Testing
         #expect(abs(claims.expiresAt.timeIntervalSince(now) - 12 * 3600) < 2)
     }
 
+    @Test func theTokenCarriesAudExpAndSubAsRFC8292Shows() async throws {
+        let signer = try VAPIDSigner(key: VAPIDKey(), subject: "mailto:ops@muster.example")
+        let now = Date(timeIntervalSince1970: 1_800_000_000.75)
+        let header = try await signer.authorization(for: Self.endpoint, now: now)
+        let token = try #require(header.split(separator: " ").dropFirst().first).dropFirst("t=".count).dropLast()
+        let parts = token.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        let json = try #require(WebPushBase64URL.decode(parts[1]))
+        let claims = try #require(JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+        #expect(claims["aud"] as? String == Self.audience)
+        #expect(claims["sub"] as? String == "mailto:ops@muster.example")
+        #expect(String(decoding: json, as: UTF8.self).contains(#""exp":1800043200"#))
+        let head = try #require(WebPushBase64URL.decode(parts[0]))
+        let fields = try #require(JSONSerialization.jsonObject(with: Data(head)) as? [String: Any])
+        #expect(fields["alg"] as? String == "ES256")
+    }
+
     @Test func anotherKeyIsRefused() async throws {
         let signer = try VAPIDSigner(key: VAPIDKey(), subject: "https://muster.example/contact")
         let header = try await signer.authorization(for: Self.endpoint)
