@@ -224,6 +224,15 @@ let package = Package(
             dependencies: ["PushProviders", "PushTesting", "MusterWire"]
         ),
         .testTarget(
+            name: "PushDeliveryTests",
+            dependencies: [
+                "PushDelivery", "PushProviders", "PushTesting", "Muster", "MusterWire", "EventLog", "EventLogTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
             name: "GeoTests",
             dependencies: ["Geo", .product(name: "PropertyBased", package: "swift-property-based")]
         ),

@@ -20,8 +20,17 @@ public enum PushSourceSetup {
     public static func prepare(_ body: PushSourceBody) throws -> Prepared {
         let endpoint = try body.endpoint.map(checkedEndpoint)
         switch body.kind {
-        case .apns, .fcm, .webpush:
-            _ = endpoint
+        case .webpush:
+            guard let subject = body.subject else {
+                throw PushConfigurationError(
+                    "--subject", "a Web Push source needs the VAPID subject: mailto:you@example.org or an https: URL")
+            }
+            try VAPID.check(subject: subject)
+            let key = VAPIDKey()
+            return Prepared(
+                kind: .webpush, details: [.init("subject", subject), .init("publicKey", key.publicKey)],
+                endpoint: endpoint, secret: key.rawPrivateKey)
+        case .apns, .fcm:
             throw PushConfigurationError("kind", "\(body.kind.rawValue) sources are not available in this build yet")
         }
     }
@@ -30,7 +39,14 @@ public enum PushSourceSetup {
     public static func provider(
         for source: PushSourceConfigured, secret: [UInt8], options: ProviderConnectionOptions
     ) throws -> any PushProvider {
-        throw PushConfigurationError("kind", "\(source.kind.rawValue) sources are not available in this build yet")
+        switch source.kind {
+        case .webpush:
+            let key = try VAPIDKey(rawPrivateKey: secret, argument: "the stored VAPID key")
+            return try WebPushProvider(key: key, subject: source.detail("subject") ?? "", options: options)
+        case .apns, .fcm:
+            throw PushConfigurationError(
+                "kind", "\(source.kind.rawValue) sources are not available in this build yet")
+        }
     }
 
     /// `--endpoint`: an absolute `https:` or `http:` URL with a host.
