@@ -1,8 +1,9 @@
 import Foundation
 
 extension MusterClient {
-    /// Handles a push notification in the app delegate (`didReceiveRemoteNotification`): fetches the message
-    /// a Muster push announces, answers a location request, and says `.notMuster` for anything else.
+    /// Handles a push notification in the app delegate (`didReceiveRemoteNotification`): gives the message a Muster
+    /// push carries (fetching it when the push only names it), answers a location request, says `.test` for an
+    /// operator's test push and `.notMuster` for anything else.
     ///
     /// Runs on the caller's actor, so the platform's non-`Sendable` `userInfo` never crosses to another one.
     ///
@@ -22,8 +23,11 @@ extension MusterClient {
         -> PushNotificationOutcome
     {
         switch push {
-        case .message(let messageId, _, _):
+        case .message(let messageId, _, _, let carried):
+            if let carried { return .message(carried) }
             return .message(try await message(id: messageId))
+        case .test(let title, let body):
+            return .test(title: title, body: body)
         case .locationRequest:
             guard let locationProvider else { return .locationRequested }
             let fix: LocationFix

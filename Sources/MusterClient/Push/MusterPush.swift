@@ -1,42 +1,57 @@
 import Foundation
+import MusterWire
 
 /// A push notification from Muster, recognised in the `userInfo` the platform hands the app.
 ///
-/// Muster's pushes carry one key, `muster`: `{"kind": "message", "messageId", "title", "body"}` (fetch the
-/// message) or `{"kind": "locationRequest"}` (publish the current location). It may arrive as a dictionary
-/// (APNs) or as JSON text (FCM data messages carry strings only).
+/// Muster's pushes carry one key, `muster`: a ``PushNotice`` — `{"kind": "message", "messageId", "title", "body",
+/// "message"?}` (the whole message when it fits in the push, else fetch it), `{"kind": "locationRequest"}` (publish
+/// the current location) or `{"kind": "test", "title", "body"}` (an operator's test push). It may arrive as a
+/// dictionary (APNs, Web Push) or as JSON text (FCM data messages carry strings only).
 public enum MusterPush: Sendable, Hashable {
-    /// A message waits: fetch it with ``MusterClient/message(id:)``.
-    case message(messageId: UUID, title: String?, body: String?)
+    /// A message waits. `message` is the whole message when the push carried it (a direct push); nil: fetch it with
+    /// ``MusterClient/message(id:)``.
+    case message(messageId: UUID, title: String?, body: String?, message: Message? = nil)
     /// The server asks for the device's location: ``MusterClient/publishCurrentLocation(deviceId:latitude:longitude:accuracy:at:)``.
     case locationRequest
+    /// An operator's test push (`muster push-sources test`): show it if you like; there is nothing to fetch.
+    case test(title: String?, body: String?)
 
     /// Recognises a Muster push; nil when the notification is not Muster's (or not one this client knows).
     public init?(userInfo: [AnyHashable: Any]) {
-        guard let raw = userInfo["muster"], let muster = Self.dictionary(raw),
-            let kind = muster["kind"] as? String
-        else { return nil }
-        switch kind {
-        case "message":
-            guard let text = muster["messageId"] as? String, let messageId = UUID(uuidString: text) else { return nil }
-            self = .message(messageId: messageId, title: muster["title"] as? String, body: muster["body"] as? String)
-        case "locationRequest":
+        guard let raw = userInfo["muster"], let notice = Self.notice(raw) else { return nil }
+        switch notice.kind {
+        case .message:
+            guard let messageId = notice.messageId ?? notice.message?.messageId else { return nil }
+            self = .message(messageId: messageId, title: notice.title, body: notice.body, message: notice.message)
+        case .locationRequest:
             self = .locationRequest
-        default:
-            return nil
+        case .test:
+            self = .test(title: notice.title, body: notice.body)
         }
     }
 
-    /// The `muster` member as a dictionary, whether it came as one or as JSON text.
+    /// The `muster` member as a notice, whether it came as a dictionary or as JSON text.
+    private static func notice(_ raw: Any) -> PushNotice? {
+        let json: Data?
+        if let text = raw as? String {
+            json = Data(text.utf8)
+        } else if let data = raw as? Data {
+            json = data
+        } else if let members = dictionary(raw), JSONSerialization.isValidJSONObject(members) {
+            json = try? JSONSerialization.data(withJSONObject: members)
+        } else {
+            json = nil
+        }
+        guard let json else { return nil }
+        return try? MusterJSON.decoder().decode(PushNotice.self, from: json)
+    }
+
+    /// A dictionary's members under their string keys.
     private static func dictionary(_ raw: Any) -> [String: Any]? {
         if let members = raw as? [String: Any] { return members }
-        if let members = raw as? [AnyHashable: Any] {
-            return Dictionary(
-                members.compactMap { key, value in (key.base as? String).map { ($0, value) } },
-                uniquingKeysWith: { first, _ in first })
-        }
-        let json: Data? = (raw as? String).map { Data($0.utf8) } ?? (raw as? Data)
-        guard let json, let object = try? JSONSerialization.jsonObject(with: json) else { return nil }
-        return object as? [String: Any]
+        guard let members = raw as? [AnyHashable: Any] else { return nil }
+        return Dictionary(
+            members.compactMap { key, value in (key.base as? String).map { ($0, value) } },
+            uniquingKeysWith: { first, _ in first })
     }
 }

@@ -4,8 +4,11 @@ import MusterWire
 public enum PushNotificationOutcome: Sendable, Hashable {
     /// The push is not Muster's: the app handles it.
     case notMuster
-    /// A message arrived; here it is, fetched, ready to show.
+    /// A message arrived; here it is, ready to show: as the push carried it, or fetched when it did not.
     case message(Message)
+    /// An operator's test push (`muster push-sources test`) arrived: handled, nothing was fetched; show its title
+    /// and body if the app likes.
+    case test(title: String?, body: String?)
     /// The server asks for the device's location, and no ``LocationProvider`` was given: the app should call
     /// ``MusterClient/publishCurrentLocation(deviceId:latitude:longitude:accuracy:at:)``.
     case locationRequested

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Muster
 import NIOCore
+import PushProviders
 
 extension APIError {
     /// The API's answer to whatever a route or middleware threw: bad input is a 4xx naming what was
@@ -17,6 +18,7 @@ extension APIError {
         case let error as AuthenticationError: translating(error)
         case let error as MusterError: translating(error)
         case let error as StoreError: translating(error)
+        case let error as PushConfigurationError: translating(error)
         case let error as DecodingError: translating(error)
         case let error as HTTPError: translating(error)
         case is NIOTooManyBytesError:
@@ -59,6 +61,31 @@ extension APIError {
         case .namespaceQuota:
             APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "quota_exceeded", error.message)
         default: APIError(.badRequest, "bad_request", error.message, fields: fields)
+        }
+    }
+
+    /// A push source's setting that cannot be used: 400 naming the body member (`key`, not `--key-file`).
+    private static func translating(_ error: PushConfigurationError) -> APIError {
+        let field = member(for: error.argument)
+        return APIError(
+            .badRequest, "bad_request", "\(field): \(error.message)",
+            fields: [FieldProblem(field: field, message: error.message)])
+    }
+
+    /// The member of `PushSourceBody` a command-line option of `muster push-sources add` fills.
+    static func member(for argument: String) -> String {
+        switch argument {
+        case "--key-file": "key"
+        case "--key-id": "keyId"
+        case "--team-id": "teamId"
+        case "--certificate": "certificate"
+        case "--password", "--password-stdin": "password"
+        case "--service-account": "serviceAccount"
+        case "--topic": "topic"
+        case "--subject": "subject"
+        case "--endpoint": "endpoint"
+        case "--sandbox": "sandbox"
+        default: argument.hasPrefix("--") ? String(argument.dropFirst(2)) : argument
         }
     }
 

@@ -36,7 +36,7 @@ struct API: Sendable {
                 AuthController(api: self), UserController(api: self), DeviceController(api: self),
                 NotificationController(api: self), RequestController(api: self), PayloadController(api: self),
                 DocumentController(api: self), TopicController(api: self), EventController(api: self),
-                AdministrationController(api: self),
+                AdministrationController(api: self), PushSourceController(api: self), DeliveryController(api: self),
             ] + AreaKind.allCases.map { AreaController(api: self, kind: $0) }
             + [ReportController(api: self), GeotriggerController(api: self)]
         let group = router.group("/api/v1")

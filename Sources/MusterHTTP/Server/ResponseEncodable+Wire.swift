@@ -18,3 +18,7 @@ extension LocationAnswer: ResponseEncodable {}
 extension PushTarget: ResponseEncodable {}
 extension Sessions.Tokens: ResponseEncodable {}
 extension RuleCounters.QuotaReport: ResponseEncodable {}
+extension PushSource: ResponseEncodable {}
+extension PushTestResult: ResponseEncodable {}
+extension VAPIDPublicKey: ResponseEncodable {}
+extension DeliveryRecord: ResponseEncodable {}

@@ -29,6 +29,17 @@ protocol Backend: Sendable {
     /// Unregisters a device of `user`.
     func unregister(deviceId: String, user: String?) async throws
 
+    /// Configures (or reconfigures) a push source; the secret members of `body` go to the secret store.
+    func configurePushSource(_ body: PushSourceBody) async throws -> PushSource
+    /// The namespace's push sources, by name.
+    func pushSources() async throws -> [PushSource]
+    /// Removes a push source and erases its secret.
+    func removePushSource(name: String) async throws
+    /// Sends a test push through the source to each of `user`'s devices it reaches; what each provider answered.
+    func testPushSource(name: String, user: String) async throws -> [PushTestResult]
+    /// The namespace's deliveries, each filter optional.
+    func deliveries(messageId: UUID?, user: String?, status: DeliveryRecord.Status?) async throws -> [DeliveryRecord]
+
     /// Sends `payload` (JSON text) to the recipients.
     func send(
         title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,

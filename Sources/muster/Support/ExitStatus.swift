@@ -1,5 +1,6 @@
 import EventLog
 import Muster
+import PushProviders
 
 /// The contract's exit statuses: 0 ok, 1 runtime failure, 2 bad usage / invalid input, 3 conflict.
 enum ExitStatus {
@@ -14,6 +15,7 @@ enum ExitStatus {
         case let failure as CommandFailure: (failure.status, failure.message)
         case let error as MusterError: (of(error), error.message)
         case let error as StoreError: (of(error), error.line)
+        case let error as PushConfigurationError: (invalidInput, error.description)
         default: nil
         }
     }

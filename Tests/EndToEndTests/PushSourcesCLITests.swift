@@ -1,0 +1,127 @@
+import EventLogTesting
+import Foundation
+import Testing
+
+/// `muster push-sources` and `muster deliveries` on a data directory: what they refuse, and what an empty
+/// namespace lists.
+@Suite struct PushSourcesCLITests {
+    /// A data directory with user joe, who has a web device.
+    static func dataDirectory(_ work: TemporaryDirectory) async throws -> [String] {
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        let joe = try await MusterProcess.run(["users", "add", "joe"] + data)
+        #expect(joe.status == 0, "\(joe)")
+        let device = try await MusterProcess.run(
+            [
+                "devices", "register", "--user", "joe", "--device-id", "browser", "--device-name", "Firefox",
+                "--platform", "web", "--token", #"{"endpoint":"https://push.example.org/x"}"#,
+            ] + data)
+        #expect(device.status == 0, "\(device)")
+        return data
+    }
+
+    @Test func aBadEndpointIsRefusedNamingItAndNothingIsStored() async throws {
+        let work = try TemporaryDirectory("push-sources-cli")
+        defer { work.remove() }
+        let data = try await Self.dataDirectory(work)
+        let refused = try await MusterProcess.run(
+            [
+                "push-sources", "add", "webpush", "browsers", "--subject", "mailto:ops@example.org", "--endpoint",
+                "ftp:x",
+            ]
+                + data)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("--endpoint"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        let events = try await MusterProcess.run(["events"] + data)
+        #expect(events.status == 0, "\(events)")
+        #expect(!events.stdout.contains("PushSourceConfigured"), "\(events.stdout)")
+        #expect(events.stdout.contains("UserCreated"), "the events are listed: \(events.stdout)")
+    }
+
+    @Test func aMissingKeyFileIsRefusedNamingTheOption() async throws {
+        let work = try TemporaryDirectory("push-sources-cli")
+        defer { work.remove() }
+        let data = try await Self.dataDirectory(work)
+        let missing = work.url.appendingPathComponent("AuthKey_NOPE.p8").path
+        let refused = try await MusterProcess.run(
+            [
+                "push-sources", "add", "apns", "ios", "--key-file", missing, "--key-id", "ABCDE12345", "--team-id",
+                "TEAM123456", "--topic", "org.example.app",
+            ] + data)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("--key-file"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("no such file"), "\(refused.stderr)")
+    }
+
+    @Test func aKeyFileAndACertificateTogetherAreRefused() async throws {
+        let work = try TemporaryDirectory("push-sources-cli")
+        defer { work.remove() }
+        let data = try await Self.dataDirectory(work)
+        let key = work.url.appendingPathComponent("AuthKey.p8")
+        try Data("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n".utf8).write(to: key)
+        let both = try await MusterProcess.run(
+            [
+                "push-sources", "add", "apns", "ios", "--key-file", key.path, "--certificate", key.path, "--topic",
+                "org.example.app",
+            ] + data)
+        #expect(both.status == 2, "\(both)")
+        #expect(both.stderr.contains("--key-file") && both.stderr.contains("--certificate"), "\(both.stderr)")
+        let neither = try await MusterProcess.run(
+            ["push-sources", "add", "apns", "ios", "--topic", "org.example.app"] + data)
+        #expect(neither.status == 2, "\(neither)")
+        #expect(neither.stderr.contains("--key-file") && neither.stderr.contains("--certificate"), "\(neither.stderr)")
+    }
+
+    @Test func anEmptyNamespaceListsNoSources() async throws {
+        let work = try TemporaryDirectory("push-sources-cli")
+        defer { work.remove() }
+        let data = try await Self.dataDirectory(work)
+        let table = try await MusterProcess.run(["push-sources", "list"] + data)
+        #expect(table.status == 0, "\(table)")
+        #expect(table.lines.count == 1, "only the header: \(table.stdout)")
+        #expect(table.lines.first?.hasPrefix("NAME") == true, "\(table.stdout)")
+        let json = try await MusterProcess.run(["push-sources", "list", "--json"] + data)
+        #expect(json.status == 0, "\(json)")
+        #expect(json.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+
+    @Test func removingAnUnknownSourceSaysHowToList() async throws {
+        let work = try TemporaryDirectory("push-sources-cli")
+        defer { work.remove() }
+        let data = try await Self.dataDirectory(work)
+        let unknown = try await MusterProcess.run(["push-sources", "remove", "nope"] + data)
+        #expect(unknown.status == 2, "\(unknown)")
+        #expect(unknown.stderr.contains("nope"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("muster push-sources list"), "\(unknown.stderr)")
+    }
+}
+
+/// `muster deliveries` on a data directory.
+@Suite struct DeliveriesCLITests {
+    @Test func aMessageToADeviceWithoutASourceHasNoDelivery() async throws {
+        let work = try TemporaryDirectory("deliveries-cli")
+        defer { work.remove() }
+        let data = try await PushSourcesCLITests.dataDirectory(work)
+        let sent = try await MusterProcess.run(
+            ["send", "--to", "joe", "--title", "T", "--body", "B", NotificationsCLITests.payload] + data)
+        #expect(sent.status == 0, "\(sent)")
+        let listed = try await MusterProcess.run(["deliveries", "--json"] + data)
+        #expect(listed.status == 0, "\(listed)")
+        #expect(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(listed.stdout)")
+        let table = try await MusterProcess.run(["deliveries", "--user", "joe", "--status", "pending"] + data)
+        #expect(table.status == 0, "\(table)")
+        #expect(table.lines == [table.lines.first ?? ""] && table.stdout.hasPrefix("MESSAGE"), "\(table.stdout)")
+    }
+
+    @Test func aBadFilterIsRefusedNamingIt() async throws {
+        let work = try TemporaryDirectory("deliveries-cli")
+        defer { work.remove() }
+        let data = try await PushSourcesCLITests.dataDirectory(work)
+        let message = try await MusterProcess.run(["deliveries", "--message", "42"] + data)
+        #expect(message.status == 2, "\(message)")
+        #expect(message.stderr.contains("--message"), "\(message.stderr)")
+        let status = try await MusterProcess.run(["deliveries", "--status", "lost"] + data)
+        #expect(status.status == 2, "\(status)")
+        #expect(status.stderr.contains("status"), "\(status.stderr)")
+    }
+}
