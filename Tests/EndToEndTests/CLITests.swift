@@ -308,7 +308,7 @@ import Testing
         #expect(
             Set(projections.compactMap { $0["name"] as? String }) == [
                 "byType", "byNamespace", "statistics", "directory", "inbox", "namedPayloads", "requests", "settings",
-                "documents", "sessions", "areas", "rules", "geotriggers", "deviceOwners",
+                "documents", "sessions", "areas", "rules", "geotriggers", "deviceOwners", "pushSources", "outbox",
             ])
         for p in projections {
             for key in ["name", "mode", "version", "storedVersion", "generation", "checkpoint", "isCurrent", "lag"] {

@@ -161,8 +161,9 @@ import Testing
             endpoint.inject(.hold)
             let outcome = try await provider.send(Self.push(to: endpoint.subscribe()))
             guard case .retry(nil, let reason, nil) = outcome else { Issue.record("gave \(outcome)"); return }
+            // Under load the deadline may pass before the request is even written; either way no answer came.
             #expect(reason.hasPrefix("timeout"))
-            #expect(endpoint.requestCount == 1)
+            #expect(endpoint.receivedCount == 0)
         }
     }
 
