@@ -53,7 +53,9 @@ public final class APNsProvider: PushProvider {
         request.headers.add(name: "apns-topic", value: configuration.topic)
         request.headers.add(name: "apns-push-type", value: "alert")
         request.headers.add(name: "apns-priority", value: "10")
-        request.headers.add(name: "apns-expiration", value: String(Int(push.expiresAt.timeIntervalSince1970)))
+        // Unix seconds; a push already past its time says 0 (deliver now or never) rather than a negative time.
+        let expiration = max(Int(push.expiresAt.timeIntervalSince1970.rounded(.down)), 0)
+        request.headers.add(name: "apns-expiration", value: String(expiration))
         if !push.collapseId.isEmpty { request.headers.add(name: "apns-collapse-id", value: push.collapseId) }
         request.headers.add(name: "content-type", value: "application/json")
         var bearer: String?
