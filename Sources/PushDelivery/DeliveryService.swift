@@ -80,7 +80,7 @@ public struct DeliveryService: Service {
                 }
                 // Nothing due but what is in flight: an outcome's commit wakes the loop.
                 let pause = wait > .zero ? wait : options.longestWait
-                try? await cancelWhenGracefulShutdown {
+                await cancelWhenGracefulShutdown {
                     await log.waitForCommit(beyond: head, timeout: pause)
                 }
             }

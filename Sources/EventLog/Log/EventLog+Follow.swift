@@ -38,4 +38,10 @@ extension EventLog {
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
+
+    /// Returns when this process commits past `position`, or after `timeout` (commits of other processes are
+    /// seen only by looking again).
+    public func waitForCommit(beyond position: UInt64, timeout: Duration) async {
+        await signal.wait(beyond: position, timeout: timeout)
+    }
 }

@@ -95,10 +95,4 @@ extension EventLog {
     public var secrets: SecretStore {
         SecretStore(directory: directory.appendingPathComponent(SecretStore.directoryName))
     }
-
-    /// Returns when this process commits past `position`, or after `timeout` (commits of other processes are
-    /// seen only by looking again).
-    public func waitForCommit(beyond position: UInt64, timeout: Duration) async {
-        await signal.wait(beyond: position, timeout: timeout)
-    }
 }
