@@ -34,7 +34,7 @@ public struct DeliveryService: Service {
 
     /// A service sending `log`'s outbox through providers that `factory` makes from each source and its secret.
     public init(
-        log: EventLog, factory: @escaping @Sendable (PushSourceConfigured, [UInt8]) throws -> any PushProvider,
+        log: EventLog, factory: @escaping @Sendable (PushSourceConfigured, [UInt8]) async throws -> any PushProvider,
         options: Options = Options(), metrics: any MetricsFactory, logger: Logger
     ) {
         self.log = log

@@ -6,7 +6,7 @@ import PushProviders
 /// the source is reconfigured; the old ones are closed when the service stops.
 actor ProviderCache {
     /// Makes a provider for a source from its secret; throws when the secret cannot be used.
-    typealias Factory = @Sendable (PushSourceConfigured, [UInt8]) throws -> any PushProvider
+    typealias Factory = @Sendable (PushSourceConfigured, [UInt8]) async throws -> any PushProvider
 
     private let sources: PushSources
     private let factory: Factory
@@ -20,7 +20,7 @@ actor ProviderCache {
 
     /// The source a delivery goes through now, with its provider: the one chosen at the send, or when it was
     /// removed since, another source of the namespace for the same platform. Throws `Unavailable` when none.
-    func provider(for delivery: Delivery) throws -> (source: PushSourceConfigured, provider: any PushProvider) {
+    func provider(for delivery: Delivery) async throws -> (source: PushSourceConfigured, provider: any PushProvider) {
         let available = try sources.list(namespace: delivery.namespace).filter { $0.kind.platform == delivery.platform }
         guard let source = available.first(where: { $0.name == delivery.source }) ?? available.first else {
             throw Unavailable(
@@ -32,7 +32,7 @@ actor ProviderCache {
         if let cached = providers[key], cached.source == source { return cached }
         let provider: any PushProvider
         do {
-            provider = try factory(source, try sources.secret(of: source))
+            provider = try await factory(source, try sources.secret(of: source))
         } catch {
             throw Unavailable(reason: "push source \(source.name) cannot be used: \(error)")
         }

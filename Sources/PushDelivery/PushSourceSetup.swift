@@ -19,33 +19,22 @@ public enum PushSourceSetup {
     /// A Web Push source gets a new VAPID key pair here.
     public static func prepare(_ body: PushSourceBody) throws -> Prepared {
         let endpoint = try body.endpoint.map(checkedEndpoint)
+        try refuseMembers(of: body)
         switch body.kind {
-        case .webpush:
-            guard let subject = body.subject else {
-                throw PushConfigurationError(
-                    "--subject", "a Web Push source needs the VAPID subject: mailto:you@example.org or an https: URL")
-            }
-            try VAPID.check(subject: subject)
-            let key = VAPIDKey()
-            return Prepared(
-                kind: .webpush, details: [.init("subject", subject), .init("publicKey", key.publicKey)],
-                endpoint: endpoint, secret: key.rawPrivateKey)
-        case .apns, .fcm:
-            throw PushConfigurationError("kind", "\(body.kind.rawValue) sources are not available in this build yet")
+        case .apns: return try prepareAPNs(body, endpoint: endpoint)
+        case .fcm: return try prepareFCM(body, endpoint: endpoint)
+        case .webpush: return try prepareWebPush(body, endpoint: endpoint)
         }
     }
 
     /// The provider for a stored source and its secret.
     public static func provider(
         for source: PushSourceConfigured, secret: [UInt8], options: ProviderConnectionOptions
-    ) throws -> any PushProvider {
+    ) async throws -> any PushProvider {
         switch source.kind {
-        case .webpush:
-            let key = try VAPIDKey(rawPrivateKey: secret, argument: "the stored VAPID key")
-            return try WebPushProvider(key: key, subject: source.detail("subject") ?? "", options: options)
-        case .apns, .fcm:
-            throw PushConfigurationError(
-                "kind", "\(source.kind.rawValue) sources are not available in this build yet")
+        case .apns: try await apnsProvider(for: source, secret: secret, options: options)
+        case .fcm: try await fcmProvider(for: source, secret: secret, options: options)
+        case .webpush: try webPushProvider(for: source, secret: secret, options: options)
         }
     }
 
@@ -59,5 +48,20 @@ public enum PushSourceSetup {
                 "expected an absolute https:// (or http://) URL with a host, not \(String(reflecting: text))")
         }
         return text
+    }
+
+    /// A member given for another kind of source is refused rather than silently dropped.
+    private static func refuseMembers(of body: PushSourceBody) throws {
+        let given: [(argument: String, isSet: Bool, kind: PushSourceConfigured.Kind)] = [
+            ("--topic", body.topic != nil, .apns), ("--sandbox", body.sandbox != nil, .apns),
+            ("--key-file", body.key != nil, .apns), ("--key-id", body.keyId != nil, .apns),
+            ("--team-id", body.teamId != nil, .apns), ("--certificate", body.certificate != nil, .apns),
+            ("--password-stdin", body.password != nil, .apns),
+            ("--service-account", body.serviceAccount != nil, .fcm), ("--subject", body.subject != nil, .webpush),
+        ]
+        if let stray = given.first(where: { $0.isSet && $0.kind.rawValue != body.kind.rawValue }) {
+            throw PushConfigurationError(
+                stray.argument, "applies to \(stray.kind.rawValue) sources only, not to a \(body.kind.rawValue) source")
+        }
     }
 }

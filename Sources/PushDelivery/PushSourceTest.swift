@@ -35,30 +35,35 @@ public enum PushSourceTest {
                 "user \(user) has no \(source.kind.platform.rawValue) device with a push token in namespace \(namespace); register one first (muster devices register)",
                 field: "user")
         }
-        let provider = try PushSourceSetup.provider(
+        let provider = try await PushSourceSetup.provider(
             for: source, secret: try sources.secret(of: source), options: options)
-        defer { Task { try? await provider.shutdown() } }
         let title = "Muster test"
         let body = "A test notification through push source \(name)"
-        let notice = PushNotice(kind: .test, title: title, body: body)
+        let notice = Array(try MusterJSON.encoder().encode(PushNotice(kind: .test, title: title, body: body)))
         var results: [Result] = []
         for device in devices {
             let push = Push(
-                token: device.token ?? "", title: title, body: body,
-                notice: Array(try MusterJSON.encoder().encode(notice)), collapseId: UUID().uuidString.lowercased(),
-                expiresAt: Date().addingTimeInterval(3600))
-            switch await provider.send(push) {
-            case .delivered(let id):
-                results.append(Result(deviceId: device.deviceId, outcome: "delivered", status: nil, detail: id))
-            case .retry(let status, let reason, _):
-                results.append(Result(deviceId: device.deviceId, outcome: "retry", status: status, detail: reason))
-            case .unregistered(let status, let reason):
-                results.append(
-                    Result(deviceId: device.deviceId, outcome: "unregistered", status: status, detail: reason))
-            case .rejected(let status, let reason):
-                results.append(Result(deviceId: device.deviceId, outcome: "rejected", status: status, detail: reason))
-            }
+                token: device.token ?? "", title: title, body: body, notice: notice,
+                collapseId: UUID().uuidString.lowercased(), expiresAt: Date().addingTimeInterval(3600))
+            results.append(Result(deviceId: device.deviceId, outcome: await provider.send(push)))
         }
+        // The provider's connections close before the answer goes back (a CLI process exits right after).
+        try? await provider.shutdown()
         return results
+    }
+}
+
+extension PushSourceTest.Result {
+    /// What a provider answered for one device.
+    init(deviceId: String, outcome: PushOutcome) {
+        switch outcome {
+        case .delivered(let id): self.init(deviceId: deviceId, outcome: "delivered", status: nil, detail: id)
+        case .retry(let status, let reason, _):
+            self.init(deviceId: deviceId, outcome: "retry", status: status, detail: reason)
+        case .unregistered(let status, let reason):
+            self.init(deviceId: deviceId, outcome: "unregistered", status: status, detail: reason)
+        case .rejected(let status, let reason):
+            self.init(deviceId: deviceId, outcome: "rejected", status: status, detail: reason)
+        }
     }
 }

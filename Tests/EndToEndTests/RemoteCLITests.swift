@@ -3,32 +3,6 @@ import Foundation
 import MusterClient
 import Testing
 
-/// Someone at a terminal with a session file of their own and no `MUSTER_DATA`: what `muster login` stores
-/// there decides where the domain verbs act.
-private struct Terminal {
-    let session: URL
-
-    init(_ session: URL) { self.session = session }
-
-    var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["MUSTER_DATA"] = nil
-        environment["MUSTER_SESSION"] = session.path
-        return environment
-    }
-
-    func run(_ arguments: [String], stdin: String = "") async throws -> MusterProcess.Outcome {
-        try await MusterProcess.run(arguments, stdin: stdin, environment: environment)
-    }
-
-    /// `muster login` with the password on stdin; fails the test unless it succeeds.
-    func login(_ server: URL, _ user: String, password: String) async throws {
-        let login = try await run(
-            ["login", "--server", server.absoluteString, user, "--password-stdin"], stdin: password + "\n")
-        try #require(login.status == 0, "\(login)")
-    }
-}
-
 /// The domain verbs against a running `muster serve`, as the user of `muster login`.
 @Suite struct RemoteCLITests {
     @Test func theDomainVerbsActOnAServerAsTheLoggedInUser() async throws {

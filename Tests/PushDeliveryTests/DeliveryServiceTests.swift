@@ -40,7 +40,7 @@ import Testing
         options.backoff = Backoff(base: .milliseconds(10), ceiling: .milliseconds(50))
         let connections = ProviderConnectionOptions(timeout: .seconds(5))
         let service = DeliveryService(
-            log: log, factory: { try PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
+            log: log, factory: { try await PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
             options: options, metrics: NOOPMetricsHandler.instance, logger: Logger(label: "test"))
         let running = Task { try await service.run() }
         defer { running.cancel() }

@@ -96,7 +96,7 @@ public struct MusterServer: Sendable {
                 .init(
                     service: DeliveryService(
                         log: api.log,
-                        factory: { try PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
+                        factory: { try await PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
                         options: options, metrics: api.metrics.factory, logger: logger)))
         }
         services.append(.init(service: application(onServerRunning: onServerRunning)))
