@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "MusterHTTPTests",
             dependencies: [
-                "MusterHTTP", "Muster", "EventLog", "EventLogTesting", "Forms", "MusterWire",
+                "MusterHTTP", "Muster", "EventLog", "EventLogTesting", "Forms", "MusterWire", "PushTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -52,7 +52,8 @@ extension PushSourceSetup {
             )
         }
         _ = try APNsConfiguration(
-            authentication: authentication, topic: topic, sandbox: sandbox, endpoint: endpoint.flatMap { URL(string: $0) })
+            authentication: authentication, topic: topic, sandbox: sandbox,
+            endpoint: endpoint.flatMap { URL(string: $0) })
         details += [.init("topic", topic), .init("sandbox", String(sandbox))]
         return Prepared(kind: .apns, details: details, endpoint: endpoint, secret: secret)
     }

@@ -22,7 +22,8 @@ extension PushSourceSetup {
         for source: PushSourceConfigured, secret: [UInt8], options: ProviderConnectionOptions
     ) async throws -> any PushProvider {
         let configuration = FCMConfiguration(
-            serviceAccount: try ServiceAccount(json: Data(secret)), endpoint: source.endpoint.flatMap { URL(string: $0) })
+            serviceAccount: try ServiceAccount(json: Data(secret)),
+            endpoint: source.endpoint.flatMap { URL(string: $0) })
         return await FCMProvider(configuration, options: options)
     }
 }

@@ -84,7 +84,8 @@ import Testing
     @Test func anAPNsTokenSourceDeliversAMessageOverHTTP2AndKeepsItsKeyOutOfTheLog() async throws {
         let key = APNsTestKey()
         let apns = try await APNsServer.start(
-            topic: Self.topic, authentication: .token(publicKeyPEM: key.publicKeyPEM, keyId: Self.keyId, teamId: Self.teamId))
+            topic: Self.topic,
+            authentication: .token(publicKeyPEM: key.publicKeyPEM, keyId: Self.keyId, teamId: Self.teamId))
         let world = try await World.start(certificatePEM: apns.certificate.certificatePEM, platform: "apns")
 
         let added = try await world.ada.run(

@@ -1,5 +1,6 @@
 import EventLogTesting
 import Foundation
+import PushTesting
 import Testing
 
 /// `muster push-sources` and `muster deliveries` on a data directory: what they refuse, and what an empty
@@ -13,7 +14,7 @@ import Testing
         let device = try await MusterProcess.run(
             [
                 "devices", "register", "--user", "joe", "--device-id", "browser", "--device-name", "Firefox",
-                "--platform", "web", "--token", #"{"endpoint":"https://push.example.org/x"}"#,
+                "--platform", "web", "--token", WebPushTestSubscription.json(),
             ] + data)
         #expect(device.status == 0, "\(device)")
         return data
@@ -70,6 +71,29 @@ import Testing
             ["push-sources", "add", "apns", "ios", "--topic", "org.example.app"] + data)
         #expect(neither.status == 2, "\(neither)")
         #expect(neither.stderr.contains("--key-file") && neither.stderr.contains("--certificate"), "\(neither.stderr)")
+    }
+
+    @Test func aWebDeviceWhoseSubscriptionCannotBeDeliveredToIsRefusedNamingTheMember() async throws {
+        let work = try TemporaryDirectory("push-sources-cli")
+        defer { work.remove() }
+        let data = try await Self.dataDirectory(work)
+        let register = [
+            "devices", "register", "--user", "joe", "--device-id", "laptop", "--device-name", "Chromium", "--platform",
+            "web",
+        ]
+        let plain = WebPushTestSubscription.json(endpoint: "https://push.example.org/2")
+            .replacingOccurrences(of: "https://push.example.org", with: "http://push.example.org")
+        let refusals: [(token: [String], names: String)] = [
+            ([], "token"), (["--token", "not json"], "token"), (["--token", plain], "token.endpoint"),
+        ]
+        for refusal in refusals {
+            let refused = try await MusterProcess.run(register + refusal.token + data)
+            #expect(refused.status == 2, "\(refused)")
+            #expect(refused.stderr.contains(refusal.names + ":"), "\(refused.stderr)")
+        }
+        let devices = try await MusterProcess.run(["devices", "list", "--user", "joe", "--json"] + data)
+        #expect(!devices.stdout.contains("laptop"), "nothing was stored: \(devices.stdout)")
+        #expect(devices.stdout.contains("browser"))
     }
 
     @Test func anEmptyNamespaceListsNoSources() async throws {

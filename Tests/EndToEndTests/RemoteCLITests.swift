@@ -67,7 +67,10 @@ import Testing
         // A second login, in a session file of its own.
         try await joe.login(server.base, "joe", password: "secret-joe")
         let device = try await joe.run(
-            ["devices", "register", "--device-id", "d1", "--device-name", "Joe's phone", "--platform", "web"])
+            [
+                "devices", "register", "--device-id", "d1", "--device-name", "Joe's phone", "--platform", "apns",
+                "--token", "ab12",
+            ])
         #expect(device.status == 0, "\(device)")
         #expect(try device.json()["user"] as? String == "joe")
         let othersDevices = try await joe.run(["devices", "list", "--user", "ann"])

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PushTesting
 import Testing
 
 @testable import MusterHTTP
@@ -81,6 +82,61 @@ import Testing
         }
     }
 
+    @Test func aWebPushSourceIs201AndBrowsersGetItsPublicKey() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            let created = try await client.send(
+                .post, "/api/v1/push/sources", token: ada,
+                json: #"{"name":"browsers","kind":"webpush","subject":"mailto:ops@example.org"}"#)
+            #expect(created.status == .created, "\(created.text)")
+            let details = try #require(created.object["details"] as? [String: Any])
+            let publicKey = try #require(details["publicKey"] as? String)
+            #expect((created.object["fingerprint"] as? String)?.count == 64)
+
+            let key = try await client.send(.get, "/api/v1/push/vapid-public-key", token: joe)
+            #expect(key.status == .ok, "\(key.text)")
+            #expect(key.object["publicKey"] as? String == publicKey)
+            #expect(key.object["source"] as? String == "browsers", "\(key.text)")
+        }
+    }
+
+    @Test func aWebDeviceMustGiveItsSubscriptionAndNothingElseIsStored() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let joe = try await client.login("joe")
+            let refusals: [(token: String, field: String)] = [
+                (#""token":"t","#, "token"),
+                ("", "token"),
+                (
+                    #""token":"{\"endpoint\":\"http://push.example.org/1\",\"keys\":{\"p256dh\":\"x\",\"auth\":\"y\"}}","#,
+                    "token.endpoint"
+                ),
+            ]
+            for refusal in refusals {
+                let refused = try await client.send(
+                    .post, "/api/v1/devices", token: joe,
+                    json: #"{"deviceId":"browser",\#(refusal.token)"deviceName":"Firefox","platform":"web"}"#)
+                #expect(refused.status == .badRequest, "\(refused.text)")
+                #expect(refused.errorFields == [refusal.field], "\(refused.text)")
+            }
+            let none = try await client.send(.get, "/api/v1/devices", token: joe)
+            #expect(none.text == "[]", "nothing was stored: \(none.text)")
+
+            let subscription = WebPushTestSubscription.json()
+            let body = try JSONSerialization.data(withJSONObject: [
+                "deviceId": "browser", "deviceName": "Firefox", "platform": "web", "token": subscription,
+            ])
+            let registered = try await client.send(
+                .post, "/api/v1/devices", token: joe, json: String(decoding: body, as: UTF8.self))
+            #expect(registered.status == .created, "\(registered.text)")
+            #expect(registered.object["token"] as? String == subscription)
+        }
+    }
+
     @Test(arguments: [
         ("--key-file", "key"), ("--key-id", "keyId"), ("--team-id", "teamId"), ("--certificate", "certificate"),
         ("--password-stdin", "password"), ("--service-account", "serviceAccount"), ("--topic", "topic"),
@@ -102,7 +158,7 @@ import Testing
             let ann = try await client.login("ann")
             _ = try await client.send(
                 .post, "/api/v1/devices", token: joe,
-                json: #"{"deviceId":"browser","deviceName":"Firefox","platform":"web","token":"t"}"#)
+                json: #"{"deviceId":"phone","deviceName":"Pixel","platform":"fcm","token":"t"}"#)
             let sent = try await client.send(
                 .post, "/api/v1/notifications", token: ada,
                 json: #"{"to":["joe"],"title":"T","body":"B","payload":\#(colourPayload)}"#)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Muster
 import MusterWire
+import PushDelivery
 
 /// `/devices`: the caller's push targets — register (or update), list, unregister.
 struct DeviceController: APIController {
@@ -24,6 +25,7 @@ struct DeviceController: APIController {
                 .badRequest, "bad_request", "platform \(device.platform) is not one of \(choices)",
                 fields: [.init(field: "platform", message: "expected one of \(choices)")])
         }
+        try PushTargetCheck.check(platform: platform, token: device.token)
         let target = PushTargetRegistered(
             user: caller.username, deviceId: device.deviceId, deviceName: device.deviceName, platform: platform,
             token: device.token)

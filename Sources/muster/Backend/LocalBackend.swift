@@ -3,6 +3,7 @@ import Forms
 import Foundation
 import Muster
 import MusterWire
+import PushDelivery
 
 /// The domain verbs on a data directory, through the domain's services; `actor` "cli" unless the verb says who.
 /// The log stays open while the verb runs (``BackendOptions/run(namespace:creating:_:)`` closes it).
@@ -42,9 +43,11 @@ struct LocalBackend: Backend {
     func register(
         user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?
     ) async throws -> PushTarget {
+        let platform = PushTargetRegistered.Platform(rawValue: platform.rawValue) ?? .web
+        try PushTargetCheck.check(platform: platform, token: token)
         let target = PushTargetRegistered(
             user: try named(user, "name the device's user: --user USER"), deviceId: deviceId, deviceName: deviceName,
-            platform: PushTargetRegistered.Platform(rawValue: platform.rawValue) ?? .web, token: token)
+            platform: platform, token: token)
         try await Directory(log: log).register(target, namespace: namespace, actor: "cli")
         return PushTarget(target)
     }
