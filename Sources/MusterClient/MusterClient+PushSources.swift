@@ -63,4 +63,15 @@ extension MusterClient {
         request.query = source.map { [URLQueryItem(name: "source", value: $0)] } ?? []
         return try decode(VAPIDPublicKey.self, from: try await perform(request), of: request)
     }
+
+    /// Admin: asks a user's phones where they are (`POST /api/v1/location-requests`): each APNs or FCM device a
+    /// source reaches gets a silent push, and its app publishes its location. `bad_request` naming `user` when
+    /// none can be asked.
+    public func requestLocation(user: String, reason: String? = nil) async throws(MusterClientError)
+        -> LocationRequest
+    {
+        let request = try APIRequest(
+            "POST", ["location-requests"], json: LocationRequestBody(user: user, reason: reason))
+        return try decode(LocationRequest.self, from: try await perform(request), of: request)
+    }
 }

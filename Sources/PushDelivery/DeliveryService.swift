@@ -142,18 +142,27 @@ public struct DeliveryService: Service {
         }
     }
 
-    /// The push for a delivery: the whole message when it fits the provider's limit, else its id to fetch.
+    /// The push for a delivery: the whole message when it fits the provider's limit, else its id to fetch; for
+    /// a location request, a silent push asking for the location.
     private func content(of delivery: Delivery, token: String, fitting provider: any PushProvider) throws
         -> (Push, PushDelivered.Carried)
     {
+        let expiresAt = Date(timeIntervalSince1970: Double(delivery.expiresAt) / 1_000_000)
+        if delivery.kind == .locationRequest {
+            let notice = Array(try MusterJSON.encoder().encode(PushNotice(kind: .locationRequest)))
+            let push = Push(
+                token: token, title: "", body: "", notice: notice,
+                collapseId: delivery.messageId.uuidString.lowercased(),
+                expiresAt: expiresAt, silent: true)
+            return (push, .direct)
+        }
         let message = try deliveries.message(of: delivery)
         var notice = PushNotice(
             kind: .message, messageId: message.messageId, title: message.title, body: message.body, message: message)
         let encoder = MusterJSON.encoder()
         var push = Push(
             token: token, title: message.title, body: message.body, notice: Array(try encoder.encode(notice)),
-            collapseId: delivery.messageId.uuidString.lowercased(),
-            expiresAt: Date(timeIntervalSince1970: Double(delivery.expiresAt) / 1_000_000))
+            collapseId: delivery.messageId.uuidString.lowercased(), expiresAt: expiresAt)
         if provider.fits(push) { return (push, .direct) }
         notice.message = nil
         push.notice = Array(try encoder.encode(notice))

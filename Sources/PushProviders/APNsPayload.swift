@@ -2,7 +2,8 @@ import Foundation
 
 /// The JSON body of an APNs push: the visible alert under `aps`, Muster's notice beside it under `muster`.
 ///
-/// `{"aps":{"alert":{"title":…,"body":…},"sound":"default","mutable-content":1},"muster":{…}}`
+/// `{"aps":{"alert":{"title":…,"body":…},"sound":"default","mutable-content":1},"muster":{…}}`, or for a silent
+/// push `{"aps":{"content-available":1},"muster":{…}}`.
 enum APNsPayload {
     /// APNs refuses a payload over 4 KB (`PayloadTooLarge`).
     static let limit = 4096
@@ -27,7 +28,10 @@ enum APNsPayload {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding two strings and a number cannot fail.
-        let aps = try! encoder.encode(APS(alert: .init(title: push.title, body: push.body)))
+        let aps =
+            push.silent
+            ? Data(#"{"content-available":1}"#.utf8)
+            : try! encoder.encode(APS(alert: .init(title: push.title, body: push.body)))
         return Array(#"{"aps":"#.utf8) + Array(aps) + Array(#","muster":"#.utf8) + push.notice + [UInt8(ascii: "}")]
     }
 

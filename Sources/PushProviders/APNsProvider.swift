@@ -51,8 +51,9 @@ public final class APNsProvider: PushProvider {
         var request = HTTPClientRequest(url: "\(configuration.origin)/3/device/\(push.token)")
         request.method = .POST
         request.headers.add(name: "apns-topic", value: configuration.topic)
-        request.headers.add(name: "apns-push-type", value: "alert")
-        request.headers.add(name: "apns-priority", value: "10")
+        // A background push must go at priority 5; APNs refuses 10 for it.
+        request.headers.add(name: "apns-push-type", value: push.silent ? "background" : "alert")
+        request.headers.add(name: "apns-priority", value: push.silent ? "5" : "10")
         // Unix seconds; a push already past its time says 0 (deliver now or never) rather than a negative time.
         let expiration = max(Int(push.expiresAt.timeIntervalSince1970.rounded(.down)), 0)
         request.headers.add(name: "apns-expiration", value: String(expiration))

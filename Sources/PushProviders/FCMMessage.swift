@@ -1,11 +1,12 @@
 import Foundation
 
-/// The body of an FCM HTTP v1 `messages:send`: the alert as `notification`, Muster's notice as the string
-/// `data.muster`, and the collapse key and lifetime for Android and for APNs through FCM.
+/// The body of an FCM HTTP v1 `messages:send`: the alert as `notification` (none for a silent push, a data-only
+/// message), Muster's notice as the string `data.muster`, and the collapse key and lifetime for Android and for
+/// APNs through FCM.
 struct FCMMessageBody: Codable, Sendable, Hashable {
     struct Message: Codable, Sendable, Hashable {
         var token: String
-        var notification: Notification
+        var notification: Notification?
         var data: [String: String]
         var android: Android
         var apns: APNs
@@ -22,6 +23,15 @@ struct FCMMessageBody: Codable, Sendable, Hashable {
     }
     struct APNs: Codable, Sendable, Hashable {
         var headers: [String: String]
+        /// For a silent push to an Apple device through FCM: `{"aps":{"content-available":1}}`.
+        var payload: Payload?
+    }
+    struct Payload: Codable, Sendable, Hashable {
+        struct APS: Codable, Sendable, Hashable {
+            var contentAvailable = 1
+            enum CodingKeys: String, CodingKey { case contentAvailable = "content-available" }
+        }
+        var aps = APS()
     }
 
     var message: Message
@@ -36,16 +46,20 @@ struct FCMMessageBody: Codable, Sendable, Hashable {
         let ttl = min(max(Int(push.expiresAt.timeIntervalSince(now).rounded(.down)), 0), Self.longestTTL)
         var apnsHeaders = ["apns-expiration": String(Int(push.expiresAt.timeIntervalSince1970))]
         if !push.collapseId.isEmpty { apnsHeaders["apns-collapse-id"] = push.collapseId }
+        if push.silent {
+            apnsHeaders["apns-push-type"] = "background"
+            apnsHeaders["apns-priority"] = "5"
+        }
         message = Message(
-            token: push.token, notification: .init(title: push.title, body: push.body),
+            token: push.token, notification: push.silent ? nil : .init(title: push.title, body: push.body),
             data: ["muster": String(decoding: push.notice, as: UTF8.self)],
             android: .init(collapse_key: push.collapseId, ttl: "\(ttl)s", priority: "high"),
-            apns: .init(headers: apnsHeaders))
+            apns: .init(headers: apnsHeaders, payload: push.silent ? Payload() : nil))
     }
 
     /// The bytes FCM counts against its limit: the data's keys and values, the notification's title and body.
     static func countedSize(of push: Push) -> Int {
-        "muster".utf8.count + push.notice.count + push.title.utf8.count + push.body.utf8.count
+        "muster".utf8.count + push.notice.count + (push.silent ? 0 : push.title.utf8.count + push.body.utf8.count)
     }
 
     func encoded() -> [UInt8] {

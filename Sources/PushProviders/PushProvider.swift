@@ -16,8 +16,15 @@ public struct Push: Sendable, Hashable {
     public var collapseId: String
     /// When the provider should stop trying: `apns-expiration`, FCM's `ttl`, Web Push's `TTL`.
     public var expiresAt: Date
+    /// No alert: the app is woken in the background to act on the notice (a location request). APNs gets a
+    /// `background` push with `content-available`, FCM a data-only message; title and body are not sent.
+    public var silent: Bool
 
-    public init(token: String, title: String, body: String, notice: [UInt8], collapseId: String, expiresAt: Date) {
+    public init(
+        token: String, title: String, body: String, notice: [UInt8], collapseId: String, expiresAt: Date,
+        silent: Bool = false
+    ) {
+        self.silent = silent
         self.token = token
         self.title = title
         self.body = body

@@ -70,7 +70,10 @@ struct APNsRequestChecker: Sendable {
         guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else { return refuse(400, "BadDeviceToken") }
         guard let sentTopic = headers["apns-topic"] else { return refuse(400, "MissingTopic") }
         guard sentTopic == topic else { return refuse(400, "DeviceTokenNotForTopic") }
-        guard headers["apns-push-type"] == "alert" else { return refuse(400, "InvalidPushType") }
+        let pushType = headers["apns-push-type"]
+        guard pushType == "alert" || pushType == "background" else { return refuse(400, "InvalidPushType") }
+        // Apple: a background push must have priority 5 (10 is refused) and only content-available in aps.
+        if pushType == "background" && headers["apns-priority"] != "5" { return refuse(400, "BadPriority") }
         guard let expiration = headers["apns-expiration"], Int(expiration) != nil else {
             return refuse(400, "BadExpirationDate")
         }
@@ -83,6 +86,12 @@ struct APNsRequestChecker: Sendable {
         guard body.count <= 4096 else { return refuse(413, "PayloadTooLarge") }
         guard let payload = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any], payload["aps"] != nil
         else { return refuse(400, "PayloadEmpty") }
+        if pushType == "background",
+            (payload["aps"] as? [String: Any])?["content-available"] as? Int != 1
+                || (payload["aps"] as? [String: Any])?["alert"] != nil
+        {
+            return refuse(400, "InvalidPushType")
+        }
         guard let keys else {
             return presentedCertificate ? Verdict() : refuse(403, "MissingProviderToken")
         }

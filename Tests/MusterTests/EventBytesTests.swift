@@ -57,6 +57,8 @@ import Testing
                 reason: "timeout", nextAttemptAt: nil)
         ),
         ("push-expired", PushExpired(messageId: message, user: "ada", deviceId: "d1", attempts: 9)),
+        ("location-request", LocationRequested(requestId: message, user: "ada", reason: "roll call")),
+        ("location-request-bare", LocationRequested(requestId: message, user: "ada")),
         (
             "sent",
             PayloadSent(
@@ -226,6 +228,14 @@ import Testing
         "push-expired": (
             "6f9619ff8b86d011b42d00c04fc964ff0361646102643112",
             #"{"attempts":9,"deviceId":"d1","messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
+        ),
+        "location-request": (
+            "6f9619ff8b86d011b42d00c04fc964ff0361646109726f6c6c2063616c6c",
+            #"{"reason":"roll call","requestId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
+        ),
+        "location-request-bare": (
+            "6f9619ff8b86d011b42d00c04fc964ff0361646100",
+            #"{"requestId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
         ),
         "sent": (
             "026f7001540142037372632d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7202036164616f9619ff8b86d011b42d00c04fc964ff03626f620e984725c51c4bf49960e1c80e27aba0",

@@ -80,6 +80,24 @@ struct APNsWorld {
         #expect(muster["title"] as? String == "Drill")
     }
 
+    @Test func aSilentPushIsABackgroundPushWithoutAnAlert() async throws {
+        let world = try await APNsWorld.token()
+        var push = try APNsWorld.push(notice: PushNotice(kind: .locationRequest))
+        push.silent = true
+        let outcome = await world.provider.send(push)
+        let received = try #require(await world.server.waitForPushes(1).first)
+        try await world.stop()
+
+        #expect(outcome.isDelivered)
+        #expect(received.refusal == nil)
+        #expect(received.headers["apns-push-type"] == "background")
+        #expect(received.headers["apns-priority"] == "5", "APNs refuses priority 10 for a background push")
+        let body = received.json()
+        let aps = try #require(body["aps"] as? [String: Any])
+        #expect(aps.count == 1 && aps["content-available"] as? Int == 1, "\(aps)")
+        #expect((body["muster"] as? [String: Any])?["kind"] as? String == "locationRequest")
+    }
+
     @Test func theProviderTokenIsReusedAndSignedAgainAfterFiftyMinutes() async throws {
         let world = try await APNsWorld.token()
         let push = try APNsWorld.push()

@@ -74,6 +74,25 @@ struct FCMWorld {
         #expect(apns["apns-expiration"] as? String == String(Int(push.expiresAt.timeIntervalSince1970)))
     }
 
+    @Test func aSilentPushIsADataOnlyMessage() async throws {
+        let world = try await FCMWorld.start()
+        var push = try world.push()
+        push.notice = Array(try JSONEncoder().encode(PushNotice(kind: .locationRequest)))
+        push.silent = true
+        let outcome = await world.provider.send(push)
+        let received = try #require(await world.server.waitForMessages(1).first)
+        try await world.stop()
+
+        #expect(outcome.isDelivered)
+        let message = received.message()
+        #expect(message["notification"] == nil, "no alert: \(message)")
+        #expect((message["data"] as? [String: Any])?["muster"] as? String == #"{"kind":"locationRequest"}"#)
+        let apns = try #require(message["apns"] as? [String: Any])
+        #expect((apns["headers"] as? [String: Any])?["apns-push-type"] as? String == "background")
+        #expect((apns["headers"] as? [String: Any])?["apns-priority"] as? String == "5")
+        #expect(((apns["payload"] as? [String: Any])?["aps"] as? [String: Any])?["content-available"] as? Int == 1)
+    }
+
     @Test func theAccessTokenIsKeptUntilFiveMinutesBeforeItExpires() async throws {
         let world = try await FCMWorld.start()
         #expect(await world.provider.send(try world.push()).isDelivered)

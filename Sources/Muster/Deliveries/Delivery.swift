@@ -16,10 +16,20 @@ public struct Delivery: Sendable, Hashable, Codable {
         case expired
     }
 
+    /// What the push is for.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A sent message: a visible alert, and the message or its id.
+        case message
+        /// A location request: a silent push that wakes the app to publish where it is.
+        case locationRequest
+    }
+
     /// How long a delivery is tried before it expires: 24 hours.
     public static let timeToLive: Int64 = 24 * 3600 * 1_000_000
 
+    public var kind: Kind
     public var namespace: String
+    /// The message's id, or the location request's.
     public var messageId: UUID
     public var user: String
     public var deviceId: String
@@ -36,7 +46,7 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var dueAt: Int64
     /// When it expires, in microseconds since 1970.
     public var expiresAt: Int64
-    /// The position of the `PayloadSent` that made it.
+    /// The position of the `PayloadSent` (or `LocationRequested`) that made it.
     public var sentPosition: UInt64
     /// The last failed attempt's HTTP status and reason.
     public var lastStatus: Int?
@@ -48,4 +58,21 @@ public struct Delivery: Sendable, Hashable, Codable {
 
     /// The outbox key: `ns 0 messageId 0 deviceId 0`.
     var key: [UInt8] { Key.joined(namespace, messageId.uuidString, deviceId) }
+
+    /// A new pending delivery, due at once, made by `event` (a send or a location request).
+    init(_ kind: Kind, id: UUID, user: String, to target: OutboxProjection.Target, _ event: RecordedEvent) {
+        self.kind = kind
+        namespace = event.namespace
+        messageId = id
+        self.user = user
+        deviceId = target.deviceId
+        platform = target.platform
+        source = target.source
+        status = .pending
+        attempts = 0
+        sentAt = event.recordedAt
+        dueAt = event.recordedAt
+        expiresAt = event.recordedAt + Self.timeToLive
+        sentPosition = event.position
+    }
 }

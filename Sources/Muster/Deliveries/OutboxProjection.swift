@@ -2,7 +2,7 @@ import EventLog
 import Foundation
 
 /// The outbox: one delivery per (recipient of a sent message, registered device whose platform has a push
-/// source in the namespace), and where each stands. Kept inline, so a delivery exists as soon as its send is
+/// source in the namespace) and per phone asked for its location, and where each stands. Kept inline, so a delivery exists as soon as its send is
 /// acknowledged and a restart resumes exactly what was pending.
 ///
 /// Tables:
@@ -13,12 +13,12 @@ import Foundation
 public struct OutboxProjection: Projection {
     public static let name = "outbox"
     public var name: String { Self.name }
-    public var version: UInt32 { 1 }
+    public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["deliveries", "due", "targets", "sources"] }
     public var eventTypes: Set<String>? {
         [
-            PayloadSent.type, PushDelivered.type, PushFailed.type, PushExpired.type, PushTargetRegistered.type,
+            PayloadSent.type, LocationRequested.type, PushDelivered.type, PushFailed.type, PushExpired.type, PushTargetRegistered.type,
             PushTargetUnregistered.type, PushSourceConfigured.type, PushSourceRemoved.type,
         ]
     }
@@ -30,6 +30,8 @@ public struct OutboxProjection: Projection {
         switch event.type {
         case PayloadSent.type:
             try queue(try PayloadSent.decode(event)!, event, state)
+        case LocationRequested.type:
+            try queue(try LocationRequested.decode(event)!, event, state)
         case PushDelivered.type:
             let done = try PushDelivered.decode(event)!
             try update(ns, done.messageId, done.deviceId, state) { delivery in
@@ -80,36 +82,57 @@ public struct OutboxProjection: Projection {
 
     /// One delivery per recipient's device that a source of the namespace reaches.
     private func queue(_ sent: PayloadSent, _ event: RecordedEvent, _ state: ProjectionState) throws {
-        let ns = event.namespace
+        for recipient in sent.recipients {
+            let targets = try Self.reachable(
+                user: recipient.user, namespace: event.namespace, preferring: sent.source, in: state)
+            for target in targets {
+                try put(Delivery(.message, id: recipient.messageId, user: recipient.user, to: target, event), state)
+            }
+        }
+    }
+
+    /// One delivery per phone of the user that a source reaches: the silent push asking for its location.
+    private func queue(_ request: LocationRequested, _ event: RecordedEvent, _ state: ProjectionState) throws {
+        let targets = try Self.reachable(
+            user: request.user, namespace: event.namespace, platforms: LocationRequested.platforms, in: state)
+        for target in targets {
+            try put(Delivery(.locationRequest, id: request.requestId, user: request.user, to: target, event), state)
+        }
+    }
+
+    /// A device a push can reach, and the source it goes through.
+    struct Target {
+        var deviceId: String
+        var platform: PushTargetRegistered.Platform
+        var source: String
+    }
+
+    /// The user's devices on `platforms` (all when nil) with a push token and a source of their platform in the
+    /// namespace: the source named `preferring` when it reaches the device, else the platform's first by name.
+    static func reachable(
+        user: String, namespace ns: String, platforms: Set<PushTargetRegistered.Platform>? = nil,
+        preferring preferred: String? = nil, in state: ProjectionState
+    ) throws -> [Target] {
         var sources: [(name: String, kind: PushSourceConfigured.Kind)] = []
         try state.scan("sources", prefix: Key.joined(ns)) { key, value in
-            guard let kind = PushSourceConfigured.Kind(rawValue: String(decoding: value, as: UTF8.self)) else {
-                return true
+            if let kind = PushSourceConfigured.Kind(rawValue: String(decoding: value, as: UTF8.self)) {
+                sources.append((Key.components(key)[1], kind))
             }
-            sources.append((Key.components(key)[1], kind))
             return true
         }
-        guard !sources.isEmpty else { return }
-        for recipient in sent.recipients {
-            var targets: [(deviceId: String, platform: PushTargetRegistered.Platform)] = []
-            try state.scan("targets", prefix: Key.joined(ns, recipient.user)) { key, value in
-                let platform = Key.components(value).first.flatMap(PushTargetRegistered.Platform.init(rawValue:))
-                if let platform { targets.append((Key.components(key)[2], platform)) }
-                return true
+        guard !sources.isEmpty else { return [] }
+        var targets: [Target] = []
+        try state.scan("targets", prefix: Key.joined(ns, user)) { key, value in
+            guard let platform = Key.components(value).first.flatMap(PushTargetRegistered.Platform.init(rawValue:)),
+                platforms?.contains(platform) ?? true
+            else { return true }
+            let reaching = sources.filter { $0.kind.platform == platform }
+            if let source = reaching.first(where: { $0.name == preferred }) ?? reaching.first {
+                targets.append(Target(deviceId: Key.components(key)[2], platform: platform, source: source.name))
             }
-            for target in targets {
-                let reaching = sources.filter { $0.kind.platform == target.platform }
-                guard let source = reaching.first(where: { $0.name == sent.source }) ?? reaching.first else {
-                    continue
-                }
-                let delivery = Delivery(
-                    namespace: ns, messageId: recipient.messageId, user: recipient.user, deviceId: target.deviceId,
-                    platform: target.platform, source: source.name, status: .pending, attempts: 0,
-                    sentAt: event.recordedAt, dueAt: event.recordedAt,
-                    expiresAt: event.recordedAt + Delivery.timeToLive, sentPosition: event.position)
-                try put(delivery, state)
-            }
+            return true
         }
+        return targets
     }
 
     /// Changes a delivery and moves its `due` entry; a delivery the outbox does not hold is left alone.

@@ -21,6 +21,14 @@ extension DeliveryRecord {
             status: Status(rawValue: delivery.status.rawValue) ?? .pending, attempts: delivery.attempts,
             sentAt: date(delivery.sentAt), nextAttemptAt: delivery.status == .pending ? date(delivery.dueAt) : nil,
             expiresAt: date(delivery.expiresAt), lastStatus: delivery.lastStatus, lastReason: delivery.lastReason,
-            providerId: delivery.providerId, finishedAt: delivery.finishedAt.map(date))
+            providerId: delivery.providerId, finishedAt: delivery.finishedAt.map(date),
+            kind: Kind(rawValue: delivery.kind.rawValue) ?? .message)
+    }
+}
+
+extension LocationRequest {
+    /// A recorded location request and the devices asked, as the wire shows it.
+    public init(_ request: LocationRequested, devices: [String]) {
+        self.init(requestId: request.requestId, user: request.user, reason: request.reason, devices: devices)
     }
 }

@@ -37,6 +37,7 @@ struct API: Sendable {
                 NotificationController(api: self), RequestController(api: self), PayloadController(api: self),
                 DocumentController(api: self), TopicController(api: self), EventController(api: self),
                 AdministrationController(api: self), PushSourceController(api: self), DeliveryController(api: self),
+                LocationRequestController(api: self),
             ] + AreaKind.allCases.map { AreaController(api: self, kind: $0) }
             + [ReportController(api: self), GeotriggerController(api: self)]
         let group = router.group("/api/v1")

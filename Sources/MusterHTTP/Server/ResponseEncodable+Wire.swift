@@ -22,3 +22,4 @@ extension PushSource: ResponseEncodable {}
 extension PushTestResult: ResponseEncodable {}
 extension VAPIDPublicKey: ResponseEncodable {}
 extension DeliveryRecord: ResponseEncodable {}
+extension LocationRequest: ResponseEncodable {}

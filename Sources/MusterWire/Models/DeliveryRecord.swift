@@ -1,13 +1,22 @@
 import Foundation
 
-/// One message's delivery to one device, as `muster deliveries` and `GET /api/v1/messages/{id}/deliveries` show
-/// it.
+/// One message's (or location request's) delivery to one device, as `muster deliveries` and
+/// `GET /api/v1/messages/{id}/deliveries` show it.
 public struct DeliveryRecord: Sendable, Hashable, Codable {
+    /// What the push is for.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A sent message.
+        case message
+        /// A silent push asking for the device's location; `messageId` is the request's id.
+        case locationRequest
+    }
+
     /// Where a delivery stands.
     public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
         case pending, delivered, failed, expired
     }
 
+    public var kind: Kind
     public var messageId: UUID
     public var user: String
     public var deviceId: String
@@ -32,8 +41,9 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public init(
         messageId: UUID, user: String, deviceId: String, platform: PushTarget.Platform, source: String,
         status: Status, attempts: Int, sentAt: Date, nextAttemptAt: Date?, expiresAt: Date, lastStatus: Int?,
-        lastReason: String?, providerId: String?, finishedAt: Date?
+        lastReason: String?, providerId: String?, finishedAt: Date?, kind: Kind = .message
     ) {
+        self.kind = kind
         self.messageId = messageId
         self.user = user
         self.deviceId = deviceId

@@ -39,6 +39,8 @@ protocol Backend: Sendable {
     func testPushSource(name: String, user: String) async throws -> [PushTestResult]
     /// The namespace's deliveries, each filter optional.
     func deliveries(messageId: UUID?, user: String?, status: DeliveryRecord.Status?) async throws -> [DeliveryRecord]
+    /// Asks the user's phones where they are: a silent push to each through the outbox.
+    func requestLocation(user: String, reason: String?) async throws -> LocationRequest
 
     /// Sends `payload` (JSON text) to the recipients.
     func send(

@@ -39,4 +39,10 @@ extension LocalBackend {
             status: status.flatMap { Delivery.Status(rawValue: $0.rawValue) }
         ).map(DeliveryRecord.init)
     }
+
+    func requestLocation(user: String, reason: String?) async throws -> LocationRequest {
+        let (request, devices) = try await LocationRequests(log: log).request(
+            user: user, reason: reason, namespace: namespace, actor: "cli")
+        return LocationRequest(request, devices: devices)
+    }
 }

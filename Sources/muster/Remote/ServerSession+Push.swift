@@ -24,4 +24,8 @@ extension ServerSession {
     {
         try await call { try await $0.deliveries(messageId: messageId, user: user, status: status) }
     }
+
+    func requestLocation(user: String, reason: String?) async throws -> LocationRequest {
+        try await call { try await $0.requestLocation(user: user, reason: reason) }
+    }
 }
