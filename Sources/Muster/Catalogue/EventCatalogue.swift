@@ -10,7 +10,8 @@ public enum EventCatalogue {
         AreaDefined.self, AreaRemoved.self,
         LocationReported.self, BeaconSighted.self, AreaTransition.self, RuleEvaluated.self,
         GeotriggerDefined.self, GeotriggerRemoved.self, GeotriggerNotified.self,
-        PushSourceConfigured.self, PushSourceRemoved.self, PushDelivered.self, PushFailed.self, PushExpired.self, LocationRequested.self,
+        PushSourceConfigured.self, PushSourceRemoved.self, PushDelivered.self, PushFailed.self, PushExpired.self,
+        LocationRequested.self,
     ]
 
     /// The body of a domain event as JSON (sorted keys), or nil when the type is not Muster's.

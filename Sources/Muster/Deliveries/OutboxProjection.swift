@@ -18,8 +18,8 @@ public struct OutboxProjection: Projection {
     public var tables: [String] { ["deliveries", "due", "targets", "sources"] }
     public var eventTypes: Set<String>? {
         [
-            PayloadSent.type, LocationRequested.type, PushDelivered.type, PushFailed.type, PushExpired.type, PushTargetRegistered.type,
-            PushTargetUnregistered.type, PushSourceConfigured.type, PushSourceRemoved.type,
+            PayloadSent.type, LocationRequested.type, PushDelivered.type, PushFailed.type, PushExpired.type,
+            PushTargetRegistered.type, PushTargetUnregistered.type, PushSourceConfigured.type, PushSourceRemoved.type,
         ]
     }
 
