@@ -45,8 +45,13 @@ import Testing
         try await eventually("every live subscription to receive its push after the restart", seconds: 40) {
             Set(stage.endpoint.received.map(\.subscription)).isSuperset(of: live)
         }
-        try await eventually("no delivery left pending") {
-            try await stage.deliveries(["--status", "pending"]).isEmpty
+        var pending: [[String: Any]] = []
+        try await eventually(
+            "no delivery left pending; left: \(pending.compactMap { $0["user"] as? String }.prefix(20)), "
+                + "requests \(stage.endpoint.requestCount), taken \(stage.endpoint.receivedCount)"
+        ) {
+            pending = try await stage.deliveries(["--status", "pending"])
+            return pending.isEmpty
         }
 
         let received = stage.endpoint.received

@@ -41,7 +41,9 @@ struct WebPushStage {
     /// `muster send --to users` of a one-field form; the message ids, one per user.
     func send(to users: [String], title: String) async throws -> [String] {
         let payload = #"{"responseTopic": "/shifts", "fields": [{"type": "text", "id": "why", "label": "Why?"}]}"#
-        let sent = try await cli(["send", "--to", users.joined(separator: ","), "--title", title, "--body", "Now", payload])
+        let sent = try await cli([
+            "send", "--to", users.joined(separator: ","), "--title", title, "--body", "Now", payload,
+        ])
         return try #require(try sent.json()["messageIds"] as? [String])
     }
 
