@@ -14,6 +14,8 @@ final class ServerProcess: @unchecked Sendable {
     let base: URL
     /// The line `muster serve` said it listens with.
     private(set) var started: String
+    /// The options it was started with besides the port and data directory; a restart keeps them.
+    let extraArguments: [String]
 
     init(extraArguments: [String] = []) async throws {
         directory = try TemporaryDirectory("serve")
@@ -21,6 +23,7 @@ final class ServerProcess: @unchecked Sendable {
         let admin = try await MusterProcess.run(
             ["users", "add", "ada", "--admin", "--password-stdin"] + data, stdin: "secret-ada\n")
         try #require(admin.status == 0, "\(admin)")
+        self.extraArguments = extraArguments
         (running, base, started) = try await Self.start(["serve", "--port", "0"] + data + extraArguments)
     }
 
@@ -39,16 +42,23 @@ final class ServerProcess: @unchecked Sendable {
         return (running, base, line)
     }
 
-    /// Stops the server with SIGTERM and starts it again on the same port and data directory: once the port can
-    /// be bound again, and checked to accept connections once it says it listens.
-    func restart() async throws {
-        let status = await running.stop()
-        try #require(status == 0, "exit status \(status): \(running.stderr)")
+    /// Stops the server with `signal` (SIGTERM: it must exit 0; another: it must die of it) and starts it again on
+    /// the same port, data directory and options: once the port can be bound again, and checked to accept
+    /// connections once it says it listens.
+    func restart(after signal: Int32 = SIGTERM) async throws {
+        let status = await running.stop(with: signal)
+        if signal == SIGTERM {
+            try #require(status == 0, "exit status \(status): \(running.stderr)")
+        } else {
+            try #require(
+                running.process.terminationReason == .uncaughtSignal && status == signal,
+                "ended with \(status), not signal \(signal): \(running.stderr)")
+        }
         let port = base.port ?? 0
         try await Self.poll("port \(port) to be free to bind again after the server stopped") {
             LoopbackPort.canBind(port)
         }
-        (running, _, started) = try await Self.start(["serve", "--port", String(port)] + data)
+        (running, _, started) = try await Self.start(["serve", "--port", String(port)] + data + extraArguments)
         try await Self.poll("the restarted server, which printed \(started), to accept a connection") {
             [running] in
             guard running.process.isRunning else { throw MusterProcess.Unexpected("the server \(running.state())") }

@@ -71,7 +71,7 @@ public struct Audit: Sendable {
     }
 
     /// The state a scan keeps: group members and the titles of the user's messages.
-    private struct Scan {
+    struct Scan {
         let filter: Filter
         var members: [String: [String]] = [:]
         var titles: [UUID: String] = [:]
@@ -150,9 +150,12 @@ public struct Audit: Sendable {
             }
             if let gone = try PushTargetUnregistered.decode(event) {
                 guard concerns(gone.user) else { return [] }
-                var e = entry(.deviceUnregistered, "device \(gone.deviceId) of \(gone.user) unregistered")
+                var e = entry(
+                    .deviceUnregistered,
+                    "device \(gone.deviceId) of \(gone.user) unregistered" + (gone.reason.map { ": \($0)" } ?? ""))
                 e.user = gone.user
                 e.deviceId = gone.deviceId
+                e.reason = gone.reason
                 return [e]
             }
             if let document = try DocumentUploaded.decode(event) {
@@ -164,6 +167,7 @@ public struct Audit: Sendable {
                 e.document = document.name
                 return [e]
             }
+            if let found = try deliveryEntries(for: event, entry) { return found }
             if let found = try ruleEntries(for: event, entry) { return found }
             return try sessionEntries(for: event, entry)
         }

@@ -6,7 +6,8 @@ public struct AuditEntry: Sendable, Hashable, Codable {
     public enum What: String, Sendable, Hashable, Codable {
         case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
             documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
-            areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified
+            areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified, pushDelivered,
+            pushFailed, pushExpired
     }
 
     /// Position of the event that says so.
