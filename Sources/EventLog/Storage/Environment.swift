@@ -40,7 +40,14 @@ public final class Environment: @unchecked Sendable {
     /// which older releases left readable by every local user.
     public let tightenedPermissions: Bool
     private let resizeLock: UnsafeMutablePointer<pthread_rwlock_t>
+    /// Table handles by name, shared by every transaction of this process.
     private let tables = Mutex<[String: MDB_dbi]>([:])
+    /// Held by the writer for the life of each write transaction, and by whoever opens a table handle outside
+    /// one. LMDB gives a new handle the next slot in the opening transaction's view of the open handles, so two
+    /// transactions opening tables at once — or a read transaction opening one while a write transaction is
+    /// live — get the same slot for different tables, and one table's reads then go to the other
+    /// (`mdb_dbi_open` must not be called from concurrent transactions).
+    private let openLock: UnsafeMutablePointer<pthread_mutex_t>
     private let closed = Atomic<Bool>(false)
 
     /// Opens (creating when missing) the environment in `directory`.
@@ -65,6 +72,14 @@ public final class Environment: @unchecked Sendable {
         #endif
         pthread_rwlock_init(resizeLock, &attributes)
         pthread_rwlockattr_destroy(&attributes)
+        openLock = .allocate(capacity: 1)
+        var mutexAttributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&mutexAttributes)
+        // A thread that opens a table outside its own live write transaction is told so, not deadlocked.
+        pthread_mutexattr_settype(&mutexAttributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        pthread_mutex_init(openLock, &mutexAttributes)
+        pthread_mutexattr_destroy(&mutexAttributes)
+        try openExistingTables()
     }
 
     /// Opens an LMDB environment in `directory`; on failure closes it again and throws.
@@ -115,6 +130,8 @@ public final class Environment: @unchecked Sendable {
         close()
         pthread_rwlock_destroy(resizeLock)
         resizeLock.deallocate()
+        pthread_mutex_destroy(openLock)
+        openLock.deallocate()
     }
 
     /// Closes the environment once the transactions in flight have ended; later ones fail with `.closed`.
@@ -144,7 +161,21 @@ public final class Environment: @unchecked Sendable {
     // MARK: Transactions
 
     /// Runs `body` inside a read-only snapshot of the environment.
+    ///
+    /// When `body` needs a table this process has no handle for yet (one another process made since this one
+    /// opened), the handle is opened in a transaction of its own and `body` runs again in a new snapshot.
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        var opened = 0
+        while true {
+            do {
+                return try readOnce(body)
+            } catch is TableHandleOpened where opened < limits.maximumTables {
+                opened += 1
+            }
+        }
+    }
+
+    private func readOnce<T>(_ body: (Transaction) throws -> T) throws -> T {
         let txn = try begin(flags: UInt32(MDB_RDONLY), "mdb_txn_begin(read)")
         defer {
             // Committing a read transaction (instead of aborting) keeps table handles opened in it.
@@ -157,7 +188,14 @@ public final class Environment: @unchecked Sendable {
     /// Begins a write transaction. Only the writer thread of this process calls this.
     func beginWrite() throws -> Transaction {
         if readOnly { throw StoreError(.invalidArgument, "the data directory was opened read-only") }
-        return Transaction(raw: try begin(flags: 0, "mdb_txn_begin(write)"), environment: self, isWrite: true)
+        let raw = try begin(flags: 0, "mdb_txn_begin(write)")
+        let rc = pthread_mutex_lock(openLock)
+        guard rc == 0 else {
+            mdb_txn_abort(raw)
+            pthread_rwlock_unlock(resizeLock)
+            throw StoreError(.invalidArgument, "a write transaction began inside another on the writer thread")
+        }
+        return Transaction(raw: raw, environment: self, isWrite: true)
     }
 
     /// Begins a transaction holding `resizeLock` shared; the caller unlocks it when the transaction ends.
@@ -180,7 +218,10 @@ public final class Environment: @unchecked Sendable {
 
     /// Commits a write transaction begun with `beginWrite`. The transaction is over either way.
     func commit(_ transaction: Transaction) throws {
-        defer { pthread_rwlock_unlock(resizeLock) }
+        defer {
+            pthread_mutex_unlock(openLock)
+            pthread_rwlock_unlock(resizeLock)
+        }
         let rc = mdb_txn_commit(transaction.raw)
         if rc != 0 {
             transaction.pendingTables.removeAll()
@@ -193,6 +234,7 @@ public final class Environment: @unchecked Sendable {
     func abort(_ transaction: Transaction) {
         mdb_txn_abort(transaction.raw)
         transaction.pendingTables.removeAll()
+        pthread_mutex_unlock(openLock)
         pthread_rwlock_unlock(resizeLock)
     }
 
@@ -243,28 +285,83 @@ public final class Environment: @unchecked Sendable {
         return try read { try table(name, in: $0, create: false) }
     }
 
-    /// Opens a table inside `transaction`; with `create` (write transactions only) makes it when missing.
+    /// The handle of a table for use in `transaction`; with `create` (write transactions only) makes it when
+    /// missing. Nil when no table of that name exists.
     ///
-    /// Handles opened in a read transaction are kept when it ends (`read` commits read transactions);
-    /// handles opened in a write transaction are shared once it commits and closed if it aborts.
+    /// The writer opens handles inside its transaction (it holds `openLock` throughout); they are shared once
+    /// it commits. A read transaction that needs a handle not open yet has it opened in a fresh transaction
+    /// under `openLock` and throws `TableHandleOpened`: its own snapshot predates the handle, so `read` runs
+    /// its body again.
     func table(_ name: String, in transaction: Transaction, create: Bool) throws -> Table? {
         if let dbi = tables.withLock({ $0[name] }) { return Table(name: name, dbi: dbi) }
         if let dbi = transaction.pendingTables[name] { return Table(name: name, dbi: dbi) }
         precondition(!create || transaction.isWrite, "tables are created in write transactions")
-        return try tables.withLock { cache -> Table? in
-            // LMDB requires mdb_dbi_open calls of one process to be serialised.
+        if transaction.isWrite {
             var dbi = MDB_dbi()
             let rc = mdb_dbi_open(transaction.raw, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
             if rc == MDB_NOTFOUND { return nil }
             try check(rc, "mdb_dbi_open(\(name))")
-            if transaction.isWrite {
-                transaction.pendingTables[name] = dbi
-                if create { transaction.noteWrite() }
-            } else {
-                cache[name] = dbi
-            }
+            transaction.pendingTables[name] = dbi
+            if create { transaction.noteWrite() }
             return Table(name: name, dbi: dbi)
         }
+        guard try openOutsideTransactions(name) else { return nil }
+        throw TableHandleOpened()
+    }
+
+    /// Opens `name`'s handle in a read transaction of its own, begun while no other transaction of this process
+    /// opens one; false when there is no such table. The caller holds `resizeLock` through its own transaction.
+    private func openOutsideTransactions(_ name: String) throws -> Bool {
+        let locked = pthread_mutex_lock(openLock)
+        guard locked == 0 else {
+            throw StoreError(
+                .invalidArgument,
+                "table \(name) was first read in a read transaction of the writer thread during a write; read it in the write transaction"
+            )
+        }
+        defer { pthread_mutex_unlock(openLock) }
+        if tables.withLock({ $0[name] }) != nil { return true }
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(raw, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin(open \(name))")
+        var dbi = MDB_dbi()
+        let rc = mdb_dbi_open(txn, name, 0, &dbi)
+        guard rc == 0 else {
+            mdb_txn_abort(txn)
+            if rc == MDB_NOTFOUND { return false }
+            throw StoreError.lmdb(rc, "mdb_dbi_open(\(name))")
+        }
+        // Committing a read transaction keeps the handles opened in it.
+        try check(mdb_txn_commit(txn), "mdb_txn_commit(open \(name))")
+        tables.withLock { $0[name] = dbi }
+        return true
+    }
+
+    /// Opens a handle for every table the data directory has, before any other transaction of this process.
+    private func openExistingTables() throws {
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(raw, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin(open tables)")
+        var names: [String] = []
+        var cursor: OpaquePointer?
+        var rc = mdb_cursor_open(txn, 1, &cursor)
+        if rc == 0 {
+            var key = MDB_val()
+            var value = MDB_val()
+            rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
+            while rc == 0 {
+                names.append(
+                    String(decoding: UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size), as: UTF8.self))
+                rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)
+            }
+            mdb_cursor_close(cursor)
+        }
+        var opened: [String: MDB_dbi] = [:]
+        for name in names where !name.contains("\0") {
+            var dbi = MDB_dbi()
+            // A key of the main table that is not a table (MDB_INCOMPATIBLE) is not opened.
+            if mdb_dbi_open(txn, name, 0, &dbi) == 0 { opened[name] = dbi }
+        }
+        try check(mdb_txn_commit(txn), "mdb_txn_commit(open tables)")
+        tables.withLock { $0.merge(opened) { current, _ in current } }
     }
 
     /// Opens or creates a table inside a write transaction.
@@ -326,3 +423,6 @@ public final class Environment: @unchecked Sendable {
         return (size + step - 1) / step * step
     }
 }
+
+/// A read transaction needed a table handle that was opened after it began; `Environment.read` runs it again.
+struct TableHandleOpened: Error {}
