@@ -116,7 +116,8 @@ struct PushFanout: Scenario {
     /// send (every recipient) each time, and through `Deliveries.message(of:)`, as the delivery service does.
     static func lookupCosts(of messageId: UUID, log: EventLog) throws -> (whole: Double, kept: Double) {
         let deliveries = Deliveries(log: log)
-        let sample = Array(try deliveries.list(messageId: messageId).prefix(1))
+        let sample =
+            Array(try deliveries.list(messageId: messageId).prefix(1))
             + Array(try deliveries.list(status: .delivered).prefix(200))
         let notifications = Notifications(log: log)
         let whole = ContinuousClock.now
