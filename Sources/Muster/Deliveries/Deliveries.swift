@@ -81,8 +81,8 @@ public struct Deliveries: Sendable {
         }
     }
 
-    /// The message the delivery carries, as `GET /api/v1/messages/{id}` gives it.
-    /// What `Notifications.message(id:user:namespace:)` gives, with the send decoded once for all its deliveries.
+    /// The message the delivery carries, as `GET /api/v1/messages/{id}` gives it: read as
+    /// `Notifications.message(id:user:namespace:)` reads it, with the send decoded once for all its deliveries.
     public func message(of delivery: Delivery) throws -> Message {
         let (id, namespace) = (delivery.messageId, delivery.namespace)
         let stored = try log.read { reader -> StoredMessage? in
