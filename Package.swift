@@ -179,8 +179,11 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP",
-                "MusterWire",
+                "MusterWire", "PushDelivery", "PushProviders", "PushTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tools/bench"
         ),

@@ -37,6 +37,9 @@ struct Bench: AsyncParsableCommand {
     @Option(name: .customLong("body-size"), help: "Bytes of each event body.")
     var bodySize = 400
 
+    @Option(help: "Users (one Web Push target each) in push-fanout (default 100,000, 1,000 with --smoke).")
+    var users: Int?
+
     @Flag(name: .customLong("keep-data"), help: "Keep the temporary data directories for inspection.")
     var keepData = false
 
@@ -49,13 +52,15 @@ struct Bench: AsyncParsableCommand {
                 "unknown scenario \(scenario); known: \(allScenarios.map(\.name).joined(separator: ", "))")
         }
         if appenders < 1 { throw ValidationError("--appenders must be at least 1") }
+        if let users, users < 1 { throw ValidationError("--users must be at least 1") }
     }
 
     func run() async throws {
         let settings = Settings(
             seconds: seconds ?? (smoke ? 1 : 10), events: events ?? (smoke ? 20_000 : 1_000_000),
             backupMegabytes: backupMegabytes ?? (smoke ? 8 : 1024), blobMegabytes: blobMegabytes ?? (smoke ? 4 : 256),
-            appenders: appenders, bodySize: bodySize, smoke: smoke, keepData: keepData)
+            appenders: appenders, bodySize: bodySize, smoke: smoke, keepData: keepData,
+            users: users ?? (smoke ? 1_000 : 100_000))
         #if DEBUG
             let build = "debug"
             say("warning: debug build; figures are for smoke testing only (swift build -c release)")

@@ -9,6 +9,8 @@ import MusterWire
 /// again after a crash) record each attempt once.
 public struct Deliveries: Sendable {
     let log: EventLog
+    /// The sends this value's deliveries carry, decoded once each.
+    let sends = SentPayloads()
 
     public init(log: EventLog) { self.log = log }
 
@@ -79,13 +81,28 @@ public struct Deliveries: Sendable {
         }
     }
 
-    /// The message the delivery carries, as `GET /api/v1/messages/{id}` gives it.
+    /// The message the delivery carries, as `GET /api/v1/messages/{id}` gives it: read as
+    /// `Notifications.message(id:user:namespace:)` reads it, with the send decoded once for all its deliveries.
     public func message(of delivery: Delivery) throws -> Message {
-        guard
-            let stored = try Notifications(log: log).message(
-                id: delivery.messageId, user: delivery.user, namespace: delivery.namespace)
-        else {
-            throw StoreError(.corrupt, "the outbox holds message \(delivery.messageId), which the inbox does not")
+        let (id, namespace) = (delivery.messageId, delivery.namespace)
+        let stored = try log.read { reader -> StoredMessage? in
+            guard let (position, _) = try reader.inbox.addressed(id, user: delivery.user, namespace: namespace) else {
+                return nil
+            }
+            guard let entry = try sends.sent(at: position, in: reader) else {
+                throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(id)")
+            }
+            let sent = entry.sent
+            let message = PayloadMessage(
+                messageId: id, title: sent.title, body: sent.body, sentAt: entry.recordedAt,
+                responseTopic: sent.responseTopic, position: position)
+            let resolved = try reader.namedPayloads.resolve(sent.payload, namespace: namespace)
+            return StoredMessage(
+                message: message, sender: sent.sender, source: sent.source, payload: resolved ?? Data(sent.payload),
+                sentPayload: Data(sent.payload))
+        }
+        guard let stored else {
+            throw StoreError(.corrupt, "the outbox holds message \(id), which the inbox does not")
         }
         return try Message(stored)
     }

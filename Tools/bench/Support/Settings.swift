@@ -18,6 +18,8 @@ struct Settings: Sendable {
     var smoke: Bool
     /// Keep the temporary data directories for inspection (`mdb_stat -ae DIR`) instead of removing them.
     var keepData = false
+    /// Users in the push-fanout scenario, one Web Push target each.
+    var users = 100_000
 
     /// Removes a scenario's temporary directory, or names it when `keepData` is set.
     func discard(_ directory: TemporaryDirectory) {
