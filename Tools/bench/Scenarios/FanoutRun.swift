@@ -23,7 +23,7 @@ struct FanoutRun {
         connections: ProviderConnectionOptions
     ) async throws -> FanoutRun {
         let service = DeliveryService(
-            log: log, factory: { try PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
+            log: log, factory: { try await PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
             options: options, metrics: ServerMetrics().factory, logger: Logger(label: "bench-push"))
         let running = Task { try await service.run() }
         let requestsBefore = endpoint.requestCount
