@@ -56,12 +56,18 @@ import Testing
                 ["send", "--to", "joe", "--title", "Drill", "--body", "Where are you?", NotificationsCLITests.payload])
             try #require(sent.status == 0, "\(sent)")
             let id = try #require((try sent.json()["messageIds"] as? [String])?.first)
+            try await waitForDelivery(of: id)
+            return id
+        }
+
+        /// Waits until the one delivery of message (or location request) `id` is listed as delivered.
+        func waitForDelivery(of id: String) async throws {
             let deadline = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < deadline {
                 let listed = try await ada.run(["deliveries", "--message", id, "--json"])
                 try #require(listed.status == 0, "\(listed)")
                 let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
-                if rows.first?["status"] as? String == "delivered" { return id }
+                if rows.first?["status"] as? String == "delivered" { return }
                 try #require(rows.first?["status"] as? String == "pending", "\(listed.stdout)")
                 try await Task.sleep(for: .milliseconds(100))
             }
@@ -114,8 +120,20 @@ import Testing
         #expect(push.httpVersion.contains("2"), "\(push.httpVersion)")
         #expect(String(decoding: push.body, as: UTF8.self).contains(id), "the push carries the message")
 
+        // A location request wakes the app silently: a background push asking for the location.
+        let asked = try await world.ada.run(["request-location", "--user", "joe", "--reason", "roll call"])
+        #expect(asked.status == 0, "\(asked)")
+        #expect(try asked.json()["devices"] as? [String] == ["phone"])
+        let requestId = try #require(try asked.json()["requestId"] as? String)
+        try await world.waitForDelivery(of: requestId)
+        let request = try #require(await apns.waitForPushes(3).last)
+        #expect(request.refusal == nil, "\(request.refusal ?? "")")
+        #expect(request.headers["apns-push-type"] == "background")
+        #expect((request.json()["muster"] as? [String: Any])?["kind"] as? String == "locationRequest")
+
         let events = try await world.events()
         #expect(events.contains("PushSourceConfigured") && events.contains("PushDelivered"))
+        #expect(events.contains("LocationRequested") && events.contains("roll call"))
         let keyBody = key.pem.split(separator: "\n").dropFirst().first.map(String.init) ?? key.pem
         #expect(!events.contains(keyBody), "the .p8 key is not in the log")
         await world.stop()

@@ -103,6 +103,28 @@ import Testing
         }
     }
 
+    @Test func aLocationRequestIsForAdministratorsAndNeedsAPhoneToAsk() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            let forbidden = try await client.send(
+                .post, "/api/v1/location-requests", token: joe, json: #"{"user":"joe"}"#)
+            #expect(forbidden.status == .forbidden)
+            let unknown = try await client.send(
+                .post, "/api/v1/location-requests", token: ada, json: #"{"user":"zed"}"#)
+            #expect(unknown.status == .notFound, "\(unknown.text)")
+            let noPhone = try await client.send(
+                .post, "/api/v1/location-requests", token: ada, json: #"{"user":"joe","reason":"roll call"}"#)
+            #expect(noPhone.status == .badRequest, "\(noPhone.text)")
+            #expect(noPhone.errorFields == ["user"])
+            #expect(noPhone.errorMessage.contains("push-sources add"), "\(noPhone.errorMessage)")
+            let none = try await client.send(.get, "/api/v1/deliveries", token: ada)
+            #expect(none.text == "[]", "nothing was queued: \(none.text)")
+        }
+    }
+
     @Test func aWebDeviceMustGiveItsSubscriptionAndNothingElseIsStored() async throws {
         let api = try await APITester.make()
         defer { api.remove() }
