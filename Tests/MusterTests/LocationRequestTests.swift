@@ -39,6 +39,12 @@ import Testing
         #expect(queued.first?.kind == .locationRequest)
         #expect(queued.first?.source == "ios")
         #expect(queued.first?.status == .pending)
+
+        let audit = try Audit(log: log).entries(Audit.Filter(user: "ann")).filter { $0.what == .locationRequested }
+        #expect(audit.count == 1)
+        #expect(audit.first?.messageId == request.requestId)
+        #expect(audit.first?.reason == "roll call")
+        #expect(audit.first?.detail.contains("roll call") == true, "\(audit.first?.detail ?? "")")
     }
 
     @Test func aUserWithNoPhoneToAskIsRefusedAndNothingIsRecorded() async throws {

@@ -3,8 +3,8 @@ import Foundation
 import MusterWire
 
 extension Audit.Scan {
-    /// Every attempt to push a message to a device: delivered, failed (retried or not) and expired; nil for other
-    /// events.
+    /// Every attempt to push a message (or a location request) to a device: delivered, failed (retried or not) and
+    /// expired, and each location request; nil for other events.
     func deliveryEntries(
         for event: RecordedEvent, _ entry: (AuditEntry.What, String) -> AuditEntry
     ) throws -> [AuditEntry]? {
@@ -29,6 +29,17 @@ extension Audit.Scan {
                     + "through \(failed.source) failed (\(status)\(failed.reason)); \(next)")
             e.fill(user: failed.user, messageId: failed.messageId, deviceId: failed.deviceId, title: title)
             e.reason = failed.reason
+            return [e]
+        }
+        if let asked = try LocationRequested.decode(event) {
+            guard concerns(asked.user) else { return [] }
+            var e = entry(
+                .locationRequested,
+                "\(event.actor) asked \(asked.user)'s phones where they are (location request "
+                    + "\(asked.requestId.uuidString.lowercased())\(asked.reason.map { ": \($0)" } ?? ""))")
+            e.user = asked.user
+            e.messageId = asked.requestId
+            e.reason = asked.reason
             return [e]
         }
         if let expired = try PushExpired.decode(event) {
