@@ -29,7 +29,9 @@ struct MusterCommand: AsyncParsableCommand {
     /// Parses, runs, and maps every failure to one stderr line and the contract's exit status.
     static func main() async {
         do {
-            var command = try parseAsRoot(try dataAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
+            let arguments = try dataAfterSubcommand(Array(CommandLine.arguments.dropFirst()))
+            try checkSubcommandNames(arguments)
+            var command = try parseAsRoot(arguments)
             if var async = command as? any AsyncParsableCommand {
                 try await async.run()
             } else {
@@ -76,6 +78,32 @@ struct MusterCommand: AsyncParsableCommand {
                     ?? "--data DIR needs a command after it, e.g. muster --data DIR users list")
         }
         return path + leading + rest
+    }
+
+    /// `muster push-sources add pigeon …`: a word where a group of commands expects one of its subcommands is
+    /// refused naming the choices (the parser would blame whatever option follows).
+    static func checkSubcommandNames(_ arguments: [String]) throws {
+        var command: any ParsableCommand.Type = MusterCommand.self
+        var path: [String] = []
+        var rest = arguments[...]
+        while let name = rest.first {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, !name.hasPrefix("-") else { return }
+            guard let subcommand = subcommands.first(where: { $0._commandName == name }) else {
+                // The root, and a group with a default subcommand (the word may be its argument), are the
+                // parser's to judge.
+                let configuration = command.configuration
+                let hasDefault = configuration.defaultSubcommand.map { _ in true } ?? false
+                guard !path.isEmpty, !hasDefault else { return }
+                let choices = subcommands.map { $0._commandName }.joined(separator: ", ")
+                throw CommandFailure.invalid(
+                    "\(path.joined(separator: " ")) \(name): expected one of \(choices); see muster \(path.joined(separator: " ")) --help"
+                )
+            }
+            path.append(name)
+            command = subcommand
+            rest = rest.dropFirst()
+        }
     }
 
     static func exit(with error: any Error) -> Never {

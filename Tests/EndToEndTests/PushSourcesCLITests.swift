@@ -96,6 +96,19 @@ import Testing
         #expect(devices.stdout.contains("browser"))
     }
 
+    @Test func anUnknownKindIsRefusedNamingTheKinds() async throws {
+        let work = try TemporaryDirectory("push-sources-cli")
+        defer { work.remove() }
+        let data = try await Self.dataDirectory(work)
+        let refused = try await MusterProcess.run(["push-sources", "add", "pigeon", "coop", "--subject", "x"] + data)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(
+            refused.stderr == "muster: push-sources add pigeon: expected one of apns, fcm, webpush; "
+                + "see muster push-sources add --help\n", "\(refused.stderr)")
+        let listed = try await MusterProcess.run(["push-sources", "list", "--json"] + data)
+        #expect(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+
     @Test func anEmptyNamespaceListsNoSources() async throws {
         let work = try TemporaryDirectory("push-sources-cli")
         defer { work.remove() }
