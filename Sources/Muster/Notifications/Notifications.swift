@@ -9,14 +9,8 @@ import MusterWire
 /// the event it allows cannot be separated by another command.
 public struct Notifications: Sendable {
     let log: EventLog
-    /// Most bytes a payload may take inline in a push (the compact JSON encoding); nil: the namespace's
-    /// `pushSizeLimit` setting, read in the send's transaction.
-    public let pushSizeLimit: Int?
 
-    public init(log: EventLog, pushSizeLimit: Int? = nil) {
-        self.log = log
-        self.pushSizeLimit = pushSizeLimit
-    }
+    public init(log: EventLog) { self.log = log }
 
     /// What a send did.
     public struct SendResult: Sendable, Hashable, Encodable {
@@ -39,8 +33,11 @@ public struct Notifications: Sendable {
     /// Sends a payload to users, to the members of groups and/or to every user of the namespace
     /// (sender included); each recipient, once, gets a message in their inbox.
     ///
-    /// Throws `FormRejection` for an invalid payload, `.invalidArgument` for an unknown user or group,
-    /// no recipient, or a payload above `pushSizeLimit`. `payload` is stored as given.
+    /// A payload of any size is sent (seed 000's sendPayload stores it and pushes what fits): the push carries
+    /// the whole message when it fits the provider's limit and the namespace's `pushSizeLimit`, else its id.
+    ///
+    /// Throws `FormRejection` for an invalid payload, `.invalidArgument` for an unknown user or group, or no
+    /// recipient. `payload` is stored as given.
     public func send(
         to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
         source: String? = nil, payload: Data, namespace: String = Names.defaultNamespace, actor: String = "system"
@@ -49,7 +46,7 @@ public struct Notifications: Sendable {
         return try await send(
             to: users, groups: groups, all: all, title: title, body: body, source: source,
             parsed: json.map(Payload.init(json:)) ?? Payload.parse(payload), bytes: Array(payload),
-            encodedSize: json?.jsonData().count ?? payload.count, namespace: namespace, actor: actor)
+            namespace: namespace, actor: actor)
     }
 
     /// Sends a payload parsed already (an HTTP body); it is stored as its compact encoding. See
@@ -61,14 +58,13 @@ public struct Notifications: Sendable {
         let bytes = payload.jsonData()
         return try await send(
             to: users, groups: groups, all: all, title: title, body: body, source: source,
-            parsed: Payload(json: payload), bytes: Array(bytes), encodedSize: bytes.count, namespace: namespace,
-            actor: actor)
+            parsed: Payload(json: payload), bytes: Array(bytes), namespace: namespace, actor: actor)
     }
 
-    /// Checks and appends a send: `parsed` is `bytes` parsed, `encodedSize` the size of its compact encoding.
+    /// Checks and appends a send: `parsed` is `bytes` parsed.
     private func send(
         to users: [String], groups: [String], all: Bool, title: String, body: String, source: String?,
-        parsed: Payload, bytes: [UInt8], encodedSize size: Int, namespace: String, actor: String
+        parsed: Payload, bytes: [UInt8], namespace: String, actor: String
     ) async throws -> SendResult {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", maximumBytes: 1024)
@@ -81,17 +77,7 @@ public struct Notifications: Sendable {
         if indirect == nil {
             guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
         }
-        let pushSizeLimit = self.pushSizeLimit
         let (recipients, resolvedReport) = try await log.perform { scope in
-            let limit =
-                try pushSizeLimit ?? scope.settings.value(.pushSizeLimit, namespace: namespace).flatMap(Int.init)
-                ?? 4096
-            guard size <= limit else {
-                throw MusterError(
-                    .tooLarge,
-                    "payload is \(size) bytes encoded, above the push size limit of \(limit) bytes; send it indirectly: store it as a named payload and send {\"responseTopic\": …, \"payloadName\": …}"
-                )
-            }
             var topic = parsed.responseTopic ?? ""
             var report = report
             if let indirect {

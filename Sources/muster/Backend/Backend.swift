@@ -44,8 +44,7 @@ protocol Backend: Sendable {
 
     /// Sends `payload` (JSON text) to the recipients.
     func send(
-        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
-        pushSizeLimit: Int?
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String
     ) async throws -> SentNotification
     /// The pending messages of `user`, oldest first.
     func inbox(user: String?) async throws -> [InboxItem]

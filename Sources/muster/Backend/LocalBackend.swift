@@ -68,13 +68,9 @@ struct LocalBackend: Backend {
     }
 
     func send(
-        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
-        pushSizeLimit: Int?
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String
     ) async throws -> SentNotification {
-        let limit =
-            try pushSizeLimit ?? Settings(log: log).value(.pushSizeLimit, namespace: namespace).flatMap(Int.init)
-            ?? 4096
-        let result = try await Notifications(log: log, pushSizeLimit: limit).send(
+        let result = try await Notifications(log: log).send(
             to: recipients.users, groups: recipients.groups, all: recipients.all, title: title,
             body: body, source: source, payload: payload, namespace: namespace, actor: sender)
         Output.warn(result.warnings)

@@ -9,7 +9,8 @@ struct Send: AsyncParsableCommand {
         abstract: "Send a form payload to users, groups or everyone; prints {messageIds, recipients}.",
         discussion: """
             Group members are expanded and duplicates removed; --all includes the sender. The payload \
-            is validated (errors exit 2) and refused above the push size limit.
+            is validated (errors exit 2); a payload of any size is sent (a push carries it whole only when it \
+            fits the provider and the pushSizeLimit setting, else its id).
             """)
 
     @OptionGroup var options: BackendOptions
@@ -20,8 +21,6 @@ struct Send: AsyncParsableCommand {
     @Option(help: "Notification body.") var body: String
     @Option(help: "Push source name.") var source: String?
     @Option(help: "Who sends it (over HTTP: the logged-in user).") var sender = "cli"
-    @Option(help: "Push size limit in bytes (default, and over HTTP always: the namespace's pushSizeLimit setting).")
-    var pushSizeLimit: Int?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Argument(help: ArgumentHelp("The payload JSON, or - for stdin.", valueName: "PAYLOAD_JSON|-")) var payload: String
 
@@ -34,8 +33,7 @@ struct Send: AsyncParsableCommand {
         recipients.all = all
         try await options.submit(payload, namespace: namespace) {
             try await $0.send(
-                title: title, body: body, payload: $1, to: recipients, source: source, sender: sender,
-                pushSizeLimit: pushSizeLimit)
+                title: title, body: body, payload: $1, to: recipients, source: source, sender: sender)
         }
     }
 }

@@ -52,15 +52,9 @@ extension ServerSession: Backend {
     private static let ownDevices = "devices are each user's own"
 
     func send(
-        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
-        pushSizeLimit: Int?
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String
     ) async throws -> SentNotification {
         if sender != "cli" { try requireSelf(sender, option: "--sender", why: "the sender is who sends it") }
-        if pushSizeLimit != nil {
-            throw CommandFailure.invalid(
-                "--push-size-limit is for a data directory; a server applies the pushSizeLimit setting "
-                    + "(muster settings set pushSizeLimit BYTES)")
-        }
         let document = try Self.payload(payload)
         return try await call {
             try await $0.send(title: title, body: body, payload: document, to: recipients, source: source)
