@@ -24,7 +24,7 @@ struct API: Sendable {
     var settings: Settings { Settings(log: log) }
     var areas: Areas { Areas(log: log) }
 
-    /// Notifications; a send reads the namespace's push size limit in its own transaction.
+    /// Sends, inboxes and answers.
     var notifications: Notifications { Notifications(log: log) }
 
     /// Every route of `/api/v1`, the Ubudu feeds and the operations routes.
