@@ -9,7 +9,7 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
     case automaticServerNotifications
     /// Whether rules may notify users (Ubudu `notify_user`).
     case automaticUserNotifications
-    /// Most bytes a payload may take inline in a push; larger ones go as named payloads.
+    /// Most bytes of a message a push carries whole; a larger message is pushed as its id for the app to fetch.
     case pushSizeLimit
     /// Most bytes of documents one user may have stored; unset = unlimited. Default 1 GiB.
     case documentQuotaPerUser
