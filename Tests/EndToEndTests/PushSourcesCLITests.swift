@@ -96,6 +96,33 @@ import Testing
         #expect(devices.stdout.contains("browser"))
     }
 
+    @Test(arguments: [
+        (["--key-file", "AuthKey.p8", "--key-id", "ABCDE12345", "--team-id", "TEAM123456"], "--key-file"),
+        (["--certificate", "push.p12", "--password-stdin"], "--certificate"),
+    ])
+    func aMalformedCredentialFileIsRefusedNamingItsOptionAndNothingIsStored(
+        options: [String], named: String
+    ) async throws {
+        let work = try TemporaryDirectory("push-sources-cli")
+        defer { work.remove() }
+        let data = try await Self.dataDirectory(work)
+        for name in ["AuthKey.p8", "push.p12"] {
+            try Data("-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n".utf8)
+                .write(to: work.url.appendingPathComponent(name))
+        }
+        let files = options.map { $0.contains(".") ? work.url.appendingPathComponent($0).path : $0 }
+        let refused = try await MusterProcess.run(
+            ["push-sources", "add", "apns", "ios", "--topic", "org.example.app"] + files + data, stdin: "pw\n")
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.hasPrefix("muster: \(named): "), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        let listed = try await MusterProcess.run(["push-sources", "list", "--json"] + data)
+        #expect(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        let secrets = work.url.appendingPathComponent("data/secrets").path
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: secrets)) ?? []
+        #expect(kept.isEmpty, "no secret was kept: \(kept)")
+    }
+
     @Test func anUnknownKindIsRefusedNamingTheKinds() async throws {
         let work = try TemporaryDirectory("push-sources-cli")
         defer { work.remove() }
