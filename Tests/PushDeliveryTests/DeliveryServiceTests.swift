@@ -122,6 +122,22 @@ import Testing
         }
     }
 
+    @Test func aMessageAboveTheNamespacesPushSizeLimitGoesIndirectlyThoughTheProviderWouldTakeIt() async throws {
+        let endpoint = try await WebPushEndpoint.start()
+        defer { Task { await endpoint.stop() } }
+        try await withService(endpoint) { log, _ in
+            try await Settings(log: log).set(.pushSizeLimit, to: "300")
+            let id = try await send(log)
+            #expect(try await settled(log, id).status == .delivered)
+            let push = try #require(endpoint.received.first)
+            let plaintext = try JSONSerialization.jsonObject(with: Data(push.plaintext)) as? [String: Any]
+            let muster = try JSONSerialization.data(withJSONObject: try #require(plaintext?["muster"]))
+            let notice = try MusterJSON.decoder().decode(PushNotice.self, from: muster)
+            #expect(notice.messageId == id && notice.title == "Shift")
+            #expect(notice.message == nil, "the app fetches the message by its id")
+        }
+    }
+
     @Test func aServerErrorAndATooManyRequestsAreRetriedUntilDelivered() async throws {
         let endpoint = try await WebPushEndpoint.start()
         defer { Task { await endpoint.stop() } }
