@@ -157,15 +157,12 @@ public struct DeliveryService: Service {
             return (push, .direct)
         }
         let message = try deliveries.message(of: delivery)
-        var notice = PushNotice(
-            kind: .message, messageId: message.messageId, title: message.title, body: message.body, message: message)
-        let encoder = MusterJSON.encoder()
         var push = Push(
-            token: token, title: message.title, body: message.body, notice: Array(try encoder.encode(notice)),
+            token: token, title: message.title, body: message.body,
+            notice: try deliveries.notice(for: message, whole: true),
             collapseId: delivery.messageId.uuidString.lowercased(), expiresAt: expiresAt)
         if provider.fits(push) { return (push, .direct) }
-        notice.message = nil
-        push.notice = Array(try encoder.encode(notice))
+        push.notice = try deliveries.notice(for: message, whole: false)
         return (push, .indirect)
     }
 

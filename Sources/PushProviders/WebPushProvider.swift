@@ -110,8 +110,13 @@ public final class WebPushProvider: PushProvider {
         return WebPushBase64URL.encode(SHA256.hash(data: Array(collapseId.utf8)).prefix(24))
     }
 
-    /// A JSON string literal for `text`.
-    private static func jsonString(_ text: String) -> [UInt8] {
+    /// A JSON string literal for `text`, as `JSONEncoder` (slashes not escaped) writes it. Printable ASCII other
+    /// than `"` and `\` is written as it is without one.
+    static func jsonString(_ text: String) -> [UInt8] {
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+        if plain { return [UInt8(ascii: "\"")] + Array(text.utf8) + [UInt8(ascii: "\"")] }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         // A String always encodes.

@@ -11,6 +11,8 @@ public struct Deliveries: Sendable {
     let log: EventLog
     /// The sends this value's deliveries carry, decoded once each.
     let sends = SentPayloads()
+    /// The notices of this value's deliveries, encoded once per message.
+    let notices = NoticeTemplates()
 
     public init(log: EventLog) { self.log = log }
 
@@ -83,9 +85,10 @@ public struct Deliveries: Sendable {
 
     /// The message the delivery carries, as `GET /api/v1/messages/{id}` gives it: read as
     /// `Notifications.message(id:user:namespace:)` reads it, with the send decoded once for all its deliveries.
+    /// A direct payload (no `payloadName`) is parsed once per send; a named one is resolved on every call.
     public func message(of delivery: Delivery) throws -> Message {
         let (id, namespace) = (delivery.messageId, delivery.namespace)
-        let stored = try log.read { reader -> StoredMessage? in
+        let stored = try log.read { reader -> Stored? in
             guard let (position, _) = try reader.inbox.addressed(id, user: delivery.user, namespace: namespace) else {
                 return nil
             }
@@ -96,15 +99,35 @@ public struct Deliveries: Sendable {
             let message = PayloadMessage(
                 messageId: id, title: sent.title, body: sent.body, sentAt: entry.recordedAt,
                 responseTopic: sent.responseTopic, position: position)
+            if let direct = entry.direct {
+                return .parsed(
+                    Message(
+                        messageId: id, title: sent.title, body: sent.body, sentAt: message.sentDate,
+                        sender: sent.sender, source: sent.source, payload: direct))
+            }
             let resolved = try reader.namedPayloads.resolve(sent.payload, namespace: namespace)
-            return StoredMessage(
-                message: message, sender: sent.sender, source: sent.source, payload: resolved ?? Data(sent.payload),
-                sentPayload: Data(sent.payload))
+            return .stored(
+                StoredMessage(
+                    message: message, sender: sent.sender, source: sent.source,
+                    payload: resolved ?? Data(sent.payload), sentPayload: Data(sent.payload)))
         }
-        guard let stored else {
-            throw StoreError(.corrupt, "the outbox holds message \(id), which the inbox does not")
+        switch stored {
+        case .parsed(let message): return message
+        case .stored(let stored): return try Message(stored)
+        case nil: throw StoreError(.corrupt, "the outbox holds message \(id), which the inbox does not")
         }
-        return try Message(stored)
+    }
+
+    /// A delivery's message as read: built already (a direct payload) or still to parse.
+    private enum Stored {
+        case parsed(Message)
+        case stored(StoredMessage)
+    }
+
+    /// The `PushNotice` JSON (`MusterJSON.encoder()`) of kind `message` for `message`: the whole message in it
+    /// when `whole`, else only its id, title and body. Encoded once per message and its recipients' ids put in.
+    public func notice(for message: Message, whole: Bool) throws -> [UInt8] {
+        try notices.notice(for: message, whole: whole)
     }
 
     // MARK: Recording outcomes

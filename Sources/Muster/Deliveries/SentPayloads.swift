@@ -1,4 +1,6 @@
 import EventLog
+import Foundation
+import MusterWire
 import Synchronization
 
 /// The sends the outbox's deliveries carry, each decoded once. A send is one `PayloadSent` listing every
@@ -11,6 +13,10 @@ final class SentPayloads: Sendable {
         var position: UInt64
         var sent: PayloadSent
         var recordedAt: Int64
+        /// The payload parsed, when it is direct (no `payloadName` to resolve): what every delivery of the send
+        /// shows, so it is not resolved and parsed again for each. Nil for a named payload, resolved on every
+        /// call as its name's current text, and for a payload that does not parse.
+        var direct: JSONValue?
     }
 
     /// How many sends are kept (the oldest goes first).
@@ -25,10 +31,19 @@ final class SentPayloads: Sendable {
             guard let event = try reader.event(at: position), let sent = try PayloadSent.decode(event) else {
                 return nil
             }
-            let entry = Entry(position: position, sent: sent, recordedAt: event.recordedAt)
+            let entry = Entry(
+                position: position, sent: sent, recordedAt: event.recordedAt, direct: Self.direct(sent.payload))
             if entries.count >= Self.kept { entries.removeFirst() }
             entries.append(entry)
             return entry
         }
+    }
+
+    /// The payload parsed when `NamedPayloads.resolve` would give it back as it is (not an object, or an object
+    /// without a string `payloadName`); nil when it names a payload or is not JSON.
+    static func direct(_ payload: [UInt8]) -> JSONValue? {
+        guard let value = try? JSONValue(json: Data(payload)) else { return nil }
+        if value.objectValue?["payloadName"]?.stringValue != nil { return nil }
+        return value
     }
 }

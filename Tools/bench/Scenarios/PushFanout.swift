@@ -43,8 +43,11 @@ struct PushFanout: Scenario {
             let subscriptions = try await WebPushTargets.register(users, at: endpoint, in: log)
             report.context.append(
                 Figure(label: "set-up, not timed (users, subscriptions)", value: seconds(since: setUp), unit: "s"))
+            var connections = ProviderConnectionOptions()
+            if let count = settings.connections { connections.maximumConnections = count }
             try await measure(
-                users: users, subscriptions: subscriptions, key: key, log: log, endpoint: endpoint, into: &report)
+                users: users, subscriptions: subscriptions, key: key, log: log, endpoint: endpoint,
+                connections: connections, into: &report)
         } catch {
             await endpoint.stop()
             throw error
@@ -55,10 +58,9 @@ struct PushFanout: Scenario {
     /// The fan-out through Muster, then the plain client's run against the same endpoint.
     func measure(
         users: Int, subscriptions: [String], key: VAPIDKey, log: EventLog, endpoint: WebPushEndpoint,
-        into report: inout ScenarioReport
+        connections: ProviderConnectionOptions, into report: inout ScenarioReport
     ) async throws {
         let options = DeliveryService.Options()
-        let connections = ProviderConnectionOptions()
         let fanout = try await FanoutRun.run(
             users: users, log: log, endpoint: endpoint, options: options, connections: connections)
 

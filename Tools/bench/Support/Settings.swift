@@ -20,6 +20,8 @@ struct Settings: Sendable {
     var keepData = false
     /// Users in the push-fanout scenario, one Web Push target each.
     var users = 100_000
+    /// HTTP/1 connections to the endpoint in push-fanout, the same on both sides; nil: the provider's default.
+    var connections: Int?
 
     /// Removes a scenario's temporary directory, or names it when `keepData` is set.
     func discard(_ directory: TemporaryDirectory) {
