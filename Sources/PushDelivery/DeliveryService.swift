@@ -142,7 +142,8 @@ public struct DeliveryService: Service {
         }
     }
 
-    /// The push for a delivery: the whole message when it fits the provider's limit, else its id to fetch; for
+    /// The push for a delivery: the whole message when it fits the provider's and the namespace's limits, else its
+    /// id to fetch; for
     /// a location request, a silent push asking for the location.
     private func content(of delivery: Delivery, token: String, fitting provider: any PushProvider) throws
         -> (Push, PushDelivered.Carried)
@@ -161,7 +162,10 @@ public struct DeliveryService: Service {
             token: token, title: message.title, body: message.body,
             notice: try deliveries.notice(for: message, whole: true),
             collapseId: delivery.messageId.uuidString.lowercased(), expiresAt: expiresAt)
-        if provider.fits(push) { return (push, .direct) }
+        // Whole when it fits both the provider's limit and the namespace's pushSizeLimit.
+        if push.notice.count <= (try deliveries.pushSizeLimit(namespace: delivery.namespace)), provider.fits(push) {
+            return (push, .direct)
+        }
         push.notice = try deliveries.notice(for: message, whole: false)
         return (push, .indirect)
     }
