@@ -106,6 +106,11 @@ public final class WebPushEndpoint: Sendable {
     /// How many requests came to `/push/…`, faults and refusals included.
     public var requestCount: Int { state.values.withLock { $0.requestCount } }
 
+    /// How many requests came for one subscription, whatever they were answered (a fault, 410, taken…).
+    public func requestCount(for subscription: String) -> Int {
+        state.values.withLock { $0.requestsBySubscription[subscription] ?? 0 }
+    }
+
     /// Returns once `count` pushes were taken in all: true; or once the endpoint stopped short of them: false.
     @discardableResult
     public func waitForPushes(_ count: Int) async -> Bool { await state.wait(for: count) }

@@ -20,6 +20,8 @@ final class WebPushEndpointState: Sendable {
         var received: [WebPushReceivedPush] = []
         var receivedCount = 0
         var requestCount = 0
+        /// Requests by subscription id, whatever they were answered.
+        var requestsBySubscription: [String: Int] = [:]
         var held: [CheckedContinuation<Void, Never>] = []
         var waiters: [(count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
         var stopped = false
@@ -59,6 +61,7 @@ final class WebPushEndpointState: Sendable {
     func take(_ request: Request, id: String) async -> Response {
         let (fault, subscription, origin) = values.withLock { values in
             values.requestCount += 1
+            values.requestsBySubscription[id, default: 0] += 1
             var fault: WebPushFault?
             if var queue = values.faults[id], !queue.isEmpty {
                 fault = queue.removeFirst()
