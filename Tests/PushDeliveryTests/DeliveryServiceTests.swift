@@ -23,19 +23,10 @@ import Testing
     ) async throws {
         let directory = try TemporaryDirectory("delivery")
         defer { directory.remove() }
-        var configuration = EventLog.Configuration()
-        configuration.projections += MusterDomain.projections
-        let log = try EventLog(directory: directory.url, configuration: configuration)
+        let log = try Fixtures.log(in: directory.url)
         defer { log.close() }
-        try await Directory(log: log).addUser("ann", password: nil)
-        let prepared = try PushSourceSetup.prepare(
-            PushSourceBody(name: "browsers", kind: .webpush, subject: "mailto:ops@example.org"))
-        try await PushSources(log: log).configure(
-            "browsers", kind: prepared.kind, details: prepared.details, endpoint: nil, secret: prepared.secret)
         let subscription = endpoint.subscribe()
-        try await Directory(log: log).register(
-            PushTargetRegistered(
-                user: "ann", deviceId: "firefox", deviceName: "Firefox", platform: .web, token: subscription.json))
+        try await Fixtures.annWithABrowser(in: log, subscription: subscription.json)
         var options = DeliveryService.Options()
         options.backoff = Backoff(base: .milliseconds(10), ceiling: .milliseconds(50))
         let connections = ProviderConnectionOptions(timeout: .seconds(5))

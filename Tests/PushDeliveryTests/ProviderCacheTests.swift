@@ -16,19 +16,9 @@ import Testing
     @Test func deliveriesArrivingTogetherShareOneNewProvider() async throws {
         let directory = try TemporaryDirectory("provider-cache")
         defer { directory.remove() }
-        var configuration = EventLog.Configuration()
-        configuration.projections += MusterDomain.projections
-        let log = try EventLog(directory: directory.url, configuration: configuration)
+        let log = try Fixtures.log(in: directory.url)
         defer { log.close() }
-        try await Directory(log: log).addUser("ann", password: nil)
-        let prepared = try PushSourceSetup.prepare(
-            PushSourceBody(name: "browsers", kind: .webpush, subject: "mailto:ops@example.org"))
-        try await PushSources(log: log).configure(
-            "browsers", kind: prepared.kind, details: prepared.details, endpoint: nil, secret: prepared.secret)
-        try await Directory(log: log).register(
-            PushTargetRegistered(
-                user: "ann", deviceId: "firefox", deviceName: "Firefox", platform: .web,
-                token: WebPushTestSubscription.json()))
+        try await Fixtures.annWithABrowser(in: log, subscription: WebPushTestSubscription.json())
         _ = try await Notifications(log: log).send(
             to: ["ann"], title: "Shift", body: "Can you come?", payload: DeliveryServiceTests.payload)
         let delivery = try #require(try Deliveries(log: log).list().first)
