@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "muster", targets: ["muster"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -86,12 +87,18 @@ let package = Package(
         // Geometry, spatial index, opening hours and iBeacon of seed 004; pure, no I/O.
         .target(name: "Geo"),
 
+        // The web app (seed 000's app for people, and the operator's console): plain JavaScript modules and CSS in
+        // `app/`, compiled into the binary by `assets.c` (C23 #embed; `Tools/web-assets` writes it), served by MusterHTTP at `/`.
+        .target(name: "WebApp", exclude: ["app"]),
+
         // The HTTP edge (Hummingbird): routes, authentication, live streams, metrics. Only translates.
         .target(
             name: "MusterHTTP",
             dependencies: [
                 "Geo",
-                "EventLog", "Forms", "Muster", "MusterWire", "PushDelivery", "PushProviders",
+                "EventLog", "Forms", "Muster", "MusterWire", "PushDelivery", "PushProviders", "WebApp",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -248,6 +255,8 @@ let package = Package(
             dependencies: [
                 "EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient", "MusterWire", "PushProviders",
                 "PushTesting",
+                // chromedriver writes headers without a space after the colon, which URLSession on Linux refuses.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ]

@@ -31,6 +31,7 @@ struct API: Sendable {
     func addRoutes(to router: Router<Context>) {
         OperationsController(api: self).addRoutes(to: router)
         UbuduController(api: self).addRoutes(to: router)
+        WebAppController(options: configuration.webApp).addRoutes(to: router)
         let v1: [any APIController] =
             [
                 AuthController(api: self), UserController(api: self), DeviceController(api: self),

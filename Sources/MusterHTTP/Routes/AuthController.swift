@@ -59,7 +59,7 @@ struct AuthController: APIController {
     @Sendable func verify(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Verification {
         return Verification(
             authValid: true, username: caller.username, preferredUsername: caller.preferredUsername ?? caller.username,
-            serverType: api.authenticator.serverType)
+            serverType: api.authenticator.serverType, isAdmin: caller.isAdmin, namespace: caller.namespace)
     }
 }
 

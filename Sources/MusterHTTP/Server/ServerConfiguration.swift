@@ -46,6 +46,8 @@ public struct ServerConfiguration: Sendable {
     public var pushConnections = ProviderConnectionOptions()
     /// How the delivery service sends the outbox; nil: it does not run (`--no-push`).
     public var delivery: DeliveryService.Options? = DeliveryService.Options()
+    /// How the web app at `/` is served.
+    public var webApp = WebAppOptions()
 
     public init() {}
 }

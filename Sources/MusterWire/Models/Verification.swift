@@ -5,12 +5,21 @@ public struct Verification: Sendable, Hashable, Codable {
     public var username: String?
     public var preferredUsername: String?
     public var serverType: ServerType?
+    /// Whether the caller administers their namespace (the web app shows the operator's console then).
+    public var isAdmin: Bool?
+    /// The caller's namespace.
+    public var namespace: String?
 
     /// Creates the answer from its parts.
-    public init(authValid: Bool, username: String?, preferredUsername: String?, serverType: ServerType?) {
+    public init(
+        authValid: Bool, username: String?, preferredUsername: String?, serverType: ServerType?, isAdmin: Bool? = nil,
+        namespace: String? = nil
+    ) {
         self.authValid = authValid
         self.username = username
         self.preferredUsername = preferredUsername
         self.serverType = serverType
+        self.isAdmin = isAdmin
+        self.namespace = namespace
     }
 }

@@ -60,6 +60,19 @@ struct Serve: AsyncParsableCommand {
             throttle and the rate limit then count by. Only behind such a proxy: a direct caller could name any address.
             """)
     var clientAddressHeader: String?
+    @Option(
+        help: """
+            The web app's map tiles, a URL template with {z}, {x} and {y} ("" for none: maps draw their markers \
+            and circles on a plain background).
+            """)
+    var mapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    @Option(help: "The map tiles' attribution, shown on every map.") var mapAttribution = "© OpenStreetMap contributors"
+    @Option(
+        help: """
+            Serve the web app from this directory (its app/ files), read again on each request, instead of the copy \
+            built in: for working on the app without rebuilding.
+            """)
+    var webDirectory: String?
     @Flag(
         help: """
             Print the start as one JSON object, {"listening":"http://HOST:PORT","data":DIR,"head":N}, instead of \
@@ -144,6 +157,9 @@ struct Serve: AsyncParsableCommand {
         configuration.delivery?.backoff.base = .milliseconds(Int64(pushRetryBase * 1000))
         if noPush { configuration.delivery = nil }
         configuration.clientAddressHeader = clientAddressHeader.flatMap { HTTPField.Name($0) }
+        configuration.webApp.mapTiles = mapTiles.isEmpty ? nil : mapTiles
+        configuration.webApp.mapAttribution = mapAttribution
+        configuration.webApp.directory = webDirectory.map { URL(fileURLWithPath: $0) }
         if auth == .oauth, let oidcIssuer, let oidcAudience, let jwks {
             configuration.authentication = .oauth(
                 .init(issuer: oidcIssuer, audience: oidcAudience, jwks: try await Self.read(jwks)))

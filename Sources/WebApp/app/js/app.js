@@ -1,0 +1,87 @@
+// The app: who is logged in, the tabs, and the view of the address's #/path. Views are in person/ (the
+// seed 000 app: inbox, start, documents) and console/ (the operator's pages, administrators only).
+
+import { onSessionEnded, session, whoAmI } from "./api.js";
+import { h, replace } from "./dom.js";
+import { language, t } from "./texts.js";
+import { loginView } from "./person/login.js";
+import { personRoutes, personTabs } from "./person/routes.js";
+import { consoleRoutes, consoleTabs } from "./console/routes.js";
+
+const root = document.getElementById("app");
+let me = null;
+let leave = null;
+
+/// The view for the address now: the first route whose pattern matches `#/…`.
+async function show() {
+  if (typeof leave === "function") leave();
+  leave = null;
+  if (!me) {
+    replace(root, loginView((who) => {
+      me = who;
+      if (!location.hash || location.hash === "#/login") location.hash = "#/inbox";
+      else show();
+    }));
+    return;
+  }
+  const hash = location.hash || "#/inbox";
+  const routes = [...personRoutes, ...(me.isAdmin ? consoleRoutes : [])];
+  const route = routes.map((r) => ({ r, match: hash.match(r.pattern) })).find(({ match }) => match);
+  const main = h("main#main", { tabindex: "-1" });
+  replace(root, header(hash), main);
+  if (!route) {
+    replace(main, h("p.notice", {}, t("notFound", { what: hash })));
+    return;
+  }
+  try {
+    leave = await route.r.render(main, route.match.slice(1), { me });
+  } catch (error) {
+    replace(main, h("p.error", { role: "alert" }, t("failed", { message: error.message })));
+  }
+}
+
+function header(hash) {
+  const tabs = [...personTabs, ...(me.isAdmin ? consoleTabs : [])];
+  return h(
+    "header.bar",
+    {},
+    h("span.brand", {}, t("appName")),
+    h(
+      "nav",
+      { "aria-label": "Main" },
+      tabs.map((tab) =>
+        h("a", { href: tab.hash, "aria-current": hash.startsWith(tab.hash) ? "page" : undefined }, t(tab.label)),
+      ),
+    ),
+    h("span.who", {}, me.username),
+  );
+}
+
+async function start() {
+  document.documentElement.lang = language;
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  onSessionEnded(() => {
+    me = null;
+    show();
+  });
+  if (session.get()) {
+    try {
+      me = await whoAmI();
+    } catch (error) {
+      // Offline: the kept session still says who this is; the views work from what they keep.
+      if (error.isNetwork) me = { username: session.get().username, isAdmin: session.get().isAdmin };
+      else session.clear();
+    }
+  }
+  window.addEventListener("hashchange", show);
+  show();
+}
+
+/// Logs out here and shows the login.
+export function loggedOut() {
+  me = null;
+  location.hash = "#/login";
+  show();
+}
+
+start();

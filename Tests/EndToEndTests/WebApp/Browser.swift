@@ -1,0 +1,103 @@
+import EventLogTesting
+import Foundation
+import Testing
+
+/// Headless Chromium driven by Debian's chromedriver on loopback, with a fake camera and microphone that need no
+/// permission prompt. One browser per test; `close()` ends both processes.
+final class Browser: @unchecked Sendable {
+    let driver: Process
+    let profile: TemporaryDirectory
+    let webDriver: WebDriver
+    private let log: URL
+
+    /// Starts chromedriver on a free port and opens a session with a phone-sized window (412 × 915) unless told
+    /// otherwise.
+    init(width: Int = 412, height: Int = 915) async throws {
+        profile = try TemporaryDirectory("chromium")
+        let port = try Self.freePort()
+        log = profile.url.appendingPathComponent("chromedriver.log")
+        driver = Process()
+        driver.executableURL = URL(fileURLWithPath: try Self.executable("chromedriver"))
+        driver.arguments = ["--port=\(port)", "--log-path=\(log.path)"]
+        driver.standardOutput = FileHandle.nullDevice
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        try await Self.waitUntilReady(base, driver: driver)
+        let options: [String: Any] = [
+            "binary": try Self.executable("chromium"),
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                "--window-size=\(width),\(height)", "--user-data-dir=\(profile.url.path)/profile",
+                "--no-first-run", "--lang=en-US",
+            ],
+        ]
+        let created = try await WebDriver.command(
+            "POST", base.appendingPathComponent("session"),
+            ["capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]])
+        guard let session = (created as? [String: Any])?["sessionId"] as? String else {
+            throw WebDriver.Failure(description: "chromedriver made no session: \(created)")
+        }
+        webDriver = WebDriver(base: base, session: session)
+        try await webDriver.command("POST", "timeouts", ["implicit": 10_000, "script": 30_000])
+    }
+
+    /// Saves the page as `.build/screenshots/<name>.png` (for Docs/ and for reading a failure).
+    func screenshot(_ name: String) async throws {
+        let directory = Self.packageRoot.appendingPathComponent(".build/screenshots")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try await webDriver.screenshot().write(to: directory.appendingPathComponent("\(name).png"))
+    }
+
+    func close() async {
+        _ = try? await WebDriver.command(
+            "DELETE", webDriver.base.appendingPathComponent("session/\(webDriver.session)"))
+        kill(driver.processIdentifier, SIGKILL)
+        let driver = driver
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                driver.waitUntilExit()
+                done.resume()
+            }
+        }
+        profile.remove()
+    }
+
+    deinit {
+        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    private static func executable(_ name: String) throws -> String {
+        for directory in ["/usr/bin", "/usr/local/bin", "/usr/lib/chromium"] {
+            let path = directory + "/" + name
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw WebDriver.Failure(
+            description: "\(name) is not installed: run Tools/install-deps (Debian's chromium, chromium-driver)")
+    }
+
+    /// A port nothing listens on now.
+    private static func freePort() throws -> Int {
+        for port in (20000..<60000).shuffled().prefix(50) where LoopbackPort.canBind(port) { return port }
+        throw WebDriver.Failure(description: "no free loopback port for chromedriver")
+    }
+
+    private static func waitUntilReady(_ base: URL, driver: Process) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            guard driver.isRunning else { throw WebDriver.Failure(description: "chromedriver exited at start") }
+            if let status = try? await WebDriver.command("GET", base.appendingPathComponent("status"))
+                as? [String: Any],
+                status["ready"] as? Bool == true
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw WebDriver.Failure(description: "chromedriver did not become ready within 20 s")
+    }
+}
