@@ -8,56 +8,76 @@ static const unsigned char file_0[] = {
 #embed "app/css/app.css"
 };
 static const unsigned char file_1[] = {
-#embed "app/icon.svg"
+#embed "app/css/console.css"
 };
 static const unsigned char file_2[] = {
-#embed "app/index.html"
+#embed "app/css/form.css"
 };
 static const unsigned char file_3[] = {
-#embed "app/js/api.js"
+#embed "app/css/person.css"
 };
 static const unsigned char file_4[] = {
-#embed "app/js/app.js"
+#embed "app/icon.svg"
 };
 static const unsigned char file_5[] = {
-#embed "app/js/console/routes.js"
+#embed "app/index.html"
 };
 static const unsigned char file_6[] = {
-#embed "app/js/dom.js"
+#embed "app/js/api.js"
 };
 static const unsigned char file_7[] = {
-#embed "app/js/person/inbox.js"
+#embed "app/js/app.js"
 };
 static const unsigned char file_8[] = {
-#embed "app/js/person/login.js"
+#embed "app/js/console/routes.js"
 };
 static const unsigned char file_9[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/dom.js"
 };
 static const unsigned char file_10[] = {
-#embed "app/js/texts.js"
+#embed "app/js/offline/outbox.js"
 };
 static const unsigned char file_11[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/person/inbox.js"
 };
 static const unsigned char file_12[] = {
+#embed "app/js/person/login.js"
+};
+static const unsigned char file_13[] = {
+#embed "app/js/person/message.js"
+};
+static const unsigned char file_14[] = {
+#embed "app/js/person/routes.js"
+};
+static const unsigned char file_15[] = {
+#embed "app/js/texts.js"
+};
+static const unsigned char file_16[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_17[] = {
 #embed "app/sw.js"
 };
 
 static const web_app_file files[] = {
     {"css/app.css", file_0, sizeof(file_0)},
-    {"icon.svg", file_1, sizeof(file_1)},
-    {"index.html", file_2, sizeof(file_2)},
-    {"js/api.js", file_3, sizeof(file_3)},
-    {"js/app.js", file_4, sizeof(file_4)},
-    {"js/console/routes.js", file_5, sizeof(file_5)},
-    {"js/dom.js", file_6, sizeof(file_6)},
-    {"js/person/inbox.js", file_7, sizeof(file_7)},
-    {"js/person/login.js", file_8, sizeof(file_8)},
-    {"js/person/routes.js", file_9, sizeof(file_9)},
-    {"js/texts.js", file_10, sizeof(file_10)},
-    {"manifest.webmanifest", file_11, sizeof(file_11)},
-    {"sw.js", file_12, sizeof(file_12)},
+    {"css/console.css", file_1, sizeof(file_1)},
+    {"css/form.css", file_2, sizeof(file_2)},
+    {"css/person.css", file_3, sizeof(file_3)},
+    {"icon.svg", file_4, sizeof(file_4)},
+    {"index.html", file_5, sizeof(file_5)},
+    {"js/api.js", file_6, sizeof(file_6)},
+    {"js/app.js", file_7, sizeof(file_7)},
+    {"js/console/routes.js", file_8, sizeof(file_8)},
+    {"js/dom.js", file_9, sizeof(file_9)},
+    {"js/offline/outbox.js", file_10, sizeof(file_10)},
+    {"js/person/inbox.js", file_11, sizeof(file_11)},
+    {"js/person/login.js", file_12, sizeof(file_12)},
+    {"js/person/message.js", file_13, sizeof(file_13)},
+    {"js/person/routes.js", file_14, sizeof(file_14)},
+    {"js/texts.js", file_15, sizeof(file_15)},
+    {"manifest.webmanifest", file_16, sizeof(file_16)},
+    {"sw.js", file_17, sizeof(file_17)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {

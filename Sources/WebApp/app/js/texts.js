@@ -30,6 +30,15 @@ const english = {
   notificationsOn: "Notifications are on for this browser.",
   notificationsBlocked: "Notifications are blocked for this site in the browser's settings.",
   sessionEnded: "Your session ended: log in again.",
+
+  // The form (js/form/): field labels, validation messages, capture buttons.
+  formBlockStart: "",
+
+  // The person's side (js/person/, js/offline/, js/push.js).
+  personBlockStart: "",
+
+  // The operator's console (js/console/).
+  consoleBlockStart: "",
 };
 
 const languages = { en: english };

@@ -2,7 +2,11 @@
 // their documents.
 
 import { inboxView } from "./inbox.js";
+import { messageView } from "./message.js";
 
 export const personTabs = [{ hash: "#/inbox", label: "inbox" }];
 
-export const personRoutes = [{ pattern: /^#\/inbox$/, render: inboxView }];
+export const personRoutes = [
+  { pattern: /^#\/inbox$/, render: inboxView },
+  { pattern: /^#\/messages\/([0-9a-fA-F-]+)$/, render: messageView },
+];
