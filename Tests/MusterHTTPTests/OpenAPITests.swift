@@ -38,7 +38,8 @@ import Yams
                     segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
                 }
                 if path.last == "**" {
-                    path[path.count - 1] = path[path.count - 2] == "documents" ? "{name}" : "{topic}"
+                    let names = ["documents": "{name}", "topics": "{topic}"]
+                    path[path.count - 1] = names[path[path.count - 2]] ?? "{path}"
                 }
                 return "\(route.method.rawValue) /" + path.joined(separator: "/")
             })
