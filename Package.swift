@@ -161,6 +161,16 @@ let package = Package(
             ]
         ),
 
+        // Headless Chromium driven by chromedriver (W3C WebDriver), for the web app's tests and benchmark.
+        .target(
+            name: "BrowserTesting",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+
         // The Swift client SDK: the operations of the VantiqUI class, over HTTP, for Linux and Apple.
         .target(
             name: "MusterClient",
@@ -254,9 +264,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient", "MusterWire", "PushProviders",
-                "PushTesting",
-                // chromedriver writes headers without a space after the colon, which URLSession on Linux refuses.
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "PushTesting", "BrowserTesting",
             ]
         ),
     ]

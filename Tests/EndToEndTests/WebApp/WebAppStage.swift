@@ -1,3 +1,5 @@
+// Every browser test of this module uses Browser and WebDriver.
+@_exported import BrowserTesting
 import Foundation
 import Testing
 

@@ -1,21 +1,25 @@
-import EventLogTesting
 import Foundation
-import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Headless Chromium driven by Debian's chromedriver on loopback, with a fake camera and microphone that need no
 /// permission prompt. One browser per test; `close()` ends both processes.
-final class Browser: @unchecked Sendable {
+public final class Browser: @unchecked Sendable {
     let driver: Process
-    let profile: TemporaryDirectory
-    let webDriver: WebDriver
+    /// The browser's profile and the driver's log, removed by `close()`.
+    let profile: URL
+    public let webDriver: WebDriver
     private let log: URL
 
     /// Starts chromedriver on a free port and opens a session with a phone-sized window (412 × 915) unless told
     /// otherwise.
-    init(width: Int = 412, height: Int = 915) async throws {
-        profile = try TemporaryDirectory("chromium")
+    public init(width: Int = 412, height: Int = 915) async throws {
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         let port = try Self.freePort()
-        log = profile.url.appendingPathComponent("chromedriver.log")
+        log = profile.appendingPathComponent("chromedriver.log")
         driver = Process()
         driver.executableURL = URL(fileURLWithPath: try Self.executable("chromedriver"))
         driver.arguments = ["--port=\(port)", "--log-path=\(log.path)"]
@@ -29,7 +33,7 @@ final class Browser: @unchecked Sendable {
             "args": [
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-                "--window-size=\(width),\(height)", "--user-data-dir=\(profile.url.path)/profile",
+                "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)/profile",
                 "--no-first-run", "--lang=en-US",
             ],
         ]
@@ -44,13 +48,13 @@ final class Browser: @unchecked Sendable {
     }
 
     /// Saves the page as `.build/screenshots/<name>.png` (for Docs/ and for reading a failure).
-    func screenshot(_ name: String) async throws {
+    public func screenshot(_ name: String) async throws {
         let directory = Self.packageRoot.appendingPathComponent(".build/screenshots")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try await webDriver.screenshot().write(to: directory.appendingPathComponent("\(name).png"))
     }
 
-    func close() async {
+    public func close() async {
         _ = try? await WebDriver.command(
             "DELETE", webDriver.base.appendingPathComponent("session/\(webDriver.session)"))
         kill(driver.processIdentifier, SIGKILL)
@@ -61,14 +65,14 @@ final class Browser: @unchecked Sendable {
                 done.resume()
             }
         }
-        profile.remove()
+        try? FileManager.default.removeItem(at: profile)
     }
 
     deinit {
         if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     private static func executable(_ name: String) throws -> String {
@@ -82,8 +86,20 @@ final class Browser: @unchecked Sendable {
 
     /// A port nothing listens on now.
     private static func freePort() throws -> Int {
-        for port in (20000..<60000).shuffled().prefix(50) where LoopbackPort.canBind(port) { return port }
-        throw WebDriver.Failure(description: "no free loopback port for chromedriver")
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw WebDriver.Failure(description: "no socket for finding a free port") }
+        defer { Glibc.close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else { throw WebDriver.Failure(description: "no free loopback port for chromedriver") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func waitUntilReady(_ base: URL, driver: Process) async throws {
