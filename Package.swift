@@ -196,7 +196,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP",
-                "MusterWire", "PushDelivery", "PushProviders", "PushTesting",
+                "MusterWire", "PushDelivery", "PushProviders", "PushTesting", "BrowserTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
