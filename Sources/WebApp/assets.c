@@ -29,33 +29,63 @@ static const unsigned char file_7[] = {
 #embed "app/js/app.js"
 };
 static const unsigned char file_8[] = {
-#embed "app/js/console/routes.js"
+#embed "app/js/console/areas.js"
 };
 static const unsigned char file_9[] = {
-#embed "app/js/dom.js"
+#embed "app/js/console/audit.js"
 };
 static const unsigned char file_10[] = {
-#embed "app/js/offline/outbox.js"
+#embed "app/js/console/common.js"
 };
 static const unsigned char file_11[] = {
-#embed "app/js/person/inbox.js"
+#embed "app/js/console/fields.js"
 };
 static const unsigned char file_12[] = {
-#embed "app/js/person/login.js"
+#embed "app/js/console/geotriggers.js"
 };
 static const unsigned char file_13[] = {
-#embed "app/js/person/message.js"
+#embed "app/js/console/map.js"
 };
 static const unsigned char file_14[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/console/people.js"
 };
 static const unsigned char file_15[] = {
-#embed "app/js/texts.js"
+#embed "app/js/console/push.js"
 };
 static const unsigned char file_16[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/console/routes.js"
 };
 static const unsigned char file_17[] = {
+#embed "app/js/console/send.js"
+};
+static const unsigned char file_18[] = {
+#embed "app/js/console/settings.js"
+};
+static const unsigned char file_19[] = {
+#embed "app/js/dom.js"
+};
+static const unsigned char file_20[] = {
+#embed "app/js/offline/outbox.js"
+};
+static const unsigned char file_21[] = {
+#embed "app/js/person/inbox.js"
+};
+static const unsigned char file_22[] = {
+#embed "app/js/person/login.js"
+};
+static const unsigned char file_23[] = {
+#embed "app/js/person/message.js"
+};
+static const unsigned char file_24[] = {
+#embed "app/js/person/routes.js"
+};
+static const unsigned char file_25[] = {
+#embed "app/js/texts.js"
+};
+static const unsigned char file_26[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_27[] = {
 #embed "app/sw.js"
 };
 
@@ -68,16 +98,26 @@ static const web_app_file files[] = {
     {"index.html", file_5, sizeof(file_5)},
     {"js/api.js", file_6, sizeof(file_6)},
     {"js/app.js", file_7, sizeof(file_7)},
-    {"js/console/routes.js", file_8, sizeof(file_8)},
-    {"js/dom.js", file_9, sizeof(file_9)},
-    {"js/offline/outbox.js", file_10, sizeof(file_10)},
-    {"js/person/inbox.js", file_11, sizeof(file_11)},
-    {"js/person/login.js", file_12, sizeof(file_12)},
-    {"js/person/message.js", file_13, sizeof(file_13)},
-    {"js/person/routes.js", file_14, sizeof(file_14)},
-    {"js/texts.js", file_15, sizeof(file_15)},
-    {"manifest.webmanifest", file_16, sizeof(file_16)},
-    {"sw.js", file_17, sizeof(file_17)},
+    {"js/console/areas.js", file_8, sizeof(file_8)},
+    {"js/console/audit.js", file_9, sizeof(file_9)},
+    {"js/console/common.js", file_10, sizeof(file_10)},
+    {"js/console/fields.js", file_11, sizeof(file_11)},
+    {"js/console/geotriggers.js", file_12, sizeof(file_12)},
+    {"js/console/map.js", file_13, sizeof(file_13)},
+    {"js/console/people.js", file_14, sizeof(file_14)},
+    {"js/console/push.js", file_15, sizeof(file_15)},
+    {"js/console/routes.js", file_16, sizeof(file_16)},
+    {"js/console/send.js", file_17, sizeof(file_17)},
+    {"js/console/settings.js", file_18, sizeof(file_18)},
+    {"js/dom.js", file_19, sizeof(file_19)},
+    {"js/offline/outbox.js", file_20, sizeof(file_20)},
+    {"js/person/inbox.js", file_21, sizeof(file_21)},
+    {"js/person/login.js", file_22, sizeof(file_22)},
+    {"js/person/message.js", file_23, sizeof(file_23)},
+    {"js/person/routes.js", file_24, sizeof(file_24)},
+    {"js/texts.js", file_25, sizeof(file_25)},
+    {"manifest.webmanifest", file_26, sizeof(file_26)},
+    {"sw.js", file_27, sizeof(file_27)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {

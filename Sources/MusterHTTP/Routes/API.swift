@@ -34,7 +34,8 @@ struct API: Sendable {
         WebAppController(options: configuration.webApp).addRoutes(to: router)
         let v1: [any APIController] =
             [
-                AuthController(api: self), UserController(api: self), DeviceController(api: self),
+                AuthController(api: self), UserController(api: self), UserDeviceController(api: self),
+                DeviceController(api: self),
                 NotificationController(api: self), RequestController(api: self), PayloadController(api: self),
                 DocumentController(api: self), TopicController(api: self), EventController(api: self),
                 AdministrationController(api: self), PushSourceController(api: self), DeliveryController(api: self),

@@ -1,0 +1,45 @@
+// Maps with Debian's Leaflet, which the server serves under /vendor/leaflet/ (never copied into the app). Tiles
+// come from /app/config.json; without them the map still draws its circles and markers on a plain background.
+
+let leaflet = null;
+let configuration = null;
+
+/// Leaflet's ES module and its stylesheet, loaded once.
+export async function loadLeaflet() {
+  if (!leaflet) {
+    if (!document.querySelector('link[data-leaflet]')) {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = "/vendor/leaflet/leaflet.css";
+      link.dataset.leaflet = "";
+      document.head.append(link);
+    }
+    leaflet = import("/vendor/leaflet/leaflet.esm.js").catch((error) => {
+      leaflet = null;
+      throw error;
+    });
+  }
+  return leaflet;
+}
+
+/// `{mapTiles, mapAttribution}`: where tiles come from (null or "": none).
+export async function mapConfiguration() {
+  configuration ??= fetch("/app/config.json")
+    .then((response) => (response.ok ? response.json() : {}))
+    .catch(() => ({}));
+  return configuration;
+}
+
+/// A Leaflet map in `container` with the server's tiles, if any; `{L, map}`.
+export async function createMap(container, { label }) {
+  const [L, config] = await Promise.all([loadLeaflet(), mapConfiguration()]);
+  container.setAttribute("role", "region");
+  container.setAttribute("aria-label", label);
+  const map = L.map(container, { zoomControl: true, attributionControl: true }).setView([48.8566, 2.3522], 12);
+  if (config.mapTiles) {
+    L.tileLayer(config.mapTiles, { attribution: config.mapAttribution ?? "", maxZoom: 19 }).addTo(map);
+  } else {
+    container.classList.add("no-tiles");
+  }
+  return { L, map };
+}

@@ -1,0 +1,49 @@
+// The namespace's settings: each shown with its value (or its default) and changed in place.
+
+import { api } from "../api.js";
+import { h, replace } from "../dom.js";
+import { t } from "../texts.js";
+import { consolePage, errorBox, row, table } from "./common.js";
+
+export async function settingsView(main) {
+  const page = consolePage(main, "#/console/settings", t("consoleSettings"));
+  const settings = await api("GET", "/api/v1/settings");
+  const outcome = h("div#settings-outcome", { "aria-live": "polite" });
+  replace(
+    page,
+    table(
+      t("consoleSettings"),
+      [t("consoleSetting"), t("consoleValue"), ""],
+      settings.map((setting) => {
+        const input = h(`input#setting-${setting.key}`, {
+          type: "text",
+          value: setting.value ?? "",
+          placeholder: setting.isDefault ? t("consoleDefault") : "",
+          "aria-label": setting.key,
+        });
+        const save = async () => {
+          try {
+            const saved = await api("PUT", `/api/v1/settings/${encodeURIComponent(setting.key)}`, { json: { value: input.value } });
+            input.value = saved.value ?? "";
+            replace(outcome, h("p.ok", {}, t("consoleSettingSaved", { key: saved.key, value: saved.value ?? t("consoleDefault") })));
+          } catch (error) {
+            replace(outcome, errorBox(error));
+          }
+        };
+        input.addEventListener("keydown", (event) => {
+          if (event.key === "Enter") save();
+        });
+        return row(
+          [
+            h("label", { for: input.id }, setting.key, setting.isDefault ? h("span.notice", {}, ` (${t("consoleDefault")})`) : null),
+            input,
+            h("button.secondary", { type: "button", onclick: save, dataset: { setting: setting.key } }, t("consoleSave")),
+          ],
+          { dataset: { setting: setting.key } },
+        );
+      }),
+      "settings",
+    ),
+    outcome,
+  );
+}
