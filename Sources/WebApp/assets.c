@@ -38,24 +38,33 @@ static const unsigned char file_10[] = {
 #embed "app/js/offline/outbox.js"
 };
 static const unsigned char file_11[] = {
-#embed "app/js/person/inbox.js"
+#embed "app/js/person/documents.js"
 };
 static const unsigned char file_12[] = {
-#embed "app/js/person/login.js"
+#embed "app/js/person/inbox.js"
 };
 static const unsigned char file_13[] = {
-#embed "app/js/person/message.js"
+#embed "app/js/person/login.js"
 };
 static const unsigned char file_14[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/person/message.js"
 };
 static const unsigned char file_15[] = {
-#embed "app/js/texts.js"
+#embed "app/js/person/routes.js"
 };
 static const unsigned char file_16[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/person/start.js"
 };
 static const unsigned char file_17[] = {
+#embed "app/js/push.js"
+};
+static const unsigned char file_18[] = {
+#embed "app/js/texts.js"
+};
+static const unsigned char file_19[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_20[] = {
 #embed "app/sw.js"
 };
 
@@ -71,13 +80,16 @@ static const web_app_file files[] = {
     {"js/console/routes.js", file_8, sizeof(file_8)},
     {"js/dom.js", file_9, sizeof(file_9)},
     {"js/offline/outbox.js", file_10, sizeof(file_10)},
-    {"js/person/inbox.js", file_11, sizeof(file_11)},
-    {"js/person/login.js", file_12, sizeof(file_12)},
-    {"js/person/message.js", file_13, sizeof(file_13)},
-    {"js/person/routes.js", file_14, sizeof(file_14)},
-    {"js/texts.js", file_15, sizeof(file_15)},
-    {"manifest.webmanifest", file_16, sizeof(file_16)},
-    {"sw.js", file_17, sizeof(file_17)},
+    {"js/person/documents.js", file_11, sizeof(file_11)},
+    {"js/person/inbox.js", file_12, sizeof(file_12)},
+    {"js/person/login.js", file_13, sizeof(file_13)},
+    {"js/person/message.js", file_14, sizeof(file_14)},
+    {"js/person/routes.js", file_15, sizeof(file_15)},
+    {"js/person/start.js", file_16, sizeof(file_16)},
+    {"js/push.js", file_17, sizeof(file_17)},
+    {"js/texts.js", file_18, sizeof(file_18)},
+    {"manifest.webmanifest", file_19, sizeof(file_19)},
+    {"sw.js", file_20, sizeof(file_20)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {
