@@ -68,24 +68,33 @@ static const unsigned char file_20[] = {
 #embed "app/js/offline/outbox.js"
 };
 static const unsigned char file_21[] = {
-#embed "app/js/person/inbox.js"
+#embed "app/js/person/documents.js"
 };
 static const unsigned char file_22[] = {
-#embed "app/js/person/login.js"
+#embed "app/js/person/inbox.js"
 };
 static const unsigned char file_23[] = {
-#embed "app/js/person/message.js"
+#embed "app/js/person/login.js"
 };
 static const unsigned char file_24[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/person/message.js"
 };
 static const unsigned char file_25[] = {
-#embed "app/js/texts.js"
+#embed "app/js/person/routes.js"
 };
 static const unsigned char file_26[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/person/start.js"
 };
 static const unsigned char file_27[] = {
+#embed "app/js/push.js"
+};
+static const unsigned char file_28[] = {
+#embed "app/js/texts.js"
+};
+static const unsigned char file_29[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_30[] = {
 #embed "app/sw.js"
 };
 
@@ -111,13 +120,16 @@ static const web_app_file files[] = {
     {"js/console/settings.js", file_18, sizeof(file_18)},
     {"js/dom.js", file_19, sizeof(file_19)},
     {"js/offline/outbox.js", file_20, sizeof(file_20)},
-    {"js/person/inbox.js", file_21, sizeof(file_21)},
-    {"js/person/login.js", file_22, sizeof(file_22)},
-    {"js/person/message.js", file_23, sizeof(file_23)},
-    {"js/person/routes.js", file_24, sizeof(file_24)},
-    {"js/texts.js", file_25, sizeof(file_25)},
-    {"manifest.webmanifest", file_26, sizeof(file_26)},
-    {"sw.js", file_27, sizeof(file_27)},
+    {"js/person/documents.js", file_21, sizeof(file_21)},
+    {"js/person/inbox.js", file_22, sizeof(file_22)},
+    {"js/person/login.js", file_23, sizeof(file_23)},
+    {"js/person/message.js", file_24, sizeof(file_24)},
+    {"js/person/routes.js", file_25, sizeof(file_25)},
+    {"js/person/start.js", file_26, sizeof(file_26)},
+    {"js/push.js", file_27, sizeof(file_27)},
+    {"js/texts.js", file_28, sizeof(file_28)},
+    {"manifest.webmanifest", file_29, sizeof(file_29)},
+    {"sw.js", file_30, sizeof(file_30)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {

@@ -52,6 +52,50 @@ let reportFields = Data(
         #expect(payload?["fields"]?.arrayValue?.count == 2)
     }
 
+    @Test func anAnswerRepeatedWithItsResponseIdIsReturnedAsRecordedAndWritesNothing() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        try await f.requests.put(
+            "report", title: "Report", body: "Tell us", responseTopic: "/faults/new", payload: reportFields)
+        let responseId = UUID()
+        let values = Data(#"{"what":"pump 3","severity":2}"#.utf8)
+        let first = try await f.notifications.respond(
+            toRequest: "report", user: "joe", deviceId: "web-1", values: values, responseId: responseId)
+        #expect(!first.isRepeat)
+        let head = f.log.head
+        let again = try await f.notifications.respond(
+            toRequest: "report", user: "joe", deviceId: "web-1", values: values, responseId: responseId)
+        #expect(again.isRepeat)
+        #expect(again.json == first.json)
+        #expect(again.messageId == first.messageId)
+        #expect(again.position == first.position)
+        #expect(f.log.head == head)
+        let event = try #require(try f.log.read { try $0.event(at: first.position) })
+        #expect(event.id == responseId, "the response id is the event's id")
+
+        // A message: answered once with the id, the repeat returns it; another id is the usual conflict.
+        let sent = try await f.notifications.send(
+            to: ["joe"], title: "Fault", body: "Which?", payload: Data(#"{"responseTopic":"/f","fields":[]}"#.utf8))
+        let messageId = try #require(sent.messageIds.first)
+        let messageAnswerId = UUID()
+        let answered = try await f.notifications.respond(
+            messageId: messageId, user: "joe", deviceId: "web-1", values: Data("{}".utf8), responseId: messageAnswerId)
+        let repeated = try await f.notifications.respond(
+            messageId: messageId, user: "joe", deviceId: "web-1", values: Data("{}".utf8), responseId: messageAnswerId)
+        #expect(repeated.isRepeat && repeated.json == answered.json)
+        let conflict = await #expect(throws: MusterError.self) {
+            try await f.notifications.respond(
+                messageId: messageId, user: "joe", deviceId: "web-1", values: Data("{}".utf8), responseId: UUID())
+        }
+        #expect(conflict?.code == .conflict)
+        // The request's id does not answer the message, nor the message's the request.
+        let misused = await #expect(throws: MusterError.self) {
+            try await f.notifications.respond(
+                toRequest: "report", user: "joe", deviceId: "web-1", values: values, responseId: messageAnswerId)
+        }
+        #expect(misused?.field == "responseId")
+    }
+
     @Test func anInvalidTemplateIsRefusedNamingFieldsAndNothingIsWritten() async throws {
         let f = try await fixture()
         defer { f.t.directory.remove() }

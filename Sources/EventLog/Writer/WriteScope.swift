@@ -47,6 +47,11 @@ public final class WriteScope {
         try core.reading(txn).event(at: position)
     }
 
+    /// The position of the stored event with this id, or nil (an id is stored once: see `append`).
+    public func position(ofEventId id: UUID) throws -> UInt64? {
+        try core.reading(txn).position(ofEventId: id)
+    }
+
     /// The store's clock reading for this batch, in microseconds since 1970.
     public var now: Int64 { batch.recordedAt }
 }

@@ -121,6 +121,20 @@ public struct Documents: Sendable {
         try log.read { try $0.documents.document(name, namespace: namespace) }
     }
 
+    /// A document as its uploader's list shows it.
+    public struct Listed: Sendable, Hashable {
+        public var document: DocumentUploaded
+        /// When it was uploaded.
+        public var uploadedAt: Date
+    }
+
+    /// The documents `user` uploaded, newest first.
+    public func uploads(of user: String, namespace: String = Names.defaultNamespace) throws -> [Listed] {
+        try log.read { try $0.documents.uploads(user: user, namespace: namespace) }
+            .map { Listed(document: $0.document, uploadedAt: Date(timeIntervalSince1970: Double($0.uploadedAt) / 1e6)) }
+            .sorted { ($0.uploadedAt, $1.document.name) > ($1.uploadedAt, $0.document.name) }
+    }
+
     /// Writes the document's content to `url` (which appears only once the content checked out).
     @discardableResult
     public func get(_ name: String, to url: URL, namespace: String = Names.defaultNamespace) throws

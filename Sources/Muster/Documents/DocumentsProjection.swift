@@ -7,14 +7,16 @@ import EventLog
 /// content type, uploader).
 /// Table `userBytes`: `namespace 0 user 0` → total size of the user's documents (UInt64, big-endian).
 /// Table `namespaceBytes`: `namespace 0` → total size of the namespace's documents (UInt64, big-endian).
+/// Table `uploads`: `namespace 0 user 0 name 0` → when it was uploaded (microseconds since 1970, Int64,
+/// big-endian): a user's own documents, listed without reading anyone else's.
 ///
-/// Version 2 added the two totals.
+/// Version 2 added the two totals, version 3 `uploads`.
 public struct DocumentsProjection: Projection {
     public static let name = "documents"
     public var name: String { Self.name }
-    public var version: UInt32 { 2 }
+    public var version: UInt32 { 3 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["documents", "userBytes", "namespaceBytes"] }
+    public var tables: [String] { ["documents", "userBytes", "namespaceBytes", "uploads"] }
     public var eventTypes: Set<String>? { [DocumentUploaded.type] }
 
     public init() {}
@@ -25,6 +27,9 @@ public struct DocumentsProjection: Projection {
         let isNew = try state.get("documents", key) == nil
         try state.put("documents", key, event.body.bytes)
         guard isNew else { return }
+        try state.put(
+            "uploads", Key.joined(event.namespace, document.uploader, document.name),
+            Self.encode(UInt64(bitPattern: event.recordedAt)))
         for (table, total) in Self.totals(user: document.uploader, namespace: event.namespace) {
             try state.put(table, total, Self.encode(Self.total(table, total, in: state) &+ document.size))
         }
@@ -54,6 +59,19 @@ extension ProjectionView<DocumentsProjection> {
     /// The document of this name, or nil.
     func document(_ name: String, namespace: String) throws -> DocumentUploaded? {
         try event("documents", Key.joined(namespace, name))
+    }
+
+    /// The documents `user` uploaded, by name, each with when it was uploaded (microseconds since 1970).
+    func uploads(user: String, namespace: String) throws -> [(document: DocumentUploaded, uploadedAt: Int64)] {
+        var names: [(String, Int64)] = []
+        let prefix = Key.joined(namespace, user)
+        try state.scan("uploads", prefix: prefix) { key, value in
+            let name = Key.components(key).last ?? ""
+            let at = value.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            names.append((name, Int64(bitPattern: at)))
+            return true
+        }
+        return try names.compactMap { name, at in try document(name, namespace: namespace).map { ($0, at) } }
     }
 
     /// Bytes of documents `user` has stored, and the namespace has.

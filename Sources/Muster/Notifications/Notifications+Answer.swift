@@ -28,9 +28,15 @@ extension Notifications {
     /// on a read snapshot, and the writer only confirms that the question is unchanged (`basis`, the
     /// device name) before it appends — or, when it changed meanwhile, builds the response again.
     /// `ask` throws (on the writer) why there is nothing to answer; `isWriter` tells it where it runs.
+    ///
+    /// `responseId`, the client's id for the answer, becomes the event's id: when an answer with this id
+    /// is recorded already (a retry after a lost connection) it is returned as it was, before `ask` could
+    /// refuse it as answered, and nothing is written; `isRepeat` says so. `messageId` is `nil` for a
+    /// request: a repeat matches on `request` then.
     func answer(
-        messageId: UUID, request: String? = nil, user: String, deviceId: String, deviceName: String?,
-        submitValue: Int, answers: [String: JSONValue], at location: Location?, namespace: String, actor: String?,
+        messageId: UUID, request: String? = nil, responseId: UUID?, user: String, deviceId: String,
+        deviceName: String?, submitValue: Int, answers: [String: JSONValue], at location: Location?,
+        namespace: String, actor: String?,
         ask: @escaping @Sendable (any LogSnapshot, _ isWriter: Bool) throws -> Question
     ) async throws -> Answer {
         try Names.validate(deviceId, as: "device id")
@@ -50,6 +56,13 @@ extension Notifications {
             return try build(question, on: reader, now: log.configuration.clock())
         }
         return try await log.perform { scope in
+            if let responseId,
+                let earlier = try Self.recorded(
+                    responseId, messageId: request == nil ? messageId : nil, request: request, user: user,
+                    namespace: namespace, in: scope)
+            {
+                return earlier
+            }
             let question = try ask(scope, true)
             let device =
                 try deviceName ?? scope.directory.deviceName(deviceId, user: user, namespace: namespace) ?? deviceId
@@ -64,13 +77,40 @@ extension Notifications {
             let received = ResponseReceived(
                 messageId: messageId, user: user, deviceId: deviceId, deviceName: answer.deviceName,
                 submitValue: submitValue, response: Array(answer.json), responseTopic: answer.topic, request: request)
+            var event = received.newEvent(actor: actor ?? user)
+            if let responseId { event.id = responseId }
             let result = try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: "message/\(messageId.uuidString)", expectedVersion: .noStream,
-                    events: [received.newEvent(actor: actor ?? user)]))
+                    events: [event]))
             return Answer(
                 messageId: messageId, response: answer.response, json: answer.json, position: result.lastPosition)
         }
+    }
+
+    /// The answer recorded already under the event id `responseId`, or nil when there is none. An id used
+    /// for anything but `user`'s answer to this message (`messageId`) or request template (`request`) is
+    /// refused, naming `responseId`.
+    private static func recorded(
+        _ responseId: UUID, messageId: UUID?, request: String?, user: String, namespace: String,
+        in scope: WriteScope
+    ) throws -> Answer? {
+        guard let position = try scope.position(ofEventId: responseId) else { return nil }
+        guard let event = try scope.event(at: position) else {
+            throw StoreError(.corrupt, "event id \(responseId) points at missing position \(position)")
+        }
+        guard event.namespace == namespace, let received = try ResponseReceived.decode(event),
+            received.user == user, received.request == request,
+            messageId == nil || received.messageId == messageId
+        else {
+            throw MusterError(
+                .conflict, "responseId \(responseId) was used for another answer: make a new one for each answer",
+                field: "responseId")
+        }
+        let json = Data(received.response)
+        return Answer(
+            messageId: received.messageId, response: try ResponseObject(json: json), json: json, position: position,
+            isRepeat: true)
     }
 
     /// The response object the app builds for `answers`, validated against `payload`; its JSON text.

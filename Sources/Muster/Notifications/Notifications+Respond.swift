@@ -24,6 +24,8 @@ extension Notifications {
         public var json: Data
         /// Position of the `ResponseReceived` event.
         public var position: UInt64
+        /// Whether it was recorded before under the same `responseId` (a retry): nothing new was written.
+        public var isRepeat = false
     }
 
     /// Answers a message in `user`'s inbox with `values` (a JSON object of field id → value).
@@ -32,14 +34,18 @@ extension Notifications {
     /// store's clock for `currentDateTime`, `location` for `currentLocation`) and validated against
     /// the payload. Throws `.notFound` for a message not sent to `user`, `.conflict` when it was
     /// answered already, `FormRejection` for invalid values; nothing is written then.
+    ///
+    /// `responseId` is the client's id for this answer: the same id again returns the answer recorded with it
+    /// (`isRepeat`) instead of `.conflict`, and writes nothing; an id used for another answer is `.conflict`.
     public func respond(
         messageId: UUID, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
         values: Data, at location: Location? = nil, namespace: String = Names.defaultNamespace,
-        actor: String? = nil
+        actor: String? = nil, responseId: UUID? = nil
     ) async throws -> Answer {
         try await respond(
             messageId: messageId, user: user, deviceId: deviceId, deviceName: deviceName, submitValue: submitValue,
-            answers: FormRejection.answers(values), at: location, namespace: namespace, actor: actor)
+            answers: FormRejection.answers(values), at: location, namespace: namespace, actor: actor,
+            responseId: responseId)
     }
 
     /// Answers a message with answers already parsed (field id → value); see `respond(messageId:…values:…)`.
@@ -50,11 +56,11 @@ extension Notifications {
     public func respond(
         messageId: UUID, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
         answers: [String: JSONValue], at location: Location? = nil, namespace: String = Names.defaultNamespace,
-        actor: String? = nil
+        actor: String? = nil, responseId: UUID? = nil
     ) async throws -> Answer {
         try await answer(
-            messageId: messageId, user: user, deviceId: deviceId, deviceName: deviceName, submitValue: submitValue,
-            answers: answers, at: location, namespace: namespace, actor: actor
+            messageId: messageId, responseId: responseId, user: user, deviceId: deviceId, deviceName: deviceName,
+            submitValue: submitValue, answers: answers, at: location, namespace: namespace, actor: actor
         ) { snapshot, isWriter in
             guard let (position, isAnswered) = try snapshot.inbox.addressed(messageId, user: user, namespace: namespace)
             else { throw MusterError(.notFound, "user \(user) has no message \(messageId) in namespace \(namespace)") }

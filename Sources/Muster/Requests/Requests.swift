@@ -58,15 +58,17 @@ extension Notifications {
     /// validates `values` against the template, records one `ResponseReceived` (a fresh message id,
     /// `request` set to the template's name) and so publishes the response object on the template's
     /// topic. Throws `.notFound` for an unknown user or template, `FormRejection` for invalid values;
-    /// nothing is written then.
+    /// nothing is written then. The same `responseId` again returns the answer recorded with it (`isRepeat`)
+    /// and writes nothing: a retry does not start the request twice.
     public func respond(
         toRequest name: String, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
         values: Data, at location: Location? = nil, namespace: String = Names.defaultNamespace,
-        actor: String? = nil
+        actor: String? = nil, responseId: UUID? = nil
     ) async throws -> Answer {
         try await respond(
             toRequest: name, user: user, deviceId: deviceId, deviceName: deviceName, submitValue: submitValue,
-            answers: FormRejection.answers(values), at: location, namespace: namespace, actor: actor)
+            answers: FormRejection.answers(values), at: location, namespace: namespace, actor: actor,
+            responseId: responseId)
     }
 
     /// Answers a request template with answers already parsed; see `respond(toRequest:…values:…)`.
@@ -77,10 +79,11 @@ extension Notifications {
     public func respond(
         toRequest name: String, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
         answers: [String: JSONValue], at location: Location? = nil, namespace: String = Names.defaultNamespace,
-        actor: String? = nil
+        actor: String? = nil, responseId: UUID? = nil
     ) async throws -> Answer {
         try await answer(
-            messageId: EventID.make(), request: name, user: user, deviceId: deviceId, deviceName: deviceName,
+            messageId: EventID.make(), request: name, responseId: responseId, user: user, deviceId: deviceId,
+            deviceName: deviceName,
             submitValue: submitValue, answers: answers, at: location, namespace: namespace, actor: actor
         ) { snapshot, _ in
             guard try snapshot.directory.user(user, namespace: namespace) != nil else {

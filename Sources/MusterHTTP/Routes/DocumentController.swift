@@ -11,6 +11,7 @@ struct DocumentController: APIController {
     func addRoutes(to routes: some RouterMethods<API.Context>) {
         routes
             .post("documents", for: .user, use: upload)
+            .get("documents", for: .user, use: list)
             .get("documents/**", for: .user, use: document)
     }
 
@@ -19,6 +20,30 @@ struct DocumentController: APIController {
         var name: String
         var size: UInt64
         var contentType: String
+    }
+
+    /// A document in its uploader's list.
+    struct Listed: ResponseEncodable {
+        var name: String
+        var kind: String
+        var size: UInt64
+        var contentType: String
+        var uploadedAt: Date
+    }
+
+    /// The caller's own uploads, newest first; an administrator may name another user with `?user=`.
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [Listed] {
+        let user = request.uri.queryParameters.get("user").map { String($0) } ?? caller.username
+        guard user == caller.username || caller.isAdmin else {
+            throw APIError(
+                .forbidden, "forbidden", "only an administrator may list another user's documents",
+                fields: [.init(field: "user", message: "leave it out to list your own documents")])
+        }
+        return try api.documents.uploads(of: user, namespace: caller.namespace).map {
+            Listed(
+                name: $0.document.name, kind: $0.document.kind.rawValue, size: $0.document.size,
+                contentType: $0.document.contentType, uploadedAt: $0.uploadedAt)
+        }
     }
 
     @Sendable func upload(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<

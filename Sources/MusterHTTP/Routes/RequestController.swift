@@ -49,8 +49,8 @@ struct RequestController: APIController {
             toRequest: try context.parameters.require("name"), user: caller.username, deviceId: answer.deviceId,
             deviceName: answer.deviceName, submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
             at: answer.place, namespace: caller.namespace,
-            actor: caller.username)
-        return EditedResponse(status: .created, response: JSONText(recorded.json))
+            actor: caller.username, responseId: answer.responseId)
+        return EditedResponse(status: recorded.isRepeat ? .ok : .created, response: JSONText(recorded.json))
     }
 }
 

@@ -36,3 +36,42 @@ self.addEventListener("fetch", (event) => {
       .catch(() => caches.match(event.request, { ignoreSearch: true }).then((hit) => hit ?? Response.error())),
   );
 });
+
+// A push from the server (PushProviders' Web Push plaintext): `{"title", "body", "muster": notice}`, the notice's
+// `kind` "message" with the `messageId` (and, in a direct push, the whole `message`), "locationRequest" or "test".
+self.addEventListener("push", (event) => {
+  let content = {};
+  try {
+    content = event.data?.json() ?? {};
+  } catch {
+    content = { body: event.data?.text() ?? "" };
+  }
+  const notice = content.muster ?? {};
+  const messageId = notice.messageId ?? notice.message?.messageId ?? null;
+  const title = content.title ?? notice.title ?? notice.message?.title ?? "Muster";
+  const body = content.body ?? notice.body ?? notice.message?.body ?? "";
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body,
+      icon: "/icon.svg",
+      tag: messageId ?? undefined,
+      data: { messageId, kind: notice.kind ?? "message" },
+    }),
+  );
+});
+
+// A notification clicked: the app's window shows the message (focused if open, else opened).
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const messageId = event.notification.data?.messageId;
+  const hash = messageId ? `#/messages/${messageId}` : "#/inbox";
+  const target = new URL(`/${hash}`, self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (!open) return self.clients.openWindow(target);
+      // navigate() works for a window this worker controls; another one is opened anew.
+      return open.focus().then(() => open.navigate(target)).catch(() => self.clients.openWindow(target));
+    }),
+  );
+});

@@ -7,10 +7,27 @@ import { language, t } from "./texts.js";
 import { loginView } from "./person/login.js";
 import { personRoutes, personTabs } from "./person/routes.js";
 import { consoleRoutes, consoleTabs } from "./console/routes.js";
+import { flush, onWaitingChange, startOutbox } from "./offline/outbox.js";
+import { notifyControl } from "./push.js";
 
 const root = document.getElementById("app");
 let me = null;
 let leave = null;
+
+/// Shown while offline or while answers wait to be sent: kept across views.
+const banner = h("div#offline-banner.banner", { role: "status", hidden: true });
+let waitingCount = 0;
+let unreachable = false;
+
+function drawBanner() {
+  const offline = !navigator.onLine || unreachable;
+  banner.hidden = !offline && waitingCount === 0;
+  replace(
+    banner,
+    offline ? h("span", {}, t("offline")) : null,
+    waitingCount > 0 ? h("span#waiting-count", { dataset: { count: String(waitingCount) } }, t("queued", { count: waitingCount })) : null,
+  );
+}
 
 /// The view for the address now: the first route whose pattern matches `#/…`.
 async function show() {
@@ -19,6 +36,7 @@ async function show() {
   if (!me) {
     replace(root, loginView((who) => {
       me = who;
+      flush();
       if (!location.hash || location.hash === "#/login") location.hash = "#/inbox";
       else show();
     }));
@@ -28,7 +46,7 @@ async function show() {
   const routes = [...personRoutes, ...(me.isAdmin ? consoleRoutes : [])];
   const route = routes.map((r) => ({ r, match: hash.match(r.pattern) })).find(({ match }) => match);
   const main = h("main#main", { tabindex: "-1" });
-  replace(root, header(hash), main);
+  replace(root, banner, header(hash), main);
   if (!route) {
     replace(main, h("p.notice", {}, t("notFound", { what: hash })));
     return;
@@ -53,6 +71,7 @@ function header(hash) {
         h("a", { href: tab.hash, "aria-current": hash.startsWith(tab.hash) ? "page" : undefined }, t(tab.label)),
       ),
     ),
+    notifyControl(),
     h("span.who", {}, me.username),
   );
 }
@@ -74,6 +93,14 @@ async function start() {
     }
   }
   window.addEventListener("hashchange", show);
+  window.addEventListener("online", drawBanner);
+  window.addEventListener("offline", drawBanner);
+  onWaitingChange((count, serverUnreachable) => {
+    waitingCount = count;
+    unreachable = serverUnreachable;
+    drawBanner();
+  });
+  startOutbox();
   show();
 }
 

@@ -36,6 +36,13 @@ const english = {
 
   // The person's side (js/person/, js/offline/, js/push.js).
   personBlockStart: "",
+  startAnother: "Start another",
+  answerRefused: "The answer was not accepted: {message}",
+  notificationsFailed: "Notifications could not be turned on: {message}",
+  download: "Download",
+  kind_audio: "Audio",
+  kind_image: "Photo",
+  kind_video: "Video",
 
   // The operator's console (js/console/).
   consoleBlockStart: "",

@@ -1,13 +1,179 @@
-// Sending answers. (For now straight to the server; answers given offline are to be kept in IndexedDB and sent
-// in order, once, when the connection returns.)
+// Sending answers, and keeping the ones given offline. An answer that cannot reach the server (no connection) is
+// kept in IndexedDB and sent when the connection returns — on the `online` event, when the app starts and on a
+// retry timer — in the order given, one at a time. Each answer carries a `responseId`: the server records an id
+// once and answers a resend of it with the response it recorded, so an answer whose reply was lost is never
+// recorded twice.
 
 import { api } from "../api.js";
+
+const databaseName = "muster-outbox";
+const storeName = "answers";
+const firstRetry = 2000;
+const lastRetry = 60000;
+
+const listeners = new Set();
+let database = null;
+let flushing = null;
+let timer = null;
+let retryIn = firstRetry;
+/// Whether the last request for an answer never reached the server (the browser may still say it is online).
+let unreachable = false;
+
+function open() {
+  database ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open(databaseName, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(storeName, { keyPath: "seq", autoIncrement: true });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return database;
+}
+
+/// Runs `work(store)` in one transaction; resolves with what its last request gave once the transaction is done.
+async function transact(mode, work) {
+  const db = await open();
+  return new Promise((resolve, reject) => {
+    const transaction = db.transaction(storeName, mode);
+    const request = work(transaction.objectStore(storeName));
+    transaction.oncomplete = () => resolve(request?.result);
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+  });
+}
+
+/// The answers waiting to be sent, oldest first: `{seq, path, body, user, keptAt}`.
+export async function waiting() {
+  const user = currentUser();
+  const all = (await transact("readonly", (store) => store.getAll())) ?? [];
+  return all.filter((entry) => entry.user === user);
+}
+
+/// Tells `listener(count, unreachable)` how many answers wait and whether the server could not be reached, now
+/// and whenever that changes. Returns a function that stops it.
+export function onWaitingChange(listener) {
+  listeners.add(listener);
+  notify();
+  return () => listeners.delete(listener);
+}
+
+async function notify() {
+  if (listeners.size === 0) return;
+  let count = 0;
+  try {
+    count = (await waiting()).length;
+  } catch {
+    // No IndexedDB (a private window may refuse it): nothing waits.
+  }
+  for (const listener of listeners) listener(count, unreachable);
+}
+
+function currentUser() {
+  try {
+    return JSON.parse(localStorage.getItem("muster.session"))?.username ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /// Sends an answer: `path` is the response route (`/api/v1/messages/{id}/response` or
 /// `/api/v1/requests/{name}/response`), `body` its JSON. Resolves `{sent: true, answer}` with the server's
 /// response object, or `{queued: true}` when it is kept to send later. A refusal (422 with field errors, 409…)
 /// is thrown as the APIError.
 export async function submitAnswer(path, body) {
-  const answer = await api("POST", path, { json: body });
-  return { sent: true, answer };
+  const answer = { ...body, responseId: body.responseId ?? crypto.randomUUID() };
+  // Answers kept earlier go first: the order given is the order recorded.
+  if ((await waitingSafely()).length > 0) await flush();
+  // A browser that knows it is offline is not asked to try: the answer is kept at once.
+  if (navigator.onLine && (await waitingSafely()).length === 0) {
+    try {
+      const sent = await api("POST", path, { json: answer });
+      reached();
+      return { sent: true, answer: sent };
+    } catch (error) {
+      if (!error.isNetwork) throw error;
+      unreachable = true;
+    }
+  }
+  await transact("readwrite", (store) => store.add({ path, body: answer, user: currentUser(), keptAt: Date.now() }));
+  notify();
+  schedule();
+  return { queued: true };
+}
+
+async function waitingSafely() {
+  try {
+    return await waiting();
+  } catch {
+    return [];
+  }
+}
+
+/// Sends the kept answers, oldest first, until one cannot reach the server. An answer the server refuses (the
+/// message was withdrawn, the form changed) is dropped: sending it again would be refused again. Concurrent calls
+/// share one run, so each answer goes out once at a time.
+export function flush() {
+  flushing ??= run().finally(() => {
+    flushing = null;
+  });
+  return flushing;
+}
+
+async function run() {
+  let sentAny = false;
+  if (!navigator.onLine) return; // the `online` event sends them
+  try {
+    for (const entry of await waiting()) {
+      try {
+        await api("POST", entry.path, { json: entry.body });
+        reached();
+      } catch (error) {
+        if (error.isNetwork || error.status >= 500 || error.status === 429) {
+          if (error.isNetwork && !unreachable) {
+            unreachable = true;
+            notify();
+          }
+          schedule();
+          return;
+        }
+        if (error.status === 401) return; // logged out: kept for the next session of this user
+        reached();
+        console.warn(`a kept answer to ${entry.path} was refused: ${error.message}`);
+      }
+      await transact("readwrite", (store) => store.delete(entry.seq));
+      sentAny = true;
+      notify();
+    }
+  } catch (error) {
+    console.warn(`the kept answers could not be read: ${error.message}`);
+  } finally {
+    if (sentAny) notify();
+  }
+}
+
+/// The server answered: retries start quick again.
+function reached() {
+  retryIn = firstRetry;
+  if (unreachable) {
+    unreachable = false;
+    notify();
+  }
+}
+
+/// Tries again later, waiting twice as long each time up to a minute.
+function schedule() {
+  if (timer !== null) return;
+  timer = setTimeout(() => {
+    timer = null;
+    flush();
+  }, retryIn);
+  retryIn = Math.min(retryIn * 2, lastRetry);
+}
+
+/// Starts sending kept answers: now, whenever the browser goes online, and on the retry timer.
+export function startOutbox() {
+  window.addEventListener("online", () => {
+    retryIn = firstRetry;
+    flush();
+  });
+  flush();
 }

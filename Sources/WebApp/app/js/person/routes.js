@@ -3,10 +3,19 @@
 
 import { inboxView } from "./inbox.js";
 import { messageView } from "./message.js";
+import { startFormView, startView } from "./start.js";
+import { documentsView } from "./documents.js";
 
-export const personTabs = [{ hash: "#/inbox", label: "inbox" }];
+export const personTabs = [
+  { hash: "#/inbox", label: "inbox" },
+  { hash: "#/start", label: "start" },
+  { hash: "#/documents", label: "documents" },
+];
 
 export const personRoutes = [
   { pattern: /^#\/inbox$/, render: inboxView },
   { pattern: /^#\/messages\/([0-9a-fA-F-]+)$/, render: messageView },
+  { pattern: /^#\/start$/, render: startView },
+  { pattern: /^#\/start\/([^/]+)$/, render: startFormView },
+  { pattern: /^#\/documents$/, render: documentsView },
 ];

@@ -1,0 +1,81 @@
+// The Documents tab: what this person uploaded (photos, audio and video of their answers), newest first; one
+// opens in the page, fetched with the bearer token (a document is never public) and shown from a blob URL.
+
+import { api } from "../api.js";
+import { formatTime, h, replace } from "../dom.js";
+import { t } from "../texts.js";
+
+/// A document's content as a Blob (with its type), fetched with the session's token.
+export async function fetchDocument(name) {
+  const response = await api("GET", `/api/v1/documents/${name.split("/").map(encodeURIComponent).join("/")}`, {
+    raw: true,
+  });
+  return response.blob();
+}
+
+/// Uploads a captured file; resolves with the document's name (`rcs/image/<uuid>.jpg`) for the answer's value.
+export async function uploadDocument(blob, { kind, extension } = {}) {
+  const query = new URLSearchParams();
+  if (kind) query.set("kind", kind);
+  if (extension) query.set("extension", extension);
+  const uploaded = await api("POST", `/api/v1/documents?${query}`, {
+    body: blob,
+    headers: { "Content-Type": blob.type || "application/octet-stream" },
+  });
+  return uploaded.name;
+}
+
+function size(bytes) {
+  const units = ["B", "KB", "MB", "GB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+export async function documentsView(main) {
+  const documents = await api("GET", "/api/v1/documents");
+  const viewer = h("section.viewer", { "aria-live": "polite" });
+  let url = null;
+
+  async function open(document) {
+    replace(viewer, h("p.notice", {}, t("loading")));
+    try {
+      const blob = await fetchDocument(document.name);
+      if (url) URL.revokeObjectURL(url);
+      url = URL.createObjectURL(blob);
+      const type = blob.type || document.contentType;
+      const media = type.startsWith("image/")
+        ? h("img", { src: url, alt: document.name })
+        : type.startsWith("audio/")
+        ? h("audio", { src: url, controls: true })
+        : type.startsWith("video/")
+        ? h("video", { src: url, controls: true, playsInline: true })
+        : null;
+      viewer.dataset.bytes = String(blob.size);
+      replace(viewer, h("h2", {}, document.name), media,
+        h("a", { href: url, download: document.name.split("/").pop() }, t("download")));
+    } catch (error) {
+      replace(viewer, h("p.error", { role: "alert" }, t("failed", { message: error.message })));
+    }
+  }
+
+  const items = documents.length === 0
+    ? h("li.empty", {}, t("noDocuments"))
+    : documents.map((document) =>
+      h(
+        "li.document",
+        { dataset: { name: document.name } },
+        h("button.link", { type: "button", onclick: () => open(document) }, h("strong", {}, document.name.split("/").pop()),
+          h("span", {}, `${t(`kind_${document.kind}`)} · ${size(document.size)}`)),
+        h("time", { datetime: document.uploadedAt }, formatTime(document.uploadedAt)),
+      )
+    );
+  replace(main, h("h1", {}, t("documents")), h("ul.inbox.documents", { "aria-label": t("documents") }, items), viewer);
+  return () => {
+    if (url) URL.revokeObjectURL(url);
+  };
+}
