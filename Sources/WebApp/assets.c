@@ -35,27 +35,57 @@ static const unsigned char file_9[] = {
 #embed "app/js/dom.js"
 };
 static const unsigned char file_10[] = {
-#embed "app/js/offline/outbox.js"
+#embed "app/js/form/barcode.js"
 };
 static const unsigned char file_11[] = {
-#embed "app/js/person/inbox.js"
+#embed "app/js/form/camera.js"
 };
 static const unsigned char file_12[] = {
-#embed "app/js/person/login.js"
+#embed "app/js/form/capture.js"
 };
 static const unsigned char file_13[] = {
-#embed "app/js/person/message.js"
+#embed "app/js/form/display.js"
 };
 static const unsigned char file_14[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/form/form.js"
 };
 static const unsigned char file_15[] = {
-#embed "app/js/texts.js"
+#embed "app/js/form/inputs.js"
 };
 static const unsigned char file_16[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/form/map.js"
 };
 static const unsigned char file_17[] = {
+#embed "app/js/form/markup.js"
+};
+static const unsigned char file_18[] = {
+#embed "app/js/form/rules.js"
+};
+static const unsigned char file_19[] = {
+#embed "app/js/form/shell.js"
+};
+static const unsigned char file_20[] = {
+#embed "app/js/offline/outbox.js"
+};
+static const unsigned char file_21[] = {
+#embed "app/js/person/inbox.js"
+};
+static const unsigned char file_22[] = {
+#embed "app/js/person/login.js"
+};
+static const unsigned char file_23[] = {
+#embed "app/js/person/message.js"
+};
+static const unsigned char file_24[] = {
+#embed "app/js/person/routes.js"
+};
+static const unsigned char file_25[] = {
+#embed "app/js/texts.js"
+};
+static const unsigned char file_26[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_27[] = {
 #embed "app/sw.js"
 };
 
@@ -70,14 +100,24 @@ static const web_app_file files[] = {
     {"js/app.js", file_7, sizeof(file_7)},
     {"js/console/routes.js", file_8, sizeof(file_8)},
     {"js/dom.js", file_9, sizeof(file_9)},
-    {"js/offline/outbox.js", file_10, sizeof(file_10)},
-    {"js/person/inbox.js", file_11, sizeof(file_11)},
-    {"js/person/login.js", file_12, sizeof(file_12)},
-    {"js/person/message.js", file_13, sizeof(file_13)},
-    {"js/person/routes.js", file_14, sizeof(file_14)},
-    {"js/texts.js", file_15, sizeof(file_15)},
-    {"manifest.webmanifest", file_16, sizeof(file_16)},
-    {"sw.js", file_17, sizeof(file_17)},
+    {"js/form/barcode.js", file_10, sizeof(file_10)},
+    {"js/form/camera.js", file_11, sizeof(file_11)},
+    {"js/form/capture.js", file_12, sizeof(file_12)},
+    {"js/form/display.js", file_13, sizeof(file_13)},
+    {"js/form/form.js", file_14, sizeof(file_14)},
+    {"js/form/inputs.js", file_15, sizeof(file_15)},
+    {"js/form/map.js", file_16, sizeof(file_16)},
+    {"js/form/markup.js", file_17, sizeof(file_17)},
+    {"js/form/rules.js", file_18, sizeof(file_18)},
+    {"js/form/shell.js", file_19, sizeof(file_19)},
+    {"js/offline/outbox.js", file_20, sizeof(file_20)},
+    {"js/person/inbox.js", file_21, sizeof(file_21)},
+    {"js/person/login.js", file_22, sizeof(file_22)},
+    {"js/person/message.js", file_23, sizeof(file_23)},
+    {"js/person/routes.js", file_24, sizeof(file_24)},
+    {"js/texts.js", file_25, sizeof(file_25)},
+    {"manifest.webmanifest", file_26, sizeof(file_26)},
+    {"sw.js", file_27, sizeof(file_27)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {
