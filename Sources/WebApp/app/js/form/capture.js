@@ -38,12 +38,14 @@ export function uploader(kind, { upload, preview }, status) {
     async take(blob) {
       const mine = ++generation;
       state.name = null;
+      delete status.dataset.state;
       if (preview || typeof upload !== "function") {
         status.textContent = t("formPreviewNoUpload");
         return;
       }
       state.busy = true;
       status.textContent = t("formUploading");
+      status.dataset.state = "uploading";
       try {
         // The server wants the media type alone: MediaRecorder's "audio/webm;codecs=opus" is sent as audio/webm.
         const type = (blob.type || "").split(";")[0].trim();
@@ -52,9 +54,11 @@ export function uploader(kind, { upload, preview }, status) {
         if (mine !== generation) return;
         state.name = name;
         status.textContent = t("formUploaded");
+        status.dataset.state = "uploaded";
       } catch (error) {
         if (mine !== generation) return;
         status.textContent = t("formUploadFailed", { message: error.message });
+        status.dataset.state = "failed";
       } finally {
         if (mine === generation) state.busy = false;
       }
@@ -64,6 +68,7 @@ export function uploader(kind, { upload, preview }, status) {
       state.name = null;
       state.busy = false;
       status.textContent = "";
+      delete status.dataset.state;
     },
   };
 }
