@@ -228,5 +228,8 @@ export function renderForm(payload, options = {}) {
     }
   }
 
+  // Asked for early, the browser's prompt comes while the person fills the form, not as they send it.
+  if (!options.preview) locate();
+
   return { element, values, validate, showErrors };
 }
