@@ -65,36 +65,66 @@ static const unsigned char file_19[] = {
 #embed "app/js/dom.js"
 };
 static const unsigned char file_20[] = {
-#embed "app/js/offline/outbox.js"
+#embed "app/js/form/barcode.js"
 };
 static const unsigned char file_21[] = {
-#embed "app/js/person/documents.js"
+#embed "app/js/form/camera.js"
 };
 static const unsigned char file_22[] = {
-#embed "app/js/person/inbox.js"
+#embed "app/js/form/capture.js"
 };
 static const unsigned char file_23[] = {
-#embed "app/js/person/login.js"
+#embed "app/js/form/display.js"
 };
 static const unsigned char file_24[] = {
-#embed "app/js/person/message.js"
+#embed "app/js/form/form.js"
 };
 static const unsigned char file_25[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/form/inputs.js"
 };
 static const unsigned char file_26[] = {
-#embed "app/js/person/start.js"
+#embed "app/js/form/map.js"
 };
 static const unsigned char file_27[] = {
-#embed "app/js/push.js"
+#embed "app/js/form/markup.js"
 };
 static const unsigned char file_28[] = {
-#embed "app/js/texts.js"
+#embed "app/js/form/rules.js"
 };
 static const unsigned char file_29[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/form/shell.js"
 };
 static const unsigned char file_30[] = {
+#embed "app/js/offline/outbox.js"
+};
+static const unsigned char file_31[] = {
+#embed "app/js/person/documents.js"
+};
+static const unsigned char file_32[] = {
+#embed "app/js/person/inbox.js"
+};
+static const unsigned char file_33[] = {
+#embed "app/js/person/login.js"
+};
+static const unsigned char file_34[] = {
+#embed "app/js/person/message.js"
+};
+static const unsigned char file_35[] = {
+#embed "app/js/person/routes.js"
+};
+static const unsigned char file_36[] = {
+#embed "app/js/person/start.js"
+};
+static const unsigned char file_37[] = {
+#embed "app/js/push.js"
+};
+static const unsigned char file_38[] = {
+#embed "app/js/texts.js"
+};
+static const unsigned char file_39[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_40[] = {
 #embed "app/sw.js"
 };
 
@@ -119,17 +149,27 @@ static const web_app_file files[] = {
     {"js/console/send.js", file_17, sizeof(file_17)},
     {"js/console/settings.js", file_18, sizeof(file_18)},
     {"js/dom.js", file_19, sizeof(file_19)},
-    {"js/offline/outbox.js", file_20, sizeof(file_20)},
-    {"js/person/documents.js", file_21, sizeof(file_21)},
-    {"js/person/inbox.js", file_22, sizeof(file_22)},
-    {"js/person/login.js", file_23, sizeof(file_23)},
-    {"js/person/message.js", file_24, sizeof(file_24)},
-    {"js/person/routes.js", file_25, sizeof(file_25)},
-    {"js/person/start.js", file_26, sizeof(file_26)},
-    {"js/push.js", file_27, sizeof(file_27)},
-    {"js/texts.js", file_28, sizeof(file_28)},
-    {"manifest.webmanifest", file_29, sizeof(file_29)},
-    {"sw.js", file_30, sizeof(file_30)},
+    {"js/form/barcode.js", file_20, sizeof(file_20)},
+    {"js/form/camera.js", file_21, sizeof(file_21)},
+    {"js/form/capture.js", file_22, sizeof(file_22)},
+    {"js/form/display.js", file_23, sizeof(file_23)},
+    {"js/form/form.js", file_24, sizeof(file_24)},
+    {"js/form/inputs.js", file_25, sizeof(file_25)},
+    {"js/form/map.js", file_26, sizeof(file_26)},
+    {"js/form/markup.js", file_27, sizeof(file_27)},
+    {"js/form/rules.js", file_28, sizeof(file_28)},
+    {"js/form/shell.js", file_29, sizeof(file_29)},
+    {"js/offline/outbox.js", file_30, sizeof(file_30)},
+    {"js/person/documents.js", file_31, sizeof(file_31)},
+    {"js/person/inbox.js", file_32, sizeof(file_32)},
+    {"js/person/login.js", file_33, sizeof(file_33)},
+    {"js/person/message.js", file_34, sizeof(file_34)},
+    {"js/person/routes.js", file_35, sizeof(file_35)},
+    {"js/person/start.js", file_36, sizeof(file_36)},
+    {"js/push.js", file_37, sizeof(file_37)},
+    {"js/texts.js", file_38, sizeof(file_38)},
+    {"manifest.webmanifest", file_39, sizeof(file_39)},
+    {"sw.js", file_40, sizeof(file_40)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {

@@ -1,21 +1,73 @@
-// A message opened: its form (js/form/), answered with the submit button pressed.
+// A message opened: its form (js/form/), answered with the button the person presses. The answer goes through
+// the outbox (kept and sent later when offline); the server's field errors come back onto their fields, and a
+// message answered already (409) says so.
 
 import { api, device } from "../api.js";
-import { h, replace } from "../dom.js";
+import { formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { submitAnswer } from "../offline/outbox.js";
+import { renderForm } from "../form/form.js";
+
+/// Captured media as a document of the person: raw bytes, the kind and extension in the query (Docs/HTTP.md).
+export async function uploadDocument(blob, kind, extension) {
+  const query = new URLSearchParams({ kind, extension });
+  const stored = await api("POST", `/api/v1/documents?${query}`, {
+    body: blob,
+    headers: { "Content-Type": blob.type || "application/octet-stream" },
+  });
+  return stored.name;
+}
+
+/// A document of this server with the person's token, as a blob the page can show from a blob: URL.
+export async function fetchDocument(name) {
+  const path = name.split("/").map(encodeURIComponent).join("/");
+  const response = await api("GET", `/api/v1/documents/${path}`, { raw: true });
+  return response.blob();
+}
 
 export async function messageView(main, [messageId]) {
-  const message = await api("GET", `/api/v1/messages/${encodeURIComponent(messageId)}`);
-  const status = h("p.status", { role: "status" });
-  const pre = h("pre", {}, JSON.stringify(message.payload, null, 2));
-  const submit = h("button", {
-    type: "button",
-    onclick: async () => {
-      const outcome = await submitAnswer(`/api/v1/messages/${messageId}/response`, { ...device(), values: {} });
-      status.textContent = outcome.queued ? t("queuedAnswer") : t("sentAnswer");
+  const path = `/api/v1/messages/${encodeURIComponent(messageId)}`;
+  const message = await api("GET", path);
+  const back = h("a.back", { href: "#/inbox" }, t("back"));
+  const heading = h("h1", { tabindex: "-1" }, message.title);
+  const status = h("div.form-status", { role: "status" });
+
+  function done(text, kind) {
+    const box = h(`div.confirmation.${kind}`, { tabindex: "-1" }, h("p", {}, text),
+      h("a.button", { href: "#/inbox" }, t("formBackToInbox")));
+    replace(main, back, heading, box);
+    box.focus();
+  }
+
+  const form = renderForm(message.payload, {
+    upload: uploadDocument,
+    fetchDocument,
+    onSubmit: async ({ submitValue, values, location }) => {
+      status.textContent = t("formSending");
+      const body = { ...device(), submitValue, values, ...(location ? { location } : {}) };
+      try {
+        const outcome = await submitAnswer(`${path}/response`, body);
+        done(outcome.queued ? t("queuedAnswer") : t("sentAnswer"), outcome.queued ? "queued" : "sent");
+      } catch (error) {
+        status.textContent = "";
+        if (error.status === 422 && error.fields?.length) {
+          form.showErrors(error.fields);
+        } else if (error.status === 409) {
+          done(t("formAlreadyAnswered"), "answered");
+        } else {
+          form.showErrors([{ field: "", message: t("failed", { message: error.message }) }]);
+        }
+      }
     },
-  }, t("send"));
-  replace(main, h("a", { href: "#/inbox" }, t("back")), h("h1", {}, message.title), h("p", {}, message.body), pre, submit,
-    status);
+  });
+  replace(
+    main,
+    back,
+    heading,
+    h("p.message-meta", {}, h("span", {}, message.sender ?? ""), " ",
+      h("time", { datetime: message.sentAt }, formatTime(message.sentAt))),
+    message.body ? h("p.message-body", {}, message.body) : null,
+    form.element,
+    status,
+  );
 }
