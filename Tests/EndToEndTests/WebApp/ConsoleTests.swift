@@ -1,181 +1,185 @@
 import Foundation
 import Testing
 
-/// The operator's console in a real browser: composing and sending a form and seeing the answer arrive, the areas
-/// on a map, and the pages on people, the audit, settings, push delivery and geotriggers.
-@Suite(.serialized) struct ConsoleTests {
-    @Test func adaComposesAFormSendsItToJoeAndSeesHisAnswerArriveLive() async throws {
-        try await WebAppStage.withConsole("console-send") { stage in
-            let driver = stage.driver
-            try await stage.logIn("ada", password: "secret-ada")
-            try await stage.show("#/console/send", waitingFor: "#payload")
-            try await driver.click(try await driver.find("button[data-field-type='inputString']"))
-            try await driver.click(try await driver.find("button[data-field-type='droplist']"))
-            try await stage.wait(for: "Your answer", in: "#preview")
-            let payload = try await driver.run("return JSON.parse(document.querySelector('#payload').value)")
-            let fields = try #require((payload as? [String: Any])?["fields"] as? [[String: Any]])
-            #expect(fields.map { $0["id"] as? String } == ["inputString1", "droplist1"])
-            #expect(fields.last?["values"] as? [String] == ["Red", "Green", "Blue"])
+extension WebAppBrowserTests {
+    /// The operator's console in a real browser: composing and sending a form and seeing the answer arrive, the areas
+    /// on a map, and the pages on people, the audit, settings, push delivery and geotriggers.
+    @Suite(.serialized) struct ConsoleTests {
+        @Test func adaComposesAFormSendsItToJoeAndSeesHisAnswerArriveLive() async throws {
+            try await WebAppStage.withConsole("console-send") { stage in
+                let driver = stage.driver
+                try await stage.logIn("ada", password: "secret-ada")
+                try await stage.show("#/console/send", waitingFor: "#payload")
+                try await driver.click(try await driver.find("button[data-field-type='inputString']"))
+                try await driver.click(try await driver.find("button[data-field-type='droplist']"))
+                try await stage.wait(for: "Your answer", in: "#preview")
+                let payload = try await driver.run("return JSON.parse(document.querySelector('#payload').value)")
+                let fields = try #require((payload as? [String: Any])?["fields"] as? [[String: Any]])
+                #expect(fields.map { $0["id"] as? String } == ["inputString1", "droplist1"])
+                #expect(fields.last?["values"] as? [String] == ["Red", "Green", "Blue"])
 
-            try await driver.type("joe", into: try await driver.find("#send-to"))
-            try await driver.type("Roll call", into: try await driver.find("#send-title"))
-            try await driver.type("Are you there?", into: try await driver.find("#send-body"))
-            try await driver.click(try await driver.find("#send-form"))
-            try await stage.wait(forElement: "#send-outcome p.ok[data-message-ids]")
-            let messageId = try #require(
-                try await driver.run("return document.querySelector('#send-outcome p.ok').dataset.messageIds")
-                    as? String)
-            #expect(try await driver.text(of: try await driver.find("#send-outcome")).contains("joe"))
+                try await driver.type("joe", into: try await driver.find("#send-to"))
+                try await driver.type("Roll call", into: try await driver.find("#send-title"))
+                try await driver.type("Are you there?", into: try await driver.find("#send-body"))
+                try await driver.click(try await driver.find("#send-form"))
+                try await stage.wait(forElement: "#send-outcome p.ok[data-message-ids]")
+                let messageId = try #require(
+                    try await driver.run("return document.querySelector('#send-outcome p.ok').dataset.messageIds")
+                        as? String)
+                #expect(try await driver.text(of: try await driver.find("#send-outcome")).contains("joe"))
 
-            let joe = try await stage.server.login("joe", password: "secret-joe")
-            let inbox = try await stage.server.send("GET", "api/v1/inbox", token: joe)
-            let item = try #require(inbox.array.first { $0["messageId"] as? String == messageId })
-            #expect(item["title"] as? String == "Roll call")
+                let joe = try await stage.server.login("joe", password: "secret-joe")
+                let inbox = try await stage.server.send("GET", "api/v1/inbox", token: joe)
+                let item = try #require(inbox.array.first { $0["messageId"] as? String == messageId })
+                #expect(item["title"] as? String == "Roll call")
 
-            let answered = try await stage.server.run(
-                [
-                    "respond", messageId, "--user", "joe", "--device-id", "joe-cli", "--device-name", "Joe's terminal",
-                    #"{"inputString1":"Present","droplist1":"Green"}"#,
-                ] + stage.server.data)
-            try #require(answered.status == 0, "\(answered)")
-            try await stage.wait(for: "Present", in: "#responses li.response[data-username='joe']")
-            let response = try await driver.text(of: try await driver.find("#responses li.response"))
-            #expect(response.contains("Green") && response.contains("Joe's terminal"), "\(response)")
-            try await stage.browser.screenshot("console-send")
-        }
-    }
-
-    @Test func thePayloadErrorsOfTheServerAreShownAndANamedPayloadIsSaved() async throws {
-        try await WebAppStage.withConsole("console-errors") { stage in
-            let driver = stage.driver
-            try await stage.logIn("ada", password: "secret-ada")
-            try await stage.show("#/console/send", waitingFor: "#payload")
-            let payload = try await driver.find("#payload")
-            try await driver.clear(payload)
-            try await driver.type(
-                #"{"responseTopic":"/roll","fields":[{"type":"droplist","id":"colour","values":["Red"],"default":"Pink"}]}"#,
-                into: payload)
-            try await driver.type("joe", into: try await driver.find("#send-to"))
-            try await driver.type("Colours", into: try await driver.find("#send-title"))
-            try await driver.click(try await driver.find("#send-form"))
-            try await stage.wait(for: "Pink", in: "#send-outcome .console-error li[data-field]")
-            #expect(
-                try await driver.run("return document.querySelector('#send-outcome p.ok') === null") as? Bool == true)
-
-            try await driver.clear(payload)
-            try await driver.type(#"{"responseTopic":"/roll","fields":[]}"#, into: payload)
-            try await driver.type("roll-call", into: try await driver.find("#payload-name"))
-            try await driver.click(try await driver.find("#save-payload"))
-            try await stage.wait(for: "roll-call", in: "#send-outcome p.ok")
-            let ada = try await stage.server.login("ada", password: "secret-ada")
-            let saved = try await stage.server.send("GET", "api/v1/payloads/roll-call", token: ada)
-            #expect(saved.status == 200)
-            #expect(saved.object["responseTopic"] as? String == "/roll")
-        }
-    }
-
-    static let beacons = #"""
-        {"u_beacons":[{"id":"7","name":"Front desk","proximity_uid":"566C5595-6EC7-4F08-909F-C954BDCA6CD3",
-        "major":"1","minor":"","rules_actions":[{"id":"70","rule":{"trigger":"on_entry","min_events":"-1",
-        "latch_time":"2"},"action":{"notify_user":"Welcome","notify_server":"","open_url":"","open_pbk":""}}],
-        "timezone":{"zone":"Europe/Paris"}}]}
-        """#
-
-    @Test func theAreasPageListsTheAreasAndDrawsTheGeofencesWithoutTiles() async throws {
-        try await WebAppStage.withConsole("console-areas") { stage in
-            let driver = stage.driver
-            let directory = stage.server.directory.url
-            for (name, text) in [
-                ("u_geofences.json", AreasEndToEndTests.seedGeofences), ("u_beacons.json", Self.beacons),
-            ] {
-                let file = directory.appendingPathComponent(name)
-                try Data(text.utf8).write(to: file)
-                let imported = try await stage.server.run(["areas", "import", file.path] + stage.server.data)
-                try #require(imported.status == 0, "\(imported)")
+                let answered = try await stage.server.run(
+                    [
+                        "respond", messageId, "--user", "joe", "--device-id", "joe-cli", "--device-name",
+                        "Joe's terminal",
+                        #"{"inputString1":"Present","droplist1":"Green"}"#,
+                    ] + stage.server.data)
+                try #require(answered.status == 0, "\(answered)")
+                try await stage.wait(for: "Present", in: "#responses li.response[data-username='joe']")
+                let response = try await driver.text(of: try await driver.find("#responses li.response"))
+                #expect(response.contains("Green") && response.contains("Joe's terminal"), "\(response)")
+                try await stage.browser.screenshot("console-send")
             }
-            try await stage.logIn("ada", password: "secret-ada")
-            try await stage.show(
-                "#/console/areas", waitingFor: "article.area-card[data-area='35'][data-kind='geofence']")
-            #expect(!(try await driver.findAll("article.area-card[data-area='52'][data-kind='geofence']")).isEmpty)
-            let beacon = try await driver.text(
-                of: try await driver.find("article.area-card[data-area='7'][data-kind='beacon']"))
-            #expect(beacon.contains("Front desk") && beacon.contains("566C5595"), "\(beacon)")
-            let shop = try await driver.text(of: try await driver.find("article.area-card[data-area='35']"))
-            #expect(shop.contains("radius 20 m"), "0.02 km is 20 m: \(shop)")
-            #expect(shop.contains("mon 09:00–19:00") && shop.contains("sun closed"), "\(shop)")
-            let rule = try await driver.text(
-                of: try await driver.find("article.area-card[data-area='35'] tr[data-rule='32']"))
-            #expect(rule.contains("on_entry") && rule.contains("Venez découvrir nos offres"), "\(rule)")
-
-            // Two geofences: a circle and a centre marker each, drawn although no tiles load.
-            try await driver.wait(
-                for: "the geofences' circles and markers",
-                until: """
-                    return document.querySelectorAll('#areas-map path.area-circle').length === 2
-                        && document.querySelectorAll('#areas-map path.area-marker').length === 2
-                    """)
-            #expect(
-                try await driver.run("return document.querySelectorAll('#areas-map .leaflet-tile').length") as? Int
-                    == 0,
-                "tiles are switched off")
-            #expect(!(try await driver.findAll("#areas-map.no-tiles")).isEmpty)
-            let widths = try await driver.run(
-                """
-                return [...document.querySelectorAll('#areas-map path.area-circle')]
-                    .map((p) => p.getBoundingClientRect().width)
-                """)
-            let largest = (widths as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }.max() ?? 0
-            #expect(largest > 10, "the 100 m geofence is drawn at its size: \(String(describing: widths))")
-            try await stage.browser.screenshot("console-areas")
         }
-    }
 
-    @Test func peopleTheirDevicesTheAuditSettingsPushAndGeotriggers() async throws {
-        try await WebAppStage.withConsole("console-pages") { stage in
-            let driver = stage.driver
-            let joe = try await stage.server.login("joe", password: "secret-joe")
-            let registered = try await stage.server.send(
-                "POST", "api/v1/devices", token: joe,
-                json: #"{"deviceId":"joe-phone","deviceName":"Joe's phone","platform":"apns"}"#)
-            try #require(registered.status == 201, "\(registered.text)")
-            try await stage.logIn("ada", password: "secret-ada")
+        @Test func thePayloadErrorsOfTheServerAreShownAndANamedPayloadIsSaved() async throws {
+            try await WebAppStage.withConsole("console-errors") { stage in
+                let driver = stage.driver
+                try await stage.logIn("ada", password: "secret-ada")
+                try await stage.show("#/console/send", waitingFor: "#payload")
+                let payload = try await driver.find("#payload")
+                try await driver.clear(payload)
+                try await driver.type(
+                    #"{"responseTopic":"/roll","fields":[{"type":"droplist","id":"colour","values":["Red"],"default":"Pink"}]}"#,
+                    into: payload)
+                try await driver.type("joe", into: try await driver.find("#send-to"))
+                try await driver.type("Colours", into: try await driver.find("#send-title"))
+                try await driver.click(try await driver.find("#send-form"))
+                try await stage.wait(for: "Pink", in: "#send-outcome .console-error li[data-field]")
+                #expect(
+                    try await driver.run("return document.querySelector('#send-outcome p.ok') === null") as? Bool
+                        == true)
 
-            try await stage.show("#/console/people", waitingFor: "tr[data-user='joe']")
-            try await driver.click(try await driver.find("button[data-devices-of='joe']"))
-            try await stage.wait(for: "Joe's phone", in: "#devices tr[data-device-id='joe-phone']")
+                try await driver.clear(payload)
+                try await driver.type(#"{"responseTopic":"/roll","fields":[]}"#, into: payload)
+                try await driver.type("roll-call", into: try await driver.find("#payload-name"))
+                try await driver.click(try await driver.find("#save-payload"))
+                try await stage.wait(for: "roll-call", in: "#send-outcome p.ok")
+                let ada = try await stage.server.login("ada", password: "secret-ada")
+                let saved = try await stage.server.send("GET", "api/v1/payloads/roll-call", token: ada)
+                #expect(saved.status == 200)
+                #expect(saved.object["responseTopic"] as? String == "/roll")
+            }
+        }
 
-            try await stage.show(
-                "#/console/audit?user=joe", waitingFor: "#audit li.entry[data-what='deviceRegistered']")
-            #expect(try await driver.run("return document.querySelector('#audit-user').value") as? String == "joe")
+        static let beacons = #"""
+            {"u_beacons":[{"id":"7","name":"Front desk","proximity_uid":"566C5595-6EC7-4F08-909F-C954BDCA6CD3",
+            "major":"1","minor":"","rules_actions":[{"id":"70","rule":{"trigger":"on_entry","min_events":"-1",
+            "latch_time":"2"},"action":{"notify_user":"Welcome","notify_server":"","open_url":"","open_pbk":""}}],
+            "timezone":{"zone":"Europe/Paris"}}]}
+            """#
 
-            try await stage.show("#/console/settings", waitingFor: "#setting-dailyNotificationLimit")
-            let limit = try await driver.find("#setting-dailyNotificationLimit")
-            try await driver.clear(limit)
-            try await driver.type("5", into: limit)
-            try await driver.click(try await driver.find("button[data-setting='dailyNotificationLimit']"))
-            try await stage.wait(for: "dailyNotificationLimit is now 5", in: "#settings-outcome")
-            let ada = try await stage.server.login("ada", password: "secret-ada")
-            let settings = try await stage.server.send("GET", "api/v1/settings", token: ada).array
-            #expect(settings.first { $0["key"] as? String == "dailyNotificationLimit" }?["value"] as? String == "5")
+        @Test func theAreasPageListsTheAreasAndDrawsTheGeofencesWithoutTiles() async throws {
+            try await WebAppStage.withConsole("console-areas") { stage in
+                let driver = stage.driver
+                let directory = stage.server.directory.url
+                for (name, text) in [
+                    ("u_geofences.json", AreasEndToEndTests.seedGeofences), ("u_beacons.json", Self.beacons),
+                ] {
+                    let file = directory.appendingPathComponent(name)
+                    try Data(text.utf8).write(to: file)
+                    let imported = try await stage.server.run(["areas", "import", file.path] + stage.server.data)
+                    try #require(imported.status == 0, "\(imported)")
+                }
+                try await stage.logIn("ada", password: "secret-ada")
+                try await stage.show(
+                    "#/console/areas", waitingFor: "article.area-card[data-area='35'][data-kind='geofence']")
+                #expect(!(try await driver.findAll("article.area-card[data-area='52'][data-kind='geofence']")).isEmpty)
+                let beacon = try await driver.text(
+                    of: try await driver.find("article.area-card[data-area='7'][data-kind='beacon']"))
+                #expect(beacon.contains("Front desk") && beacon.contains("566C5595"), "\(beacon)")
+                let shop = try await driver.text(of: try await driver.find("article.area-card[data-area='35']"))
+                #expect(shop.contains("radius 20 m"), "0.02 km is 20 m: \(shop)")
+                #expect(shop.contains("mon 09:00–19:00") && shop.contains("sun closed"), "\(shop)")
+                let rule = try await driver.text(
+                    of: try await driver.find("article.area-card[data-area='35'] tr[data-rule='32']"))
+                #expect(rule.contains("on_entry") && rule.contains("Venez découvrir nos offres"), "\(rule)")
 
-            try await stage.show("#/console/push", waitingFor: "#deliveries p, #deliveries table")
-            #expect(try await driver.text(of: try await driver.find("main")).contains("No push sources"))
-            try await stage.show("#/console/geotriggers", waitingFor: "main .console-body")
-            try await stage.wait(for: "No geotriggers", in: "main .console-body")
-            try await stage.browser.screenshot("console-pages")
-
-            // At 360 px nothing is wider than the screen: the pages wrap, wide tables scroll in place.
-            try await driver.command("POST", "window/rect", ["width": 360, "height": 800])
-            for (hash, selector) in [("#/console/send", "#payload"), ("#/console/people", "tr[data-user='joe']")] {
-                try await stage.show(hash, waitingFor: selector)
+                // Two geofences: a circle and a centre marker each, drawn although no tiles load.
                 try await driver.wait(
-                    for: "\(hash) to fit 360 px",
+                    for: "the geofences' circles and markers",
                     until: """
-                        const root = document.documentElement;
-                        return root.clientWidth <= 360 && root.scrollWidth <= root.clientWidth
+                        return document.querySelectorAll('#areas-map path.area-circle').length === 2
+                            && document.querySelectorAll('#areas-map path.area-marker').length === 2
                         """)
+                #expect(
+                    try await driver.run("return document.querySelectorAll('#areas-map .leaflet-tile').length") as? Int
+                        == 0,
+                    "tiles are switched off")
+                #expect(!(try await driver.findAll("#areas-map.no-tiles")).isEmpty)
+                let widths = try await driver.run(
+                    """
+                    return [...document.querySelectorAll('#areas-map path.area-circle')]
+                        .map((p) => p.getBoundingClientRect().width)
+                    """)
+                let largest = (widths as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }.max() ?? 0
+                #expect(largest > 10, "the 100 m geofence is drawn at its size: \(String(describing: widths))")
+                try await stage.browser.screenshot("console-areas")
             }
-            try await stage.browser.screenshot("console-narrow")
+        }
+
+        @Test func peopleTheirDevicesTheAuditSettingsPushAndGeotriggers() async throws {
+            try await WebAppStage.withConsole("console-pages") { stage in
+                let driver = stage.driver
+                let joe = try await stage.server.login("joe", password: "secret-joe")
+                let registered = try await stage.server.send(
+                    "POST", "api/v1/devices", token: joe,
+                    json: #"{"deviceId":"joe-phone","deviceName":"Joe's phone","platform":"apns"}"#)
+                try #require(registered.status == 201, "\(registered.text)")
+                try await stage.logIn("ada", password: "secret-ada")
+
+                try await stage.show("#/console/people", waitingFor: "tr[data-user='joe']")
+                try await driver.click(try await driver.find("button[data-devices-of='joe']"))
+                try await stage.wait(for: "Joe's phone", in: "#devices tr[data-device-id='joe-phone']")
+
+                try await stage.show(
+                    "#/console/audit?user=joe", waitingFor: "#audit li.entry[data-what='deviceRegistered']")
+                #expect(try await driver.run("return document.querySelector('#audit-user').value") as? String == "joe")
+
+                try await stage.show("#/console/settings", waitingFor: "#setting-dailyNotificationLimit")
+                let limit = try await driver.find("#setting-dailyNotificationLimit")
+                try await driver.clear(limit)
+                try await driver.type("5", into: limit)
+                try await driver.click(try await driver.find("button[data-setting='dailyNotificationLimit']"))
+                try await stage.wait(for: "dailyNotificationLimit is now 5", in: "#settings-outcome")
+                let ada = try await stage.server.login("ada", password: "secret-ada")
+                let settings = try await stage.server.send("GET", "api/v1/settings", token: ada).array
+                #expect(settings.first { $0["key"] as? String == "dailyNotificationLimit" }?["value"] as? String == "5")
+
+                try await stage.show("#/console/push", waitingFor: "#deliveries p, #deliveries table")
+                #expect(try await driver.text(of: try await driver.find("main")).contains("No push sources"))
+                try await stage.show("#/console/geotriggers", waitingFor: "main .console-body")
+                try await stage.wait(for: "No geotriggers", in: "main .console-body")
+                try await stage.browser.screenshot("console-pages")
+
+                // At 360 px nothing is wider than the screen: the pages wrap, wide tables scroll in place.
+                try await driver.command("POST", "window/rect", ["width": 360, "height": 800])
+                for (hash, selector) in [("#/console/send", "#payload"), ("#/console/people", "tr[data-user='joe']")] {
+                    try await stage.show(hash, waitingFor: selector)
+                    try await driver.wait(
+                        for: "\(hash) to fit 360 px",
+                        until: """
+                            const root = document.documentElement;
+                            return root.clientWidth <= 360 && root.scrollWidth <= root.clientWidth
+                            """)
+                }
+                try await stage.browser.screenshot("console-narrow")
+            }
         }
     }
 }

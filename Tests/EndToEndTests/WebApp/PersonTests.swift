@@ -2,141 +2,144 @@ import EventLogTesting
 import Foundation
 import Testing
 
-/// The person's side of the web app in a real browser: an answer given offline is kept (across a reload) and sent
-/// once when the connection returns, the Start tab's requests, the Documents tab, and the service worker's push.
-@Suite(.serialized) struct PersonTests {
-    /// The `ResponseReceived` events in the log, as the CLI prints them.
-    func responses(_ stage: WebAppStage) async throws -> [[String: Any]] {
-        let events = try await stage.server.run(
-            ["events", "--type", "ResponseReceived", "--json"] + stage.server.data)
-        try #require(events.status == 0, "\(events)")
-        return try events.jsonLines()
-    }
+extension WebAppBrowserTests {
+    /// The person's side of the web app in a real browser: an answer given offline is kept (across a reload) and sent
+    /// once when the connection returns, the Start tab's requests, the Documents tab, and the service worker's push.
+    @Suite(.serialized) struct PersonTests {
+        /// The `ResponseReceived` events in the log, as the CLI prints them.
+        func responses(_ stage: WebAppStage) async throws -> [[String: Any]] {
+            let events = try await stage.server.run(
+                ["events", "--type", "ResponseReceived", "--json"] + stage.server.data)
+            try #require(events.status == 0, "\(events)")
+            return try events.jsonLines()
+        }
 
-    /// Runs `body` on a fresh stage with joe logged in; a failure leaves a screenshot named `name-failure`.
-    func withJoe(_ name: String, _ body: (WebAppStage) async throws -> Void) async throws {
-        let stage = try await WebAppStage.start()
-        do {
-            try await stage.logIn("joe", password: "secret-joe")
-            try await body(stage)
-        } catch {
-            try? await stage.browser.screenshot("\(name)-failure")
+        /// Runs `body` on a fresh stage with joe logged in; a failure leaves a screenshot named `name-failure`.
+        func withJoe(_ name: String, _ body: (WebAppStage) async throws -> Void) async throws {
+            let stage = try await WebAppStage.start()
+            do {
+                try await stage.logIn("joe", password: "secret-joe")
+                try await body(stage)
+            } catch {
+                try? await stage.browser.screenshot("\(name)-failure")
+                await stage.stop()
+                throw error
+            }
             await stage.stop()
-            throw error
         }
-        await stage.stop()
-    }
 
-    @Test func anAnswerGivenOfflineIsKeptAcrossAReloadAndSentOnceWhenTheConnectionReturns() async throws {
-        try await withJoe("person-offline") { stage in
-            let driver = stage.driver
-            let id = try await stage.send(
-                to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
-            // The service worker keeps the app's files, so the app opens again offline.
-            try await driver.wait(
-                for: "the service worker to control the page", seconds: 30,
-                until: "return navigator.serviceWorker.controller !== null")
-            try await driver.click(try await driver.find("li.message[data-message-id=\"\(id)\"] a"))
-            let send = try await driver.find("main button")
+        @Test func anAnswerGivenOfflineIsKeptAcrossAReloadAndSentOnceWhenTheConnectionReturns() async throws {
+            try await withJoe("person-offline") { stage in
+                let driver = stage.driver
+                let id = try await stage.send(
+                    to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                // The service worker keeps the app's files, so the app opens again offline.
+                try await driver.wait(
+                    for: "the service worker to control the page", seconds: 30,
+                    until: "return navigator.serviceWorker.controller !== null")
+                try await driver.click(try await driver.find("li.message[data-message-id=\"\(id)\"] a"))
+                let send = try await driver.find("main form button.footer-button")
 
-            try await driver.setOffline(true)
-            try await driver.click(send)
-            try await driver.wait(
-                for: "the answer to be kept",
-                until:
-                    "const s = document.querySelector('main p.status'); return s !== null && /kept/.test(s.textContent)"
-            )
-            try await driver.wait(
-                for: "the banner to count one waiting answer",
-                until: "return document.querySelector('#waiting-count')?.dataset.count === '1'")
-            try await driver.wait(
-                for: "the offline banner",
-                until: "const b = document.getElementById('offline-banner'); return b !== null && !b.hidden")
-            try await stage.browser.screenshot("person-offline-kept")
-            #expect(try await responses(stage).isEmpty, "nothing reached the server")
+                try await driver.setOffline(true)
+                try await driver.click(send)
+                try await driver.wait(
+                    for: "the answer to be kept",
+                    until: "return document.querySelector('main .confirmation.queued') !== null"
+                )
+                try await driver.wait(
+                    for: "the banner to count one waiting answer",
+                    until: "return document.querySelector('#waiting-count')?.dataset.count === '1'")
+                try await driver.wait(
+                    for: "the offline banner",
+                    until: "const b = document.getElementById('offline-banner'); return b !== null && !b.hidden")
+                try await stage.browser.screenshot("person-offline-kept")
+                #expect(try await responses(stage).isEmpty, "nothing reached the server")
 
-            // Reloaded while offline: the page's memory is gone, IndexedDB still holds the answer.
-            try await driver.open(stage.server.base)
-            try await driver.wait(
-                for: "the kept answer counted after the reload", seconds: 30,
-                until: "return document.querySelector('#waiting-count')?.dataset.count === '1'")
-            try await driver.wait(
-                for: "the answered message to leave the inbox",
-                until: "return document.querySelector('li.message[data-message-id=\"' + arguments[0] + '\"]') === null"
-                    + " && document.querySelector('ul.inbox li.empty') !== null",
-                [id])
-            #expect(try await responses(stage).isEmpty, "still nothing reached the server")
+                // Reloaded while offline: the page's memory is gone, IndexedDB still holds the answer.
+                try await driver.open(stage.server.base)
+                try await driver.wait(
+                    for: "the kept answer counted after the reload", seconds: 30,
+                    until: "return document.querySelector('#waiting-count')?.dataset.count === '1'")
+                try await driver.wait(
+                    for: "the answered message to leave the inbox",
+                    until:
+                        "return document.querySelector('li.message[data-message-id=\"' + arguments[0] + '\"]') === null"
+                        + " && document.querySelector('ul.inbox li.empty') !== null",
+                    [id])
+                #expect(try await responses(stage).isEmpty, "still nothing reached the server")
 
-            try await driver.setOffline(false)
-            try await driver.wait(
-                for: "the outbox to empty", seconds: 30,
-                until: "const b = document.getElementById('offline-banner'); return b !== null && b.hidden")
-            let recorded = try await responses(stage)
-            #expect(recorded.count == 1, "exactly once: \(recorded)")
-            #expect("\(recorded.first ?? [:])".lowercased().contains(id.lowercased()), "the answer to \(id)")
-            // A later start of the app sends nothing again.
-            try await driver.open(stage.server.base)
-            _ = try await driver.find("ul.inbox li.empty")
-            #expect(try await driver.run("return document.querySelector('#waiting-count') === null") as? Bool == true)
-            #expect(try await responses(stage).count == 1)
-            try await stage.browser.screenshot("person-offline-sent")
+                try await driver.setOffline(false)
+                try await driver.wait(
+                    for: "the outbox to empty", seconds: 30,
+                    until: "const b = document.getElementById('offline-banner'); return b !== null && b.hidden")
+                let recorded = try await responses(stage)
+                #expect(recorded.count == 1, "exactly once: \(recorded)")
+                #expect("\(recorded.first ?? [:])".lowercased().contains(id.lowercased()), "the answer to \(id)")
+                // A later start of the app sends nothing again.
+                try await driver.open(stage.server.base)
+                _ = try await driver.find("ul.inbox li.empty")
+                #expect(
+                    try await driver.run("return document.querySelector('#waiting-count') === null") as? Bool == true)
+                #expect(try await responses(stage).count == 1)
+                try await stage.browser.screenshot("person-offline-sent")
+            }
         }
-    }
 
-    @Test func theStartTabListsARequestMadeWithTheCLIAndAnsweringItRecordsTheResponse() async throws {
-        try await withJoe("person-start") { stage in
-            let driver = stage.driver
-            let fields = #"{"fields":[{"id":"what","type":"inputString","label":"What broke?"}]}"#
-            let put = try await stage.server.run(
-                [
-                    "requests", "put", "report", "--title", "Report a fault", "--body", "Tell us", "--topic",
-                    "/faults/new",
-                    fields,
-                ] + stage.server.data)
-            try #require(put.status == 0, "\(put)")
+        @Test func theStartTabListsARequestMadeWithTheCLIAndAnsweringItRecordsTheResponse() async throws {
+            try await withJoe("person-start") { stage in
+                let driver = stage.driver
+                let fields = #"{"fields":[{"id":"what","type":"inputString","label":"What broke?"}]}"#
+                let put = try await stage.server.run(
+                    [
+                        "requests", "put", "report", "--title", "Report a fault", "--body", "Tell us", "--topic",
+                        "/faults/new",
+                        fields,
+                    ] + stage.server.data)
+                try #require(put.status == 0, "\(put)")
 
-            try await driver.click(try await driver.find("header nav a[href=\"#/start\"]"))
-            let item = try await driver.find("li.request[data-request=\"report\"]")
-            #expect(try await driver.text(of: item).contains("Report a fault"))
-            try await stage.browser.screenshot("person-start")
-            try await driver.click(try await driver.find("li.request[data-request=\"report\"] a"))
-            try await driver.type("pump 3", into: try await driver.find("main form input"))
-            try await driver.click(try await driver.find("main form button[type=submit]"))
-            try await driver.wait(
-                for: "the answer to be sent",
-                until:
-                    "const s = document.querySelector('main p.status'); return s !== null && /sent/.test(s.textContent)"
-            )
-            let recorded = try await responses(stage)
-            #expect(recorded.count == 1, "\(recorded)")
-            let text = "\(recorded)"
-            #expect(text.contains("pump 3") && text.contains("/faults/new"), "\(text)")
-            try await stage.browser.screenshot("person-start-sent")
+                try await driver.click(try await driver.find("header nav a[href=\"#/start\"]"))
+                let item = try await driver.find("li.request[data-request=\"report\"]")
+                #expect(try await driver.text(of: item).contains("Report a fault"))
+                try await stage.browser.screenshot("person-start")
+                try await driver.click(try await driver.find("li.request[data-request=\"report\"] a"))
+                try await driver.type("pump 3", into: try await driver.find("main form input"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                try await driver.wait(
+                    for: "the answer to be sent",
+                    until:
+                        "const s = document.querySelector('main p.status'); return s !== null && /sent/.test(s.textContent)"
+                )
+                let recorded = try await responses(stage)
+                #expect(recorded.count == 1, "\(recorded)")
+                let text = "\(recorded)"
+                #expect(text.contains("pump 3") && text.contains("/faults/new"), "\(text)")
+                try await stage.browser.screenshot("person-start-sent")
+            }
         }
-    }
 
-    @Test func theDocumentsTabListsAnUploadAndOpensIt() async throws {
-        try await withJoe("person-documents") { stage in
-            let driver = stage.driver
-            let work = try TemporaryDirectory("person-documents")
-            defer { work.remove() }
-            let file = work.url.appendingPathComponent("photo.png")
-            try Data(MediaSamples.file("png", size: 3_000)).write(to: file)
-            let put = try await stage.server.run(
-                ["documents", "put", file.path, "--user", "joe", "--json"] + stage.server.data)
-            try #require(put.status == 0, "\(put)")
-            let name = try #require(try put.json()["name"] as? String)
+        @Test func theDocumentsTabListsAnUploadAndOpensIt() async throws {
+            try await withJoe("person-documents") { stage in
+                let driver = stage.driver
+                let work = try TemporaryDirectory("person-documents")
+                defer { work.remove() }
+                let file = work.url.appendingPathComponent("photo.png")
+                try Data(MediaSamples.file("png", size: 3_000)).write(to: file)
+                let put = try await stage.server.run(
+                    ["documents", "put", file.path, "--user", "joe", "--json"] + stage.server.data)
+                try #require(put.status == 0, "\(put)")
+                let name = try #require(try put.json()["name"] as? String)
 
-            try await driver.click(try await driver.find("header nav a[href=\"#/documents\"]"))
-            let item = try await driver.find("li.document[data-name=\"\(name)\"]")
-            #expect(try await driver.text(of: item).contains("3.0 KB"))
-            try await driver.click(try await driver.find("li.document[data-name=\"\(name)\"] button"))
-            try await driver.wait(
-                for: "the document shown from a blob URL",
-                until: "return document.querySelector('.viewer img')?.src.startsWith('blob:') === true")
-            let size = try await driver.run("return document.querySelector('.viewer').dataset.bytes")
-            #expect(size as? String == "3000")
-            try await stage.browser.screenshot("person-documents")
+                try await driver.click(try await driver.find("header nav a[href=\"#/documents\"]"))
+                let item = try await driver.find("li.document[data-name=\"\(name)\"]")
+                #expect(try await driver.text(of: item).contains("3.0 KB"))
+                try await driver.click(try await driver.find("li.document[data-name=\"\(name)\"] button"))
+                try await driver.wait(
+                    for: "the document shown from a blob URL",
+                    until: "return document.querySelector('.viewer img')?.src.startsWith('blob:') === true")
+                let size = try await driver.run("return document.querySelector('.viewer').dataset.bytes")
+                #expect(size as? String == "3000")
+                try await stage.browser.screenshot("person-documents")
+            }
         }
     }
 }
