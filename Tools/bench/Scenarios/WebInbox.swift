@@ -98,18 +98,21 @@ struct WebInbox: Scenario {
         return (inBrowser, onStream)
     }
 
-    /// The compressed bytes of the page and every file its service worker keeps, as a first visit fetches them.
+    /// The compressed bytes of the page and every file its service worker keeps, as a first visit fetches them: the
+    /// `Content-Length` the server sends (the shared client inflates gzip bodies before handing them over).
     private static func firstVisitBytes(_ base: String) async throws -> Int {
-        func fetch(_ path: String) async throws -> ByteBuffer {
+        func fetch(_ path: String) async throws -> (sent: Int, body: ByteBuffer) {
             var request = HTTPClientRequest(url: base + path)
             request.headers.add(name: "Accept-Encoding", value: "gzip")
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-            return try await response.body.collect(upTo: 16 << 20)
+            let body = try await response.body.collect(upTo: 16 << 20)
+            let sent = response.headers.first(name: "Content-Length").flatMap(Int.init) ?? body.readableBytes
+            return (sent, body)
         }
-        let worker = String(buffer: try await fetch("/sw.js"))
-        let files = worker.matches(of: /"(\/app\/[0-9a-f]+\/[^"]+)"/).map { String($0.output.1) }
-        var total = try await fetch("/").readableBytes + worker.utf8.count
-        for file in files { total += try await fetch(file).readableBytes }
+        let worker = try await fetch("/sw.js")
+        let files = String(buffer: worker.body).matches(of: /"(\/app\/[0-9a-f]+\/[^"]+)"/).map { String($0.output.1) }
+        var total = try await fetch("/").sent + worker.sent
+        for file in files { total += try await fetch(file).sent }
         return total
     }
 }
