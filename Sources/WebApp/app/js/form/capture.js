@@ -132,12 +132,19 @@ export function captureField(field, index, options) {
 
   const accept = { image: "image/*", audio: "audio/*", video: "video/*" }[kind];
   const capture = kind === "image" ? "environment" : undefined;
+  return mediaEntry(field, index, labelId, media,
+    [primary, filePicker(domId(index, "file"), accept, capture, show, options.preview)], result, status);
+}
+
+/// The entry of a field answered with an uploaded document (camera, audio, video, markupImage): its label, its
+/// buttons, what was captured and the upload's status, as one group; its value is the uploaded document's name.
+export function mediaEntry(field, index, labelId, media, actions, shown, status) {
   const heading = fieldLabel(field, labelId, "p") ?? h("p.visually-hidden", { id: labelId }, field.id ?? field.type);
   const group = h(
     "div.capture",
     { role: "group", "aria-labelledby": labelId },
-    h("div.actions", {}, primary, filePicker(domId(index, "file"), accept, capture, show, options.preview)),
-    result,
+    h("div.actions", {}, actions),
+    shown,
     status,
   );
   return {

@@ -5,8 +5,8 @@
 import { h } from "../dom.js";
 import { t } from "../texts.js";
 import { takePhoto } from "./camera.js";
-import { filePicker, uploader } from "./capture.js";
-import { domId, fieldBox, fieldLabel } from "./shell.js";
+import { filePicker, mediaEntry, uploader } from "./capture.js";
+import { domId } from "./shell.js";
 import { isDocumentName, string } from "./rules.js";
 
 const longestSide = 1600;
@@ -126,20 +126,7 @@ export function markupField(field, index, options) {
     use.focus();
   }
 
-  const heading = fieldLabel(field, labelId, "p") ?? h("p.visually-hidden", { id: labelId }, field.id);
-  const group = h(
-    "div.capture",
-    { role: "group", "aria-labelledby": labelId },
-    h("div.actions", {}, given, camera,
-      filePicker(domId(index, "file"), "image/*", undefined, (file) => edit(file), options.preview)),
-    editor,
-    status,
-  );
-  return {
-    element: fieldBox(field, index, heading, group),
-    value: () => media.state.name,
-    busy: () => media.state.busy,
-    focus: () => group.querySelector("button:not([disabled])")?.focus(),
-    targets: [group],
-  };
+  return mediaEntry(field, index, labelId, media,
+    [given, camera, filePicker(domId(index, "file"), "image/*", undefined, (file) => edit(file), options.preview)],
+    editor, status);
 }
