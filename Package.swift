@@ -265,6 +265,9 @@ let package = Package(
             dependencies: [
                 "EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient", "MusterWire", "PushProviders",
                 "PushTesting", "BrowserTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
     ]

@@ -47,14 +47,18 @@ struct WebAppController: APIController {
             file, to: request, headers: [.cacheControl: current ? "public, max-age=31536000, immutable" : "no-cache"])
     }
 
-    /// What the app needs to know of the server: where map tiles come from.
+    /// What the app needs to know of the server: where map tiles come from, and how people sign in when an
+    /// OpenID Connect issuer vouches for them.
     private func configuration() throws -> Response {
         struct Configuration: Encodable {
             var mapTiles: String?
             var mapAttribution: String
+            var singleSignOn: SingleSignOn?
         }
         let body = try MusterJSON.encoder().encode(
-            Configuration(mapTiles: options.mapTiles, mapAttribution: options.mapAttribution))
+            Configuration(
+                mapTiles: options.mapTiles, mapAttribution: options.mapAttribution,
+                singleSignOn: options.singleSignOn))
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
             body: .init(byteBuffer: ByteBuffer(bytes: body)))
@@ -107,13 +111,15 @@ struct WebAppController: APIController {
         } ?? false
     }
 
-    /// The page's protection: scripts, styles and connections only from this server; images also from the map
-    /// tiles' origin; media and frames from blobs the app makes of documents and recordings.
+    /// The page's protection: scripts, styles and connections only from this server (and the issuer's token
+    /// endpoint with single sign-on); images also from the map tiles' origin; media and frames from blobs the app
+    /// makes of documents and recordings.
     private var securityHeaders: HTTPFields {
         let tiles = options.mapTilesOrigin.map { " " + $0 } ?? ""
+        let issuer = options.singleSignOn?.tokenOrigin.map { " " + $0 } ?? ""
         let policy = [
             "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:\(tiles)",
-            "media-src 'self' blob:", "connect-src 'self'", "worker-src 'self'", "manifest-src 'self'",
+            "media-src 'self' blob:", "connect-src 'self'\(issuer)", "worker-src 'self'", "manifest-src 'self'",
             "frame-src 'self' blob:", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'",
             "form-action 'none'",
         ].joined(separator: "; ")

@@ -11,14 +11,13 @@ public struct WebAppOptions: Sendable {
     public var mapTiles: String? = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     /// The tiles' attribution, shown on every map.
     public var mapAttribution = "© OpenStreetMap contributors"
+    /// Signing in through the issuer when the server takes OpenID Connect tokens; nil: the app's own login form.
+    public var singleSignOn: SingleSignOn?
 
     public init() {}
 
     /// The origin of `mapTiles` (scheme, host and port), which the Content-Security-Policy lets images load from.
     var mapTilesOrigin: String? {
-        guard let mapTiles, let url = URL(string: mapTiles.replacing("{", with: "").replacing("}", with: "")),
-            let scheme = url.scheme, let host = url.host
-        else { return nil }
-        return url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
+        mapTiles.flatMap { SingleSignOn.origin(of: $0.replacing("{", with: "").replacing("}", with: "")) }
     }
 }

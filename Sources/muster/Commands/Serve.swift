@@ -34,6 +34,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "OAuth: the issuer (iss) tokens must name.") var oidcIssuer: String?
     @Option(help: "OAuth: the audience (aud) tokens must include.") var oidcAudience: String?
     @Option(help: "OAuth: the issuer's JWKS, a file path or an http(s) URL.") var jwks: String?
+    @Option(help: "OAuth: the client id the web app signs in with at the issuer (default: --oidc-audience).")
+    var oidcClientId: String?
     @Option(help: "Namespace for logins naming none, open registration and OAuth users.") var namespace = "default"
     @Flag(help: "Let anyone create an internal user (POST /api/v1/users); otherwise administrators only.")
     var openRegistration = false
@@ -162,7 +164,9 @@ struct Serve: AsyncParsableCommand {
         configuration.webApp.directory = webDirectory.map { URL(fileURLWithPath: $0) }
         if auth == .oauth, let oidcIssuer, let oidcAudience, let jwks {
             configuration.authentication = .oauth(
-                .init(issuer: oidcIssuer, audience: oidcAudience, jwks: try await Self.read(jwks)))
+                .init(issuer: oidcIssuer, audience: oidcAudience, jwks: try await Self.read(jwks, option: "--jwks")))
+            configuration.webApp.singleSignOn = await singleSignOn(
+                issuer: oidcIssuer, clientId: oidcClientId ?? oidcAudience)
         }
         let server: MusterServer
         do {
@@ -191,21 +195,37 @@ struct Serve: AsyncParsableCommand {
         FileHandle.standardError.write(Data("muster serve: stopped; every acknowledged event is on disk\n".utf8))
     }
 
-    /// The JWKS document from a file or an http(s) URL.
-    static func read(_ source: String) async throws -> Data {
+    /// A document from a file or an http(s) URL; errors name `option`.
+    static func read(_ source: String, option: String) async throws -> Data {
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            guard let url = URL(string: source) else { throw CommandFailure.invalid("--jwks \(source) is not a URL") }
+            guard let url = URL(string: source) else {
+                throw CommandFailure.invalid("\(option) \(source) is not a URL")
+            }
             do {
                 let (data, _) = try await URLSession.shared.data(from: url)
                 return data
             } catch {
-                throw CommandFailure.failed("--jwks \(source) could not be fetched: \(error.localizedDescription)")
+                throw CommandFailure.failed("\(option) \(source) could not be fetched: \(error.localizedDescription)")
             }
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: source))
         } catch {
-            throw CommandFailure.invalid("--jwks \(source) cannot be read: \(error.localizedDescription)")
+            throw CommandFailure.invalid("\(option) \(source) cannot be read: \(error.localizedDescription)")
+        }
+    }
+
+    /// How the web app signs people in at the issuer, from its discovery document. Without one the API still takes
+    /// the issuer's tokens; the web app then says it cannot sign in, and serve says why.
+    private func singleSignOn(issuer: String, clientId: String) async -> SingleSignOn? {
+        let address = (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
+        do {
+            return try SingleSignOn(
+                discovery: try await Self.read(address, option: "--oidc-issuer"), issuer: issuer, clientId: clientId)
+        } catch {
+            FileHandle.standardError.write(
+                Data("muster serve: the web app cannot sign people in: \(address) \(error)\n".utf8))
+            return nil
         }
     }
 }

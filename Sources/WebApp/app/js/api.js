@@ -57,12 +57,29 @@ let refreshing = null;
 async function refresh() {
   const current = session.get();
   if (!current?.refreshToken) throw new APIError(401, { code: "unauthenticated", message: "not logged in" });
-  refreshing ??= send("POST", "/api/v1/auth/refresh", { json: { refreshToken: current.refreshToken }, auth: false })
-    .then((tokens) => session.set({ ...current, ...tokens }))
-    .finally(() => {
-      refreshing = null;
-    });
+  refreshing ??= (current.singleSignOn ? refreshAtIssuer(current) : refreshHere(current)).finally(() => {
+    refreshing = null;
+  });
   return refreshing;
+}
+
+function refreshHere(current) {
+  return send("POST", "/api/v1/auth/refresh", { json: { refreshToken: current.refreshToken }, auth: false })
+    .then((tokens) => session.set({ ...current, ...tokens }));
+}
+
+/// Signed in at an OpenID Connect issuer: the issuer refreshes; its refusal ends the session like ours does.
+async function refreshAtIssuer(current) {
+  const [{ refreshSignIn }, { serverConfiguration }] = await Promise.all([
+    import("./person/signin.js"), import("./config.js"),
+  ]);
+  const { singleSignOn } = await serverConfiguration();
+  try {
+    await refreshSignIn(singleSignOn, current.refreshToken);
+  } catch (error) {
+    throw new APIError(401, { code: "unauthenticated", message: error.message });
+  }
+  session.set({ ...session.get(), isAdmin: current.isAdmin, username: current.username });
 }
 
 async function send(method, path, { json, body, headers = {}, auth = true, signal, raw = false } = {}) {
@@ -131,7 +148,7 @@ export async function logIn(username, password, namespace) {
 export async function whoAmI() {
   if (!session.get()) return null;
   const me = await api("GET", "/api/v1/auth/verify");
-  session.set({ ...session.get(), isAdmin: me.isAdmin === true });
+  session.set({ ...session.get(), isAdmin: me.isAdmin === true, username: me.username });
   return me;
 }
 

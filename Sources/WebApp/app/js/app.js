@@ -2,9 +2,11 @@
 // seed 000 app: inbox, start, documents) and console/ (the operator's pages, administrators only).
 
 import { onSessionEnded, session, whoAmI } from "./api.js";
+import { serverConfiguration } from "./config.js";
 import { h, replace } from "./dom.js";
 import { language, t } from "./texts.js";
 import { loginView } from "./person/login.js";
+import { finishSignIn } from "./person/signin.js";
 import { personRoutes, personTabs } from "./person/routes.js";
 import { consoleRoutes, consoleTabs } from "./console/routes.js";
 import { flush, onWaitingChange, startOutbox } from "./offline/outbox.js";
@@ -13,6 +15,9 @@ import { notifyControl } from "./push.js";
 const root = document.getElementById("app");
 let me = null;
 let leave = null;
+let config = {};
+/// Why the last sign-in at the issuer failed, shown on the login once.
+let signInProblem = null;
 
 /// Shown while offline or while answers wait to be sent: kept across views.
 const banner = h("div#offline-banner.banner", { role: "status", hidden: true });
@@ -39,7 +44,8 @@ async function show() {
       flush();
       if (!location.hash || location.hash === "#/login") location.hash = "#/inbox";
       else show();
-    }));
+    }, { config, problem: signInProblem }));
+    signInProblem = null;
     return;
   }
   const hash = location.hash || "#/inbox";
@@ -83,13 +89,24 @@ async function start() {
     me = null;
     show();
   });
+  config = await serverConfiguration();
+  if (config.singleSignOn) {
+    try {
+      await finishSignIn(config.singleSignOn);
+    } catch (error) {
+      signInProblem = error.message;
+    }
+  }
   if (session.get()) {
     try {
       me = await whoAmI();
     } catch (error) {
       // Offline: the kept session still says who this is; the views work from what they keep.
       if (error.isNetwork) me = { username: session.get().username, isAdmin: session.get().isAdmin };
-      else session.clear();
+      else {
+        session.clear();
+        signInProblem = error.message;
+      }
     }
   }
   window.addEventListener("hashchange", show);

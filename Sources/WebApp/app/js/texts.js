@@ -12,6 +12,8 @@ const english = {
   password: "Password",
   namespace: "Namespace (optional)",
   loginFailed: "Could not log in: {message}",
+  signIn: "Sign in",
+  signInExplained: "This server signs you in with your organisation's account.",
   inbox: "Inbox",
   start: "Start",
   documents: "Documents",

@@ -1,8 +1,9 @@
 // Maps with Debian's Leaflet, which the server serves under /vendor/leaflet/ (never copied into the app). Tiles
 // come from /app/config.json; without them the map still draws its circles and markers on a plain background.
 
+import { serverConfiguration } from "../config.js";
+
 let leaflet = null;
-let configuration = null;
 
 /// Leaflet's ES module and its stylesheet, loaded once.
 export async function loadLeaflet() {
@@ -22,17 +23,9 @@ export async function loadLeaflet() {
   return leaflet;
 }
 
-/// `{mapTiles, mapAttribution}`: where tiles come from (null or "": none).
-export async function mapConfiguration() {
-  configuration ??= fetch("/app/config.json")
-    .then((response) => (response.ok ? response.json() : {}))
-    .catch(() => ({}));
-  return configuration;
-}
-
 /// A Leaflet map in `container` with the server's tiles, if any; `{L, map}`.
 export async function createMap(container, { label }) {
-  const [L, config] = await Promise.all([loadLeaflet(), mapConfiguration()]);
+  const [L, config] = await Promise.all([loadLeaflet(), serverConfiguration()]);
   container.setAttribute("role", "region");
   container.setAttribute("aria-label", label);
   const map = L.map(container, { zoomControl: true, attributionControl: true }).setView([48.8566, 2.3522], 12);

@@ -3,6 +3,7 @@
 // (Debian's libjs-leaflet, served under /vendor/leaflet/) draws it when the server has it, over tiles when the
 // server names a tile source (/app/config.json); without Leaflet an SVG of the markers stands in.
 
+import { serverConfiguration } from "../config.js";
 import { h } from "../dom.js";
 import { t } from "../texts.js";
 import { domId, fieldBox, fieldLabel } from "./shell.js";
@@ -22,7 +23,6 @@ function hueOf(colour) {
 const fill = (hue) => `hsl(${hue} 85% 45%)`;
 
 let leafletLoading = null;
-let configLoading = null;
 
 /// Leaflet's global `L`, loaded once; null when the server has no Leaflet.
 function loadLeaflet() {
@@ -38,14 +38,6 @@ function loadLeaflet() {
     document.head.append(script);
   });
   return leafletLoading;
-}
-
-/// `{mapTiles, mapAttribution}` of the server; tiles null when it names none.
-function loadConfig() {
-  configLoading ??= fetch("/app/config.json")
-    .then((response) => (response.ok ? response.json() : {}))
-    .catch(() => ({}));
-  return configLoading;
 }
 
 function markersOf(field) {
@@ -82,7 +74,7 @@ export function mapField(field, index, options) {
 
   const drawing = { markers, location, picks, onPick: picks && !options.preview ? setPoint : null, listeners,
     current };
-  Promise.all([loadLeaflet(), loadConfig()]).then(([L, config]) => {
+  Promise.all([loadLeaflet(), serverConfiguration()]).then(([L, config]) => {
     if (L) leafletMap(L, canvas, config, field, drawing);
     else svgMap(canvas, drawing);
   });

@@ -1,10 +1,13 @@
-// The login form (Internal accounts).
+// The login: the form of Internal accounts, or with single sign-on a button that sends people to the issuer.
 
 import { logIn } from "../api.js";
 import { h } from "../dom.js";
 import { t } from "../texts.js";
+import { signIn } from "./signin.js";
 
-export function loginView(onLoggedIn) {
+/// `config` is the server's (`singleSignOn` when an issuer signs people in); `problem` a failed sign-in to show.
+export function loginView(onLoggedIn, { config = {}, problem } = {}) {
+  if (config.singleSignOn) return singleSignOnView(config.singleSignOn, problem);
   const error = h("p.error", { role: "alert", hidden: true });
   const username = h("input", { id: "username", name: "username", autocomplete: "username", required: true });
   const password = h("input", {
@@ -35,4 +38,22 @@ export function loginView(onLoggedIn) {
     h("button", { type: "submit", id: "log-in" }, t("logIn")),
   );
   return h("main.center", {}, form);
+}
+
+function singleSignOnView(sso, problem) {
+  const error = h("p.error", { role: "alert", hidden: !problem }, problem ? t("loginFailed", { message: problem }) : "");
+  const button = h("button", {
+    type: "button", id: "sign-in",
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        await signIn(sso);
+      } catch (failure) {
+        button.disabled = false;
+        error.textContent = t("loginFailed", { message: failure.message });
+        error.hidden = false;
+      }
+    },
+  }, t("signIn"));
+  return h("main.center", {}, h("div.login", {}, h("h1", {}, t("appName")), h("p", {}, t("signInExplained")), error, button));
 }
