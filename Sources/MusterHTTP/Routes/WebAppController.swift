@@ -47,18 +47,19 @@ struct WebAppController: APIController {
             file, to: request, headers: [.cacheControl: current ? "public, max-age=31536000, immutable" : "no-cache"])
     }
 
-    /// What the app needs to know of the server: where map tiles come from, and how people sign in when an
-    /// OpenID Connect issuer vouches for them.
+    /// What the app needs to know of the server: where map tiles come from, how people sign in when an OpenID
+    /// Connect issuer vouches for them, and where a form's dashboard field leads.
     private func configuration() throws -> Response {
         struct Configuration: Encodable {
             var mapTiles: String?
             var mapAttribution: String
             var singleSignOn: SingleSignOn?
+            var dashboard: String?
         }
         let body = try MusterJSON.encoder().encode(
             Configuration(
                 mapTiles: options.mapTiles, mapAttribution: options.mapAttribution,
-                singleSignOn: options.singleSignOn))
+                singleSignOn: options.singleSignOn, dashboard: options.dashboard))
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
             body: .init(byteBuffer: ByteBuffer(bytes: body)))

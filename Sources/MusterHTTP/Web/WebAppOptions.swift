@@ -13,6 +13,8 @@ public struct WebAppOptions: Sendable {
     public var mapAttribution = "© OpenStreetMap contributors"
     /// Signing in through the issuer when the server takes OpenID Connect tokens; nil: the app's own login form.
     public var singleSignOn: SingleSignOn?
+    /// Where a form's dashboard field leads, `{tab}` standing for its `startTab`; nil: Muster has none to show.
+    public var dashboard: String?
 
     public init() {}
 

@@ -75,6 +75,12 @@ struct Serve: AsyncParsableCommand {
             built in: for working on the app without rebuilding.
             """)
     var webDirectory: String?
+    @Option(
+        help: """
+            Where the form's dashboard field leads (seed 000): an http(s) URL, {tab} standing for the field's \
+            startTab. Without it the field says this server has no dashboard.
+            """)
+    var dashboardURL: String?
     @Flag(
         help: """
             Print the start as one JSON object, {"listening":"http://HOST:PORT","data":DIR,"head":N}, instead of \
@@ -162,6 +168,15 @@ struct Serve: AsyncParsableCommand {
         configuration.webApp.mapTiles = mapTiles.isEmpty ? nil : mapTiles
         configuration.webApp.mapAttribution = mapAttribution
         configuration.webApp.directory = webDirectory.map { URL(fileURLWithPath: $0) }
+        if let dashboardURL {
+            guard let url = URL(string: dashboardURL.replacing("{tab}", with: "x")),
+                ["http", "https"].contains(url.scheme)
+            else {
+                throw ValidationError(
+                    "--dashboard-url \(dashboardURL): expected an http(s) URL, with {tab} where the tab goes")
+            }
+            configuration.webApp.dashboard = dashboardURL
+        }
         if auth == .oauth, let oidcIssuer, let oidcAudience, let jwks {
             configuration.authentication = .oauth(
                 .init(issuer: oidcIssuer, audience: oidcAudience, jwks: try await Self.read(jwks, option: "--jwks")))

@@ -147,6 +147,40 @@ extension WebAppBrowserTests {
             ]}
             """
 
+        @Test(arguments: [
+            (
+                ["--dashboard-url", "https://dash.example.com/board?tab={tab}"],
+                "https://dash.example.com/board?tab=Graph%20One"
+            ),
+            ([], nil),
+        ])
+        func aDashboardFieldLeadsWhereTheServerSaysOrSaysThereIsNone(extra: [String], expected: String?) async throws {
+            let stage = try await WebAppStage.start(serveArguments: ["--no-push", "--map-tiles", ""] + extra)
+            try await stage.running("form-dashboard") {
+                try await stage.logIn("joe", password: "secret-joe")
+                let id = try await stage.send(
+                    to: "joe", title: "Board",
+                    payload:
+                        #"{"responseTopic":"/d","fields":[{"type":"dashboard","label":"Sales","startTab":"Graph One"}]}"#
+                )
+                try await stage.openMessage(id)
+                if let expected {
+                    let link = try await stage.driver.find("a.dashboard-link:not([hidden])")
+                    #expect(
+                        try await stage.driver.run(
+                            "return arguments[0].href", [["element-6066-11e4-a52e-4f735466cecf": link.id]]) as? String
+                            == expected)
+                    #expect(try await stage.driver.text(of: link) == "View the Dashboard")
+                } else {
+                    let none = try await stage.driver.find("p.dashboard-none")
+                    #expect(try await stage.driver.text(of: none) == "This server has no dashboard to show.")
+                    #expect(
+                        try await stage.driver.run("return document.querySelector('a.dashboard-link').hidden") as? Bool
+                            == true)
+                }
+            }
+        }
+
         @Test func theServersFieldErrorsAreShownOnTheirFields() async throws {
             let stage = try await WebAppStage.start()
             try await stage.running("form-server-errors") {

@@ -4,7 +4,7 @@ import Testing
 
 extension WebAppBrowserTests {
     /// The person's side of the web app in a real browser: an answer given offline is kept (across a reload) and sent
-    /// once when the connection returns, the Start tab's requests, the Documents tab, and the service worker's push.
+    /// once when the connection returns, the Start tab's requests, the Documents tab, and the header on a phone.
     @Suite(.serialized) struct PersonTests {
         /// The `ResponseReceived` events in the log, as the CLI prints them.
         func responses(_ stage: WebAppStage) async throws -> [[String: Any]] {
@@ -31,6 +31,7 @@ extension WebAppBrowserTests {
         @Test func anAnswerGivenOfflineIsKeptAcrossAReloadAndSentOnceWhenTheConnectionReturns() async throws {
             try await withJoe("person-offline") { stage in
                 let driver = stage.driver
+                try await driver.command("POST", "goog/cdp/execute", ["cmd": "ServiceWorker.enable", "params": [:]])
                 let id = try await stage.send(
                     to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
                 // The service worker keeps the app's files, so the app opens again offline.
@@ -139,6 +140,47 @@ extension WebAppBrowserTests {
                 let size = try await driver.run("return document.querySelector('.viewer').dataset.bytes")
                 #expect(size as? String == "3000")
                 try await stage.browser.screenshot("person-documents")
+            }
+        }
+
+        @Test func onA360PixelPhoneTheHeaderIsOneRowAndTheAccountMenuLogsOut() async throws {
+            try await withJoe("person-phone") { stage in
+                let driver = stage.driver
+                try await driver.command("POST", "window/rect", ["width": 360, "height": 800])
+                try await driver.wait(
+                    for: "the page to be 360 px wide",
+                    until: "return document.documentElement.clientWidth <= 360")
+                // Every part of the header sits on one row: its height is that of its tallest part.
+                let rows =
+                    try await driver.run(
+                        """
+                        const bar = document.querySelector('header.bar');
+                        const parts = [...bar.children].filter((e) => e.getBoundingClientRect().height > 0);
+                        const tallest = Math.max(...parts.map((e) => e.getBoundingClientRect().height));
+                        const tops = parts.map((e) => e.getBoundingClientRect().top);
+                        return {
+                          oneRow: Math.max(...tops) - Math.min(...tops) < tallest,
+                          tabsShown: [...bar.querySelectorAll('nav a')].every((a) => {
+                            const tab = a.getBoundingClientRect();
+                            const nav = a.parentElement.getBoundingClientRect();
+                            return tab.left >= nav.left - 0.5 && tab.right <= nav.right + 0.5;
+                          }),
+                          fits: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+                          tabs: [...bar.querySelectorAll('nav a')].map((a) => [a.getBoundingClientRect().left,
+                            a.getBoundingClientRect().right, a.parentElement.getBoundingClientRect().right].join(' ')),
+                        };
+                        """) as? [String: Any]
+                try await stage.browser.screenshot("person-phone")
+                #expect(rows?["oneRow"] as? Bool == true, "\(String(describing: rows))")
+                #expect(
+                    rows?["tabsShown"] as? Bool == true,
+                    "the person's three tabs are all in view: \(String(describing: rows))")
+                #expect(rows?["fits"] as? Bool == true, "nothing is wider than the phone")
+
+                try await driver.click(try await driver.find("header .who summary"))
+                try await driver.click(try await driver.find("#log-out"))
+                _ = try await driver.find("#password")
+                #expect(try await driver.run("return localStorage.getItem('muster.session')") is NSNull)
             }
         }
     }

@@ -49,7 +49,9 @@ extension WebAppBrowserTests {
                 try await stage.driver.wait(
                     for: "the message in the inbox",
                     until: "return document.querySelector('li.message[data-message-id=\"\(id)\"]') !== null")
-                #expect(try await stage.driver.text(of: try await stage.driver.find("header .who")) == "joe")
+                #expect(
+                    try await stage.driver.run("return document.querySelector('header .who .name').textContent")
+                        as? String == "joe")
                 #expect(issuer.refusals.withLock { $0 }.isEmpty)
                 try await stage.browser.screenshot("sso-inbox")
             }

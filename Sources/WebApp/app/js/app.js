@@ -1,7 +1,7 @@
 // The app: who is logged in, the tabs, and the view of the address's #/path. Views are in person/ (the
 // seed 000 app: inbox, start, documents) and console/ (the operator's pages, administrators only).
 
-import { onSessionEnded, session, whoAmI } from "./api.js";
+import { logOut, onSessionEnded, session, whoAmI } from "./api.js";
 import { serverConfiguration } from "./config.js";
 import { h, replace } from "./dom.js";
 import { language, t } from "./texts.js";
@@ -78,7 +78,27 @@ function header(hash) {
       ),
     ),
     notifyControl(),
-    h("span.who", {}, me.username),
+    accountMenu(),
+  );
+}
+
+/// Who is logged in, and the way out: the name (its initial on a phone) opens a menu with "Log out".
+function accountMenu() {
+  const leaveApp = async () => {
+    try {
+      await logOut();
+    } catch {
+      // Offline or the session already gone: this browser forgets it all the same.
+    }
+    loggedOut();
+  };
+  return h(
+    "details.who",
+    {},
+    h("summary", { "aria-label": t("account", { name: me.username }) },
+      h("span.initial", { "aria-hidden": "true" }, me.username.slice(0, 1).toUpperCase()),
+      h("span.name", {}, me.username)),
+    h("div.menu", {}, h("button#log-out.secondary", { type: "button", onclick: leaveApp }, t("logOut"))),
   );
 }
 

@@ -48,13 +48,15 @@ export async function enablePush() {
 export function notifyControl() {
   const box = h("span.push");
   if (!pushSupported()) return box;
-  const say = (key, className = "notice") => replace(box, h(`span.${className}`, { role: "status" }, t(key)));
+  // Short in the header; the whole sentence for pointers and screen readers.
+  const say = (key) =>
+    replace(box, h("span.notice", { role: "status", title: t(`${key}Explained`), "aria-label": t(`${key}Explained`) }, t(key)));
   if (Notification.permission === "denied") {
     say("notificationsBlocked");
     return box;
   }
   const button = h("button#notify-me.secondary", {
-    type: "button",
+    type: "button", title: t("enableNotificationsExplained"), "aria-label": t("enableNotificationsExplained"),
     onclick: async () => {
       button.disabled = true;
       try {

@@ -2,6 +2,7 @@
 // server (rcs/…) are fetched with the person's token (options.fetchDocument) and shown from a blob: URL; web
 // addresses open in a new tab, since the page's Content-Security-Policy lets it frame nothing else.
 
+import { serverConfiguration } from "../config.js";
 import { h } from "../dom.js";
 import { t } from "../texts.js";
 import { applyLabelStyle, fieldBox, fieldLabel } from "./shell.js";
@@ -107,13 +108,18 @@ function viewerFor(flavor, blob, title) {
   }
 }
 
-/// Muster has no dashboards of its own: the field shows as a link named by its placeholder, to the dashboard
-/// route with the start tab, for whoever provides one.
+/// Muster has no dashboards of its own: the field leads where the server says (`serve --dashboard-url`, `{tab}`
+/// the start tab), in a new tab; without one it says so instead of offering a link that goes nowhere.
 export function dashboardField(field, index) {
-  const tab = string(field, "startTab");
-  const href = `#/dashboard${tab ? `/${encodeURIComponent(tab)}` : ""}`;
-  return {
-    element: fieldBox(field, index, fieldLabel(field, "", "p"),
-      h("a.button.secondary", { href }, string(field, "placeholder") ?? t("formViewDashboard"))),
-  };
+  const tab = string(field, "startTab") ?? "";
+  const text = string(field, "placeholder") ?? t("formViewDashboard");
+  const link = h("a.dashboard-link.button.secondary", { target: "_blank", rel: "noopener", hidden: true }, text);
+  const none = h("p.dashboard-none.notice", {}, t("formNoDashboard"));
+  serverConfiguration().then(({ dashboard }) => {
+    if (!dashboard) return;
+    link.href = dashboard.replaceAll("{tab}", encodeURIComponent(tab));
+    link.hidden = false;
+    none.remove();
+  });
+  return { element: fieldBox(field, index, fieldLabel(field, "", "p"), link, none) };
 }
