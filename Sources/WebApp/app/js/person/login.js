@@ -13,7 +13,7 @@ export function loginView(onLoggedIn, { config = {}, problem } = {}) {
   const password = h("input", {
     id: "password", name: "password", type: "password", autocomplete: "current-password", required: true,
   });
-  const namespace = h("input", { id: "namespace", name: "namespace", autocomplete: "off" });
+  const namespace = h("input", { id: "namespace", name: "namespace", autocomplete: "off", "aria-label": t("namespace") });
   const form = h(
     "form.login",
     {
