@@ -54,8 +54,10 @@ import Testing
         let listed = try await ada.run(["devices", "list", "--json"])
         #expect(listed.stdout.contains(#""publishTopic":"cedalo/iPhone""#), "\(listed)")
         let refused = try await ada.run(
-            ["devices", "register", "--device-id", "X", "--device-name", "X", "--platform", "fcm", "--token", "t",
-             "--publish-topic", "p"])
+            [
+                "devices", "register", "--device-id", "X", "--device-name", "X", "--platform", "fcm", "--token", "t",
+                "--publish-topic", "p",
+            ])
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.stderr.contains("publishTopic"), "\(refused.stderr)")
 

@@ -29,7 +29,10 @@ import Testing
         (#"{"deviceId":"d","deviceName":"D","platform":"mqtt","token":"hello/world"}"#, "publishTopic"),
         (#"{"deviceId":"d","deviceName":"D","platform":"mqtt","publishTopic":"cedalo/d"}"#, "token"),
         (#"{"deviceId":"d","deviceName":"D","platform":"mqtt","token":"a","publishTopic":"cedalo/#"}"#, "publishTopic"),
-        (#"{"deviceId":"d","deviceName":"D","platform":"apns","token":"ab","publishTopic":"cedalo/d"}"#, "publishTopic"),
+        (
+            #"{"deviceId":"d","deviceName":"D","platform":"apns","token":"ab","publishTopic":"cedalo/d"}"#,
+            "publishTopic"
+        ),
     ])
     func aBadTopicIsA400NamingTheField(body: String, field: String) async throws {
         let api = try await APITester.make()
@@ -53,7 +56,8 @@ import Testing
             #expect(try await client.send(.post, "/api/v1/devices", token: joe, json: Self.phone).status == .created)
             let taken = try await client.send(
                 .post, "/api/v1/devices", token: ada,
-                json: #"{"deviceId":"ada-phone","deviceName":"A","platform":"mqtt","token":"t","publishTopic":"cedalo/iPhone"}"#
+                json:
+                    #"{"deviceId":"ada-phone","deviceName":"A","platform":"mqtt","token":"t","publishTopic":"cedalo/iPhone"}"#
             )
             #expect(taken.status == .conflict, "\(taken.text)")
             #expect(taken.errorMessage.contains("9A093D8F"), "\(taken.errorMessage)")

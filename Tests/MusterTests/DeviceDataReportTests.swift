@@ -231,3 +231,19 @@ import Testing
         #expect(gone.position == f.log.head)
     }
 }
+
+/// A user's audit shows what their MQTT devices published.
+@Suite struct DeviceDataAuditTests {
+    @Test func aUsersAuditListsWhatTheirDevicesPublished() async throws {
+        let f = try await DeviceDataReportTests.fixture()
+        defer { f.t.directory.remove() }
+        try await Directory(log: f.log).addUser("bob", password: nil)
+        try await f.devices.report(DeviceDataReportTests.report(DeviceDataReportTests.sensors))
+        let entries = try Audit(log: f.log).entries(Audit.Filter(user: "ada", deviceId: "9A093D8F"))
+        let published = try #require(entries.last)
+        #expect(published.what == .deviceDataReported)
+        #expect(published.position == f.log.head)
+        #expect(published.detail.contains("on cedalo/iPhone"), "\(published.detail)")
+        #expect(try Audit(log: f.log).entries(Audit.Filter(user: "bob")).allSatisfy { $0.what != .deviceDataReported })
+    }
+}

@@ -65,9 +65,13 @@ import Testing
         (
             "device-data",
             DeviceDataReported(
-                user: "ada", deviceId: "d1", topic: "p/t", body: payload, contentHash: "ab", document: "rcs/image/x.jpg")
+                user: "ada", deviceId: "d1", topic: "p/t", body: payload, contentHash: "ab", document: "rcs/image/x.jpg"
+            )
         ),
-        ("device-data-bare", DeviceDataReported(user: "ada", deviceId: "d1", topic: "p/t", body: [], contentHash: "ab")),
+        (
+            "device-data-bare",
+            DeviceDataReported(user: "ada", deviceId: "d1", topic: "p/t", body: [], contentHash: "ab")
+        ),
         ("location-request", LocationRequested(requestId: message, user: "ada", reason: "roll call")),
         ("location-request-bare", LocationRequested(requestId: message, user: "ada")),
         (

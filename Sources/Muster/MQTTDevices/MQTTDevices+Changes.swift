@@ -44,7 +44,9 @@ extension MQTTDevices {
                     let before = known[key]
                     guard before != now else { continue }
                     known[key] = now
-                    if let before { continuation.yield(Change(kind: .removed, device: before, position: event.position)) }
+                    if let before {
+                        continuation.yield(Change(kind: .removed, device: before, position: event.position))
+                    }
                     if let now { continuation.yield(Change(kind: .registered, device: now, position: event.position)) }
                 }
                 continuation.finish()

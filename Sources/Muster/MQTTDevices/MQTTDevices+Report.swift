@@ -126,7 +126,8 @@ extension MQTTDevices {
             throw MusterError(.invalidArgument, "body is not JSON: \(error)", field: "body")
         }
         if let document = report.document, document.isEmpty {
-            throw MusterError(.invalidArgument, "document must not be empty: name the stored picture or give none",
+            throw MusterError(
+                .invalidArgument, "document must not be empty: name the stored picture or give none",
                 field: "document")
         }
         return DeviceDataReported(
@@ -149,8 +150,7 @@ extension MQTTDevices {
                     + "(muster devices register --platform mqtt --token SUBSCRIBE_TOPIC --publish-topic TOPIC)",
                 field: "deviceId")
         }
-        if let document = report.document, try scope.documents.document(document, namespace: report.namespace) == nil
-        {
+        if let document = report.document, try scope.documents.document(document, namespace: report.namespace) == nil {
             throw MusterError(
                 .notFound,
                 "document \(String(reflecting: document)) does not exist in namespace \(report.namespace); "
