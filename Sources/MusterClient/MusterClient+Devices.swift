@@ -9,11 +9,15 @@ extension MusterClient {
     ///   - deviceId: an id unique among the user's devices and stable across launches.
     ///   - deviceName: a name the user recognises, e.g. "Anna's iPhone".
     ///   - platform: how pushes reach it.
-    ///   - token: the platform's push token; for APNs, ``convertAPNSToken(_:)`` of the device token.
+    ///   - token: the platform's push token; for APNs, ``convertAPNSToken(_:)`` of the device token; for MQTT, the
+    ///     device's `SubscribeTopic`.
+    ///   - publishTopic: for MQTT only (and required there): the device's `PublishTopic`.
     public func registerDevice(
-        deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String? = nil
+        deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String? = nil,
+        publishTopic: String? = nil
     ) async throws(MusterClientError) -> PushTarget {
-        let body = DeviceRegistrationBody(deviceId: deviceId, deviceName: deviceName, platform: platform, token: token)
+        let body = DeviceRegistrationBody(
+            deviceId: deviceId, deviceName: deviceName, platform: platform, token: token, publishTopic: publishTopic)
         let request = try APIRequest("POST", ["devices"], json: body)
         return try decode(PushTarget.self, from: try await perform(request), of: request)
     }

@@ -115,7 +115,8 @@ import Testing
         }
         try await directory.defineGroup("g", members: ["a", "b"])
         try await directory.register(
-            PushTargetRegistered(user: "a", deviceId: "d", deviceName: "D", platform: .mqtt, token: nil))
+            PushTargetRegistered(
+                user: "a", deviceId: "d", deviceName: "D", platform: .mqtt, token: "to/a", publishTopic: "from/a"))
         try await directory.unregister(user: "a", deviceId: "d")
         let before = (try directory.users(), try directory.groups(), try directory.devices())
         try await log.rebuild([DirectoryProjection.name])

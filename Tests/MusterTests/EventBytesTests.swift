@@ -29,6 +29,11 @@ import Testing
             "device-no-token",
             PushTargetRegistered(user: "ada", deviceId: "d1", deviceName: "", platform: .web, token: nil)
         ),
+        (
+            "device-mqtt",
+            PushTargetRegistered(
+                user: "ada", deviceId: "d1", deviceName: "Phone", platform: .mqtt, token: "s/t", publishTopic: "p/t")
+        ),
         ("device-gone", PushTargetUnregistered(user: "ada", deviceId: "d1")),
         ("device-pruned", PushTargetUnregistered(user: "ada", deviceId: "d1", reason: "web 410 Gone")),
         (
@@ -57,6 +62,16 @@ import Testing
                 reason: "timeout", nextAttemptAt: nil)
         ),
         ("push-expired", PushExpired(messageId: message, user: "ada", deviceId: "d1", attempts: 9)),
+        (
+            "device-data",
+            DeviceDataReported(
+                user: "ada", deviceId: "d1", topic: "p/t", body: payload, contentHash: "ab", document: "rcs/image/x.jpg"
+            )
+        ),
+        (
+            "device-data-bare",
+            DeviceDataReported(user: "ada", deviceId: "d1", topic: "p/t", body: [], contentHash: "ab")
+        ),
         ("location-request", LocationRequested(requestId: message, user: "ada", reason: "roll call")),
         ("location-request-bare", LocationRequested(requestId: message, user: "ada")),
         (
@@ -190,12 +205,24 @@ import Testing
             #"{"members":[],"name":"none"}"#
         ),
         "device": (
-            "036164610264310550686f6e650366636d0174",
+            "036164610264310550686f6e650366636d017400",
             #"{"deviceId":"d1","deviceName":"Phone","platform":"fcm","token":"t","user":"ada"}"#
         ),
         "device-no-token": (
-            "03616461026431000377656200",
+            "0361646102643100037765620000",
             #"{"deviceId":"d1","deviceName":"","platform":"web","user":"ada"}"#
+        ),
+        "device-mqtt": (
+            "036164610264310550686f6e65046d71747403732f7403702f74",
+            #"{"deviceId":"d1","deviceName":"Phone","platform":"mqtt","publishTopic":"p/t","token":"s/t","user":"ada"}"#
+        ),
+        "device-data": (
+            "0361646102643103702f742d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d0261620f7263732f696d6167652f782e6a7067",
+            #"{"body":{"b":[1,2],"responseTopic":"/r","title":"Hi"},"contentHash":"ab","deviceId":"d1","document":"rcs/image/x.jpg","topic":"p/t","user":"ada"}"#
+        ),
+        "device-data-bare": (
+            "0361646102643103702f740002616200",
+            #"{"body":"","contentHash":"ab","deviceId":"d1","topic":"p/t","user":"ada"}"#
         ),
         "device-gone": (
             "0361646102643100",
@@ -417,6 +444,26 @@ import Testing
         let sampled = Set(Self.samples.map { type(of: $0.event).type })
         let known = Set(EventCatalogue.all.map { $0.type })
         #expect(known.subtracting(sampled) == ["AreaDefined", "GeotriggerDefined"])
+    }
+}
+
+/// Logs written by 0.1.0 hold `PushTargetRegistered` of schema 1; the release's upcaster lifts them with no publish
+/// topic.
+@Suite struct PushTargetRegisteredUpcastTests {
+    @Test func aSchemaOneBodyReadsAsADeviceWithNoPublishTopic() throws {
+        let recorded = RecordedEvent(
+            position: 3, id: UUID(), namespace: "default", stream: "devices/ada", version: 1,
+            type: PushTargetRegistered.type, schemaVersion: 1, recordedAt: 0, actor: "cli", causationId: nil,
+            correlationId: nil,
+            body: EventBody(format: .binary, bytes: EventBytesTests.bytes("036164610264310550686f6e650366636d0174")))
+        #expect(throws: StoreError.self) { try PushTargetRegistered.decode(recorded) }
+        let lifted = Migrations.upcasters.upcast(recorded)
+        #expect(lifted.schemaVersion == PushTargetRegistered.schemaVersion)
+        let event = try #require(try PushTargetRegistered.decode(lifted))
+        #expect(
+            event
+                == PushTargetRegistered(
+                    user: "ada", deviceId: "d1", deviceName: "Phone", platform: .fcm, token: "t", publishTopic: nil))
     }
 }
 

@@ -106,6 +106,6 @@ import Testing
             #expect(try await sessions.login(username: name, password: password).username == name)
         }
         #expect(try directory.users().count == 4)
-        #expect(DirectoryProjection().version == 2, "version 1 had no userKeys")
+        #expect(DirectoryProjection().version >= 2, "version 1 had no userKeys")
     }
 }

@@ -168,6 +168,7 @@ public struct Audit: Sendable {
                 return [e]
             }
             if let found = try deliveryEntries(for: event, entry) { return found }
+            if let found = try deviceDataEntries(for: event, entry) { return found }
             if let found = try ruleEntries(for: event, entry) { return found }
             return try sessionEntries(for: event, entry)
         }

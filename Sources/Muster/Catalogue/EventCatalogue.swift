@@ -11,7 +11,7 @@ public enum EventCatalogue {
         LocationReported.self, BeaconSighted.self, AreaTransition.self, RuleEvaluated.self,
         GeotriggerDefined.self, GeotriggerRemoved.self, GeotriggerNotified.self,
         PushSourceConfigured.self, PushSourceRemoved.self, PushDelivered.self, PushFailed.self, PushExpired.self,
-        LocationRequested.self,
+        LocationRequested.self, DeviceDataReported.self,
     ]
 
     /// The body of a domain event as JSON (sorted keys), or nil when the type is not Muster's.

@@ -116,20 +116,62 @@ public struct Directory: Sendable {
     // MARK: Push targets
 
     /// Registers a device of an existing user, or updates it when the device id is registered already.
+    ///
+    /// An `mqtt` device needs its `SubscribeTopic` as `token` and its `PublishTopic` as `publishTopic`, both exact
+    /// MQTT topics (`MQTTTopic`), and no other device of the namespace may publish on that topic
+    /// (`.conflict`); no other platform takes a `publishTopic` (`.invalidArgument`).
     public func register(
         _ target: PushTargetRegistered, namespace: String = Names.defaultNamespace, actor: String = "system"
     ) async throws {
         try Names.validate(target.deviceId, as: "device id")
         try Names.validate(target.deviceName, as: "device name")
+        try Self.checkTopics(target)
         try await log.perform { scope in
             guard try scope.directory.user(target.user, namespace: namespace) != nil else {
                 throw MusterError(
                     .notFound, "no user named \(String(reflecting: target.user)) in namespace \(namespace)")
             }
+            if let topic = target.publishTopic,
+                let holder = try scope.mqttDevices.device(publishTopic: topic, namespace: namespace),
+                holder.user != target.user || holder.deviceId != target.deviceId
+            {
+                throw MusterError(
+                    .conflict,
+                    "publishTopic \(String(reflecting: topic)) is already the publish topic of device "
+                        + "\(String(reflecting: holder.deviceId)) in namespace \(namespace); each MQTT device needs "
+                        + "its own",
+                    field: "publishTopic")
+            }
             try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: "devices/\(target.user)", events: [target.newEvent(actor: actor)]))
         }
+    }
+
+    /// Throws `.invalidArgument` naming `token` or `publishTopic` when an `mqtt` device lacks either or one is
+    /// not an exact MQTT topic, or when another platform is given a publish topic.
+    static func checkTopics(_ target: PushTargetRegistered) throws {
+        guard target.platform == .mqtt else {
+            guard target.publishTopic == nil || target.publishTopic == "" else {
+                throw MusterError(
+                    .invalidArgument,
+                    "publishTopic is for mqtt devices only; a \(target.platform.rawValue) device takes none",
+                    field: "publishTopic")
+            }
+            return
+        }
+        guard let subscribeTopic = target.token else {
+            throw MusterError(
+                .invalidArgument, "token: an mqtt device needs its SubscribeTopic, where Muster publishes to it",
+                field: "token")
+        }
+        try MQTTTopic.validate(subscribeTopic, as: "token")
+        guard let publishTopic = target.publishTopic else {
+            throw MusterError(
+                .invalidArgument, "publishTopic: an mqtt device needs its PublishTopic, where Muster listens to it",
+                field: "publishTopic")
+        }
+        try MQTTTopic.validate(publishTopic, as: "publishTopic")
     }
 
     /// Unregisters a device; returns false when it was not registered (nothing is written then).

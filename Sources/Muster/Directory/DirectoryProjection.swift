@@ -6,11 +6,12 @@ import EventLog
 /// Tables (keys `namespace 0 …`): `users` name → `UserCreated` body, `groups` name → `GroupDefined`
 /// body, `pushTargets` user 0 deviceId → `PushTargetRegistered` body, `userKeys` case-folded name
 /// (`UserName.folded`) → the name of the first user that has it (version 2: older data directories
-/// may hold several names that fold alike; the first keeps the key).
+/// may hold several names that fold alike; the first keeps the key). Version 3: `pushTargets` holds
+/// `PushTargetRegistered` bodies of schema 2 (with `publishTopic`); rows written before are rebuilt.
 public struct DirectoryProjection: Projection {
     public static let name = "directory"
     public var name: String { Self.name }
-    public var version: UInt32 { 2 }
+    public var version: UInt32 { 3 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["users", "groups", "pushTargets", "userKeys"] }
     public var eventTypes: Set<String>? {

@@ -1,9 +1,11 @@
 import EventLog
 
 /// Where a user's device takes pushes: registering the same device again updates it.
+///
+/// Schema 2 added `publishTopic`; `Migrations` lifts schema 1 (written by 0.1.0) with none.
 public struct PushTargetRegistered: DomainEvent, Hashable, Codable {
     public static let type = "PushTargetRegistered"
-    public static let schemaVersion: UInt16 = 1
+    public static let schemaVersion: UInt16 = 2
 
     /// How pushes reach the device.
     public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
@@ -14,15 +16,22 @@ public struct PushTargetRegistered: DomainEvent, Hashable, Codable {
     public var deviceId: String
     public var deviceName: String
     public var platform: Platform
-    /// The platform's push token (APNs device token in hex, FCM token, Web Push subscription …).
+    /// The platform's push token (APNs device token in hex, FCM token, Web Push subscription …); for `mqtt`, the
+    /// device's `SubscribeTopic`: where it receives, so where Muster publishes to it.
     public var token: String?
+    /// For `mqtt` only: the device's `PublishTopic`, where it sends, so where Muster listens.
+    public var publishTopic: String?
 
-    public init(user: String, deviceId: String, deviceName: String, platform: Platform, token: String?) {
+    public init(
+        user: String, deviceId: String, deviceName: String, platform: Platform, token: String?,
+        publishTopic: String? = nil
+    ) {
         self.user = user
         self.deviceId = deviceId
         self.deviceName = deviceName
         self.platform = platform
         self.token = token
+        self.publishTopic = publishTopic
     }
 }
 

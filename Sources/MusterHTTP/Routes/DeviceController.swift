@@ -28,7 +28,7 @@ struct DeviceController: APIController {
         try PushTargetCheck.check(platform: platform, token: device.token)
         let target = PushTargetRegistered(
             user: caller.username, deviceId: device.deviceId, deviceName: device.deviceName, platform: platform,
-            token: device.token)
+            token: device.token, publishTopic: device.publishTopic)
         try await api.directory.register(target, namespace: caller.namespace, actor: caller.username)
         return EditedResponse(status: .created, response: PushTarget(target))
     }
@@ -56,6 +56,7 @@ extension PushTarget {
     init(_ target: PushTargetRegistered) {
         self.init(
             user: target.user, deviceId: target.deviceId, deviceName: target.deviceName,
-            platform: Platform(rawValue: target.platform.rawValue) ?? .web, token: target.token)
+            platform: Platform(rawValue: target.platform.rawValue) ?? .web, token: target.token,
+            publishTopic: target.publishTopic)
     }
 }

@@ -7,7 +7,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
         case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
             documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
             areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified, pushDelivered,
-            pushFailed, pushExpired, locationRequested
+            pushFailed, pushExpired, locationRequested, deviceDataReported
     }
 
     /// Position of the event that says so.

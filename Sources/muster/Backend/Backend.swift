@@ -20,9 +20,10 @@ protocol Backend: Sendable {
     /// The groups of the namespace.
     func groups() async throws -> [Group]
 
-    /// Registers (or updates) a device of `user` (nil: the logged-in user).
+    /// Registers (or updates) a device of `user` (nil: the logged-in user); `publishTopic` is an mqtt device's.
     func register(
-        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?
+        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?,
+        publishTopic: String?
     ) async throws -> PushTarget
     /// The devices of `user`, or of everyone.
     func devices(user: String?) async throws -> [PushTarget]

@@ -41,13 +41,14 @@ struct LocalBackend: Backend {
     }
 
     func register(
-        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?
+        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?,
+        publishTopic: String?
     ) async throws -> PushTarget {
         let platform = PushTargetRegistered.Platform(rawValue: platform.rawValue) ?? .web
         try PushTargetCheck.check(platform: platform, token: token)
         let target = PushTargetRegistered(
             user: try named(user, "name the device's user: --user USER"), deviceId: deviceId, deviceName: deviceName,
-            platform: platform, token: token)
+            platform: platform, token: token, publishTopic: publishTopic)
         try await Directory(log: log).register(target, namespace: namespace, actor: "cli")
         return PushTarget(target)
     }
@@ -225,7 +226,8 @@ extension PushTarget {
     init(_ device: PushTargetRegistered) {
         self.init(
             user: device.user, deviceId: device.deviceId, deviceName: device.deviceName,
-            platform: Platform(rawValue: device.platform.rawValue) ?? .web, token: device.token)
+            platform: Platform(rawValue: device.platform.rawValue) ?? .web, token: device.token,
+            publishTopic: device.publishTopic)
     }
 }
 

@@ -20,14 +20,18 @@ struct Devices: AsyncParsableCommand {
         @Option(help: "Device id, unique per user.") var deviceId: String
         @Option(help: "Device name people recognise.") var deviceName: String
         @Option(help: "Push platform: web, apns, fcm or mqtt.") var platform: PushTarget.Platform
-        @Option(help: "The platform's push token.") var token: String?
+        @Option(help: "The platform's push token; for mqtt, the device's SubscribeTopic (where it receives).")
+        var token: String?
+        @Option(help: "For mqtt only (and required there): the device's PublishTopic (where it sends).")
+        var publishTopic: String?
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
             // Without --user a data directory refuses the device: it is not created for that.
             let device = try await options.run(namespace: namespace, creating: user != nil) {
                 try await $0.register(
-                    user: user, deviceId: deviceId, deviceName: deviceName, platform: platform, token: token)
+                    user: user, deviceId: deviceId, deviceName: deviceName, platform: platform, token: token,
+                    publishTopic: publishTopic)
             }
             try Output.json(device)
         }

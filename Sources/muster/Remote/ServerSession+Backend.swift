@@ -30,11 +30,14 @@ extension ServerSession: Backend {
     func groups() async throws -> [Group] { try await call { try await $0.groups() } }
 
     func register(
-        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?
+        user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?,
+        publishTopic: String?
     ) async throws -> PushTarget {
         try requireSelf(user, option: "--user", why: Self.ownDevices)
         return try await call {
-            try await $0.registerDevice(deviceId: deviceId, deviceName: deviceName, platform: platform, token: token)
+            try await $0.registerDevice(
+                deviceId: deviceId, deviceName: deviceName, platform: platform, token: token,
+                publishTopic: publishTopic)
         }
     }
 

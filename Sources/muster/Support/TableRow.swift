@@ -56,8 +56,8 @@ extension Group: TableRow {
 }
 
 extension PushTarget: TableRow {
-    static let header = ["USER", "DEVICE ID", "DEVICE NAME", "PLATFORM", "TOKEN"]
-    var cells: [String] { [user, deviceId, deviceName, platform.rawValue, token ?? "-"] }
+    static let header = ["USER", "DEVICE ID", "DEVICE NAME", "PLATFORM", "TOKEN", "PUBLISH TOPIC"]
+    var cells: [String] { [user, deviceId, deviceName, platform.rawValue, token ?? "-", publishTopic ?? "-"] }
 }
 
 extension InboxItem: TableRow {

@@ -1,0 +1,161 @@
+import EventLog
+import Foundation
+
+extension MQTTDevices {
+    /// A message a device published, to record.
+    public struct Report: Sendable, Hashable {
+        public var namespace: String
+        public var user: String
+        public var deviceId: String
+        /// The topic it came on.
+        public var topic: String
+        /// Its JSON text, as received.
+        public var body: [UInt8]
+        /// The document a picture in it was stored as, when one was.
+        public var document: String?
+
+        public init(
+            user: String, deviceId: String, topic: String, body: [UInt8], document: String? = nil,
+            namespace: String = Names.defaultNamespace
+        ) {
+            self.namespace = namespace
+            self.user = user
+            self.deviceId = deviceId
+            self.topic = topic
+            self.body = body
+            self.document = document
+        }
+    }
+
+    /// What became of a report.
+    public enum Outcome: Sendable, Hashable {
+        /// Recorded as the `DeviceDataReported` at this position.
+        case recorded(position: UInt64)
+        /// The same message from the same device on the same topic was recorded within the window, at this
+        /// position: a redelivery, not recorded again.
+        case duplicate(of: UInt64)
+        /// Not recorded: the message or its device breaks a rule (the error names the argument).
+        case refused(MusterError)
+    }
+
+    /// Records a message a device published, unless it is a redelivery (`.duplicate`). Throws the refusal when
+    /// the device is not a registered `mqtt` device of the user, the topic is not an exact MQTT topic, the body is
+    /// not JSON or the document does not exist.
+    @discardableResult
+    public func report(_ report: Report, actor: String = "mqtt") async throws -> Outcome {
+        let outcome = try await self.report([report], actor: actor)[0]
+        if case .refused(let error) = outcome { throw error }
+        return outcome
+    }
+
+    /// Records a batch of messages in one write: each that is not a redelivery of one recorded within the window
+    /// (or of an earlier one of the batch) and breaks no rule. One outcome per report, in order.
+    public func report(_ reports: [Report], actor: String = "mqtt") async throws -> [Outcome] {
+        // Checks that need no stored state, and the hashes, here rather than on the writer thread.
+        let prepared = reports.map { report in
+            Result { () throws(MusterError) -> DeviceDataReported in try Self.event(for: report) }
+        }
+        let window = MQTTDevicesProjection.microseconds(duplicateWindow)
+        return try await log.perform { scope in
+            let devices = try scope.mqttDevices
+            var outcomes: [Outcome?] = Array(repeating: nil, count: reports.count)
+            // Where each new event goes: its stream's request, and its index there.
+            var requests: [AppendRequest] = []
+            var requestOfStream: [String: Int] = [:]
+            var placed: [(request: Int, event: Int)?] = Array(repeating: nil, count: reports.count)
+            var firstInBatch: [String: Int] = [:]
+            var duplicateOf: [Int: Int] = [:]
+            for (index, report) in reports.enumerated() {
+                let event: DeviceDataReported
+                switch prepared[index] {
+                case .failure(let error):
+                    outcomes[index] = .refused(error)
+                    continue
+                case .success(let prepared): event = prepared
+                }
+                do {
+                    try Self.check(report, in: scope)
+                } catch let error as MusterError {
+                    outcomes[index] = .refused(error)
+                    continue
+                }
+                let batchKey = "\(report.namespace)\u{0}\(report.user)\u{0}\(report.deviceId)\u{0}\(event.contentHash)"
+                if let first = firstInBatch[batchKey] {
+                    duplicateOf[index] = first
+                    continue
+                }
+                if let earlier = try devices.recentMessage(
+                    event.contentHash, user: report.user, deviceId: report.deviceId, namespace: report.namespace,
+                    since: scope.now - window)
+                {
+                    outcomes[index] = .duplicate(of: earlier)
+                    continue
+                }
+                firstInBatch[batchKey] = index
+                let stream = "device/\(report.deviceId)"
+                let request: Int
+                if let known = requestOfStream["\(report.namespace)\u{0}\(stream)"] {
+                    request = known
+                } else {
+                    request = requests.count
+                    requestOfStream["\(report.namespace)\u{0}\(stream)"] = request
+                    requests.append(AppendRequest(namespace: report.namespace, stream: stream, events: []))
+                }
+                placed[index] = (request, requests[request].events.count)
+                requests[request].events.append(event.newEvent(actor: actor))
+            }
+            let positions = try requests.map { try scope.append($0).positions }
+            for (index, place) in placed.enumerated() {
+                guard let place else { continue }
+                outcomes[index] = .recorded(position: positions[place.request][place.event])
+            }
+            for (index, first) in duplicateOf {
+                guard case .recorded(let position) = outcomes[first] else { continue }
+                outcomes[index] = .duplicate(of: position)
+            }
+            return outcomes.map { $0! }
+        }
+    }
+
+    /// The event a report records, once its topic and body pass the rules.
+    static func event(for report: Report) throws(MusterError) -> DeviceDataReported {
+        try MQTTTopic.validate(report.topic, as: "topic")
+        do {
+            _ = try JSONScanner.scan(report.body)
+        } catch {
+            throw MusterError(.invalidArgument, "body is not JSON: \(error)", field: "body")
+        }
+        if let document = report.document, document.isEmpty {
+            throw MusterError(
+                .invalidArgument, "document must not be empty: name the stored picture or give none",
+                field: "document")
+        }
+        return DeviceDataReported(
+            user: report.user, deviceId: report.deviceId, topic: report.topic, body: report.body,
+            contentHash: DeviceDataReported.contentHash(topic: report.topic, body: report.body),
+            document: report.document)
+    }
+
+    /// Refuses (`MusterError`) a report from a device that is not a registered `mqtt` device of its user, or
+    /// naming a document that does not exist.
+    static func check(_ report: Report, in scope: WriteScope) throws {
+        guard
+            try scope.mqttDevices.device(user: report.user, deviceId: report.deviceId, namespace: report.namespace)
+                != nil
+        else {
+            throw MusterError(
+                .notFound,
+                "deviceId: user \(String(reflecting: report.user)) has no mqtt device "
+                    + "\(String(reflecting: report.deviceId)) in namespace \(report.namespace); register it "
+                    + "(muster devices register --platform mqtt --token SUBSCRIBE_TOPIC --publish-topic TOPIC)",
+                field: "deviceId")
+        }
+        if let document = report.document, try scope.documents.document(document, namespace: report.namespace) == nil {
+            throw MusterError(
+                .notFound,
+                "document \(String(reflecting: document)) does not exist in namespace \(report.namespace); "
+                    + "store the picture first",
+                field: "document")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import EventLog
+import Foundation
+import MusterWire
+
+/// The MQTT side of the directory: which device publishes on which topic, what the devices reported, and
+/// their session objects. The bridge to the broker reads and records through this; it knows no MQTT itself.
+public struct MQTTDevices: Sendable {
+    let log: EventLog
+    /// The same message from a device again within this window is a redelivery: the projection's window.
+    public let duplicateWindow: Duration
+
+    /// - Parameter log: a log whose projections include an `MQTTDevicesProjection` (its window is used).
+    public init(log: EventLog) {
+        self.log = log
+        let configured = log.configuration.projections.lazy.compactMap { $0 as? MQTTDevicesProjection }.first
+        duplicateWindow = (configured ?? MQTTDevicesProjection()).duplicateWindow
+    }
+
+    /// The device of the namespace that publishes on `publishTopic`, or nil: where a message on it comes from.
+    public func device(publishTopic: String, namespace: String = Names.defaultNamespace) throws -> MQTTDevice? {
+        try log.read { try $0.mqttDevices.device(publishTopic: publishTopic, namespace: namespace) }
+    }
+
+    /// Every MQTT device of the namespace (of every namespace when nil), by namespace, user and device id.
+    public func devices(namespace: String? = nil) throws -> [MQTTDevice] {
+        try log.read { try $0.mqttDevices.devices(namespace: namespace) }
+    }
+
+    /// The publish topics of every MQTT device of the namespace (of every namespace when nil): what the bridge
+    /// subscribes to.
+    public func publishTopics(namespace: String? = nil) throws -> [String] {
+        try devices(namespace: namespace).map(\.publishTopic)
+    }
+
+    /// The session object the device last sent (a first-level `SessionObject` of a message), or nil.
+    public func sessionObject(namespace: String = Names.defaultNamespace, user: String, deviceId: String) throws
+        -> JSONValue?
+    {
+        let json = try log.read {
+            try $0.mqttDevices.sessionObject(user: user, deviceId: deviceId, namespace: namespace)
+        }
+        return try json.map { try JSONValue(json: Data($0)) }
+    }
+}

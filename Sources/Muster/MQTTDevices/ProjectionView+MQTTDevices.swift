@@ -1,0 +1,53 @@
+import EventLog
+
+extension LogSnapshot {
+    /// The MQTT devices in this snapshot.
+    var mqttDevices: ProjectionView<MQTTDevicesProjection> { get throws { try view(MQTTDevicesProjection()) } }
+}
+
+extension ProjectionView<MQTTDevicesProjection> {
+    /// The device of `namespace` that publishes on `topic`, or nil.
+    func device(publishTopic topic: String, namespace: String) throws -> MQTTDevice? {
+        guard let owner = try state.get("publishTopics", MQTTDevicesProjection.topicKey(namespace, topic)) else {
+            return nil
+        }
+        let parts = Key.components(owner)
+        guard parts.count == 2 else { return nil }
+        return try device(user: parts[0], deviceId: parts[1], namespace: namespace)
+    }
+
+    /// The `mqtt` device `deviceId` of `user`, or nil.
+    func device(user: String, deviceId: String, namespace: String) throws -> MQTTDevice? {
+        let target: PushTargetRegistered? = try event("devices", Key.joined(namespace, user, deviceId))
+        return target.flatMap { MQTTDevice($0, namespace: namespace) }
+    }
+
+    /// Every device of the namespace (of every namespace when nil), by namespace, user and device id.
+    func devices(namespace: String?) throws -> [MQTTDevice] {
+        var devices: [MQTTDevice] = []
+        try state.scan("devices", prefix: namespace.map { Key.joined($0) } ?? []) { key, value in
+            var reader = ByteReader(value)
+            let target = try PushTargetRegistered(from: &reader)
+            if let device = MQTTDevice(target, namespace: Key.components(key)[0]) { devices.append(device) }
+            return true
+        }
+        return devices
+    }
+
+    /// The JSON text of the device's last session object, or nil.
+    func sessionObject(user: String, deviceId: String, namespace: String) throws -> [UInt8]? {
+        try state.get("sessionObjects", Key.joined(namespace, user, deviceId))
+    }
+
+    /// The position of the message of this content hash the device sent after `since` (microseconds since 1970),
+    /// or nil.
+    func recentMessage(_ hash: String, user: String, deviceId: String, namespace: String, since: Int64) throws
+        -> UInt64?
+    {
+        guard let value = try state.get("recent", Key.joined(namespace, user, deviceId) + Array(hash.utf8)) else {
+            return nil
+        }
+        guard Int64(MQTTDevicesProjection.time(value)) > since else { return nil }
+        return value.withUnsafeBytes { Key.readPosition($0, at: 8) }
+    }
+}
