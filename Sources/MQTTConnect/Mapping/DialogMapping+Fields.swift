@@ -13,12 +13,14 @@ extension DialogMapping.Builder {
         guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") || lowered.hasPrefix("data:image/") else {
             uncarried.append(
                 UncarriedField(
-                    field, reason: "its url \"\(url)\" is not a web or data: URL the device can load (a Muster document?)"
+                    field,
+                    reason: "its url \"\(url)\" is not a web or data: URL the device can load (a Muster document?)"
                 ))
             return
         }
         guard image == nil else {
-            uncarried.append(UncarriedField(field, reason: "a DialogMessage holds one Image, and an earlier field has it"))
+            uncarried.append(
+                UncarriedField(field, reason: "a DialogMessage holds one Image, and an earlier field has it"))
             return
         }
         image = url
@@ -49,7 +51,8 @@ extension DialogMapping.Builder {
         guard let id = field.id else { return uncarried.append(UncarriedField(field, reason: Self.noID)) }
         inputs.append(
             DialogInputField(
-                label: field.label.text ?? "", key: id, type: .textField, defaultValue: text.defaultValue.map(JSONValue.string),
+                label: field.label.text ?? "", key: id, type: .textField,
+                defaultValue: text.defaultValue.map(JSONValue.string),
                 instantSender: false, required: !field.acceptsNull))
     }
 
@@ -65,7 +68,8 @@ extension DialogMapping.Builder {
     /// Why a field of a type with no DialogMessage form is left out.
     static func noForm(_ field: Field) -> String {
         switch field.type {
-        case .date, .datetime: "a DialogMessage has no date input (its inputs are text, number, slider, stepper and switch)"
+        case .date, .datetime:
+            "a DialogMessage has no date input (its inputs are text, number, slider, stepper and switch)"
         case .currentDateTime: "the app reports no time of submit; its reply carries only the option and the inputs"
         case .currentLocation: "the app's reply carries no location; GPS comes only in separate sensor messages"
         case .barcode: "a DialogMessage cannot ask for a scan in place (the QR tab publishes scans on their own)"

@@ -54,7 +54,8 @@ public struct DialogSenderSettings: Sendable, Hashable {
     public init(json: [String: JSONValue]) throws(DialogSettingsError) {
         let known = ["SwitchToTab", "SwitchDelay", "AlertCode", "FlashDuration"]
         for key in json.keys.sorted() where !known.contains(key) {
-            throw DialogSettingsError(setting: key, message: "is not a setting; known: \(known.joined(separator: ", "))")
+            throw DialogSettingsError(
+                setting: key, message: "is not a setting; known: \(known.joined(separator: ", "))")
         }
         func integer(_ key: String) throws(DialogSettingsError) -> Int? {
             guard let value = json[key], !value.isNull else { return nil }

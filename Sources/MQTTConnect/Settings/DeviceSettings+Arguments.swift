@@ -30,8 +30,7 @@ extension DeviceSettings {
         }
     }
 
-    private mutating func assign(_ value: String, to key: CodingKeys, argument: String) throws(SettingsArgumentError)
-    {
+    private mutating func assign(_ value: String, to key: CodingKeys, argument: String) throws(SettingsArgumentError) {
         func refuse(_ expected: String) -> SettingsArgumentError {
             SettingsArgumentError(argument: argument, message: "\(key.rawValue) must be \(expected), not \"\(value)\"")
         }
