@@ -84,6 +84,10 @@ let package = Package(
         // The rules of seed 000's form payloads, fields and response objects; pure, no I/O.
         .target(name: "Forms", dependencies: ["MusterWire"]),
 
+        // The MQTT Connect app's messages of seed 001 (DialogMessage, settings, replies, sensor values) and their
+        // translation to and from Muster's forms; pure, no I/O and no MQTT library.
+        .target(name: "MQTTConnect", dependencies: ["Forms", "MusterWire"]),
+
         // Geometry, spatial index, opening hours and iBeacon of seed 004; pure, no I/O.
         .target(name: "Geo"),
 
@@ -250,6 +254,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "MQTTConnectTests",
+            dependencies: [
+                "MQTTConnect", "Forms", "MusterWire", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
