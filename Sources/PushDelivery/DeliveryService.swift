@@ -31,12 +31,16 @@ public struct DeliveryService: Service {
     let options: Options
     let metrics: DeliveryMetrics
     let logger: Logger
+    /// Sends to MQTT devices: the server's broker connection (`serve --mqtt`); nil: they wait for one.
+    let mqtt: (any PushProvider)?
 
-    /// A service sending `log`'s outbox through providers that `factory` makes from each source and its secret.
+    /// A service sending `log`'s outbox through providers that `factory` makes from each source and its secret, and
+    /// to MQTT devices through `mqtt`.
     public init(
         log: EventLog, factory: @escaping @Sendable (PushSourceConfigured, [UInt8]) async throws -> any PushProvider,
-        options: Options = Options(), metrics: any MetricsFactory, logger: Logger
+        options: Options = Options(), metrics: any MetricsFactory, logger: Logger, mqtt: (any PushProvider)? = nil
     ) {
+        self.mqtt = mqtt
         self.log = log
         self.deliveries = Deliveries(log: log)
         self.providers = ProviderCache(sources: PushSources(log: log), factory: factory)
@@ -106,17 +110,21 @@ public struct DeliveryService: Service {
                 metrics.attempt(platform: platform, outcome: "unregistered")
                 return true
             }
-            let chosen: (source: PushSourceConfigured, provider: any PushProvider)
-            do {
-                chosen = try await providers.provider(for: delivery)
-            } catch let unavailable as ProviderCache.Unavailable {
-                try await deliveries.failed(
-                    delivery, attempt: attempt, status: nil, reason: unavailable.reason, nextAttemptAt: nil)
-                metrics.attempt(platform: platform, outcome: "rejected")
-                return true
+            let provider: any PushProvider
+            if delivery.platform == .mqtt {
+                provider = mqtt ?? Self.noBroker
+            } else {
+                do {
+                    provider = try await providers.provider(for: delivery).provider
+                } catch let unavailable as ProviderCache.Unavailable {
+                    try await deliveries.failed(
+                        delivery, attempt: attempt, status: nil, reason: unavailable.reason, nextAttemptAt: nil)
+                    metrics.attempt(platform: platform, outcome: "rejected")
+                    return true
+                }
             }
-            let (push, carried) = try content(of: delivery, token: token, fitting: chosen.provider)
-            let outcome = await chosen.provider.send(push)
+            let (push, carried) = try content(of: delivery, token: token, fitting: provider)
+            let outcome = await provider.send(push)
             metrics.attempt(platform: platform, outcome: outcome.label)
             switch outcome {
             case .delivered(let providerId):
@@ -171,6 +179,17 @@ public struct DeliveryService: Service {
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+
+    /// Without a broker connection MQTT deliveries are tried again later: a restart with `--mqtt` sends them.
+    static let noBroker: any PushProvider = NoBroker()
+
+    private struct NoBroker: PushProvider {
+        func fits(_ push: Push) -> Bool { true }
+        func send(_ push: Push) async -> PushOutcome {
+            .retry(status: nil, reason: "no MQTT broker connection: start the server with --mqtt", after: nil)
+        }
+        func shutdown() async throws {}
+    }
 }
 
 extension Duration {

@@ -2,8 +2,10 @@ import EventLog
 import Foundation
 
 /// The outbox: one delivery per (recipient of a sent message, registered device whose platform has a push
-/// source in the namespace) and per phone asked for its location, and where each stands. Kept inline, so a delivery exists as soon as its send is
-/// acknowledged and a restart resumes exactly what was pending.
+/// source in the namespace, or an MQTT device) and per phone asked for its location, and where each stands. Kept
+/// inline, so a delivery exists as soon as its send is acknowledged and a restart resumes exactly what was pending.
+///
+/// Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`).
 ///
 /// Tables:
 /// - `deliveries`: `ns 0 messageId 0 deviceId 0` → `Delivery` (binary).
@@ -13,7 +15,7 @@ import Foundation
 public struct OutboxProjection: Projection {
     public static let name = "outbox"
     public var name: String { Self.name }
-    public var version: UInt32 { 2 }
+    public var version: UInt32 { 3 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["deliveries", "due", "targets", "sources"] }
     public var eventTypes: Set<String>? {
@@ -100,6 +102,9 @@ public struct OutboxProjection: Projection {
         }
     }
 
+    /// The source named in deliveries to MQTT devices: the broker connection of `serve --mqtt`.
+    public static let mqttSource = "mqtt"
+
     /// A device a push can reach, and the source it goes through.
     struct Target {
         var deviceId: String
@@ -120,12 +125,16 @@ public struct OutboxProjection: Projection {
             }
             return true
         }
-        guard !sources.isEmpty else { return [] }
         var targets: [Target] = []
         try state.scan("targets", prefix: Key.joined(ns, user)) { key, value in
             guard let platform = Key.components(value).first.flatMap(PushTargetRegistered.Platform.init(rawValue:)),
                 platforms?.contains(platform) ?? true
             else { return true }
+            guard platform != .mqtt else {
+                // MQTT devices are reached through the server's broker connection (`serve --mqtt`), not a source.
+                targets.append(Target(deviceId: Key.components(key)[2], platform: platform, source: Self.mqttSource))
+                return true
+            }
             let reaching = sources.filter { $0.kind.platform == platform }
             if let source = reaching.first(where: { $0.name == preferred }) ?? reaching.first {
                 targets.append(Target(deviceId: Key.components(key)[2], platform: platform, source: source.name))

@@ -13,11 +13,15 @@ extension MQTTDevices {
         public var body: [UInt8]
         /// The document a picture in it was stored as, when one was.
         public var document: String?
+        /// The hash of the message as it arrived, when `body` is not that (a picture taken out and stored as
+        /// `document`); nil: the hash of `topic` and `body`.
+        public var contentHash: String?
 
         public init(
             user: String, deviceId: String, topic: String, body: [UInt8], document: String? = nil,
-            namespace: String = Names.defaultNamespace
+            contentHash: String? = nil, namespace: String = Names.defaultNamespace
         ) {
+            self.contentHash = contentHash
             self.namespace = namespace
             self.user = user
             self.deviceId = deviceId
@@ -132,7 +136,7 @@ extension MQTTDevices {
         }
         return DeviceDataReported(
             user: report.user, deviceId: report.deviceId, topic: report.topic, body: report.body,
-            contentHash: DeviceDataReported.contentHash(topic: report.topic, body: report.body),
+            contentHash: report.contentHash ?? DeviceDataReported.contentHash(topic: report.topic, body: report.body),
             document: report.document)
     }
 
