@@ -18,7 +18,8 @@ extension MQTTClient {
             }
             guard started else {
                 continuation.resume(
-                    throwing: MQTTError(.configuration, "connect() was called on a client already connected or stopped"))
+                    throwing: MQTTError(.configuration, "connect() was called on a client already connected or stopped")
+                )
                 return
             }
             let thread = Thread { [self] in runNetworkLoop() }
@@ -81,7 +82,8 @@ extension MQTTClient {
         defer { mosquitto_property_free_all(&properties) }
         if configuration.protocolVersion == .v5, case .persistent(let expiry) = configuration.session {
             let seconds = expiry.map { UInt32(clamping: $0.components.seconds) } ?? UInt32.max
-            let rc = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), seconds)
+            let rc = mosquitto_property_add_int32(
+                &properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), seconds)
             if rc != MOSQ_ERR_SUCCESS.rawValue { return rc }
         }
         return mosquitto_connect_bind_v5(

@@ -89,7 +89,9 @@ extension MQTTClient {
                 guard state.phase == .running, state.connection.isConnected else {
                     if case .publish = kind { state.counters.publishesNotConnected += 1 }
                     return .failure(
-                        MQTTError(.notConnected, "not connected to the MQTT broker at \(configuration.address): \(state.connection)"))
+                        MQTTError(
+                            .notConnected,
+                            "not connected to the MQTT broker at \(configuration.address): \(state.connection)"))
                 }
                 do {
                     guard let mid = try send(&state) else { return .success([]) }
@@ -129,7 +131,8 @@ extension MQTTClient {
             case .subscribe(let filters): "SUBACK for the subscription to \(filters.joined(separator: ", "))"
             }
         waiter.continuation.resume(
-            throwing: MQTTError(.timedOut, "no \(what) from the MQTT broker at \(configuration.address) within \(timeout)"))
+            throwing: MQTTError(
+                .timedOut, "no \(what) from the MQTT broker at \(configuration.address) within \(timeout)"))
     }
 
     /// Resolves the waiter of `mid` with the broker's answer; called from the loop thread's callbacks. False when

@@ -64,7 +64,9 @@ public final class MQTTClient: @unchecked Sendable {
         try MosquittoLibrary.initialise()
         let persistent = if case .persistent = configuration.session { true } else { false }
         guard let handle = mosquitto_new(configuration.clientID, !persistent, nil) else {
-            throw MQTTError(.library, "mosquitto_new failed for client id \(configuration.clientID): \(String(cString: strerror(errno)))")
+            throw MQTTError(
+                .library,
+                "mosquitto_new failed for client id \(configuration.clientID): \(String(cString: strerror(errno)))")
         }
         self.configuration = configuration
         self.handle = handle
@@ -130,7 +132,9 @@ public final class MQTTClient: @unchecked Sendable {
         }
         if !found {
             throw MQTTError(
-                .timedOut, "the connection to \(configuration.address) did not reach the expected state within \(timeout); it is \(state)")
+                .timedOut,
+                "the connection to \(configuration.address) did not reach the expected state within \(timeout); it is \(state)"
+            )
         }
     }
 

@@ -81,7 +81,8 @@ public struct MQTTConfiguration: Sendable, CustomStringConvertible {
         }
         guard reconnectDelay > .zero, maximumReconnectDelay >= reconnectDelay else {
             throw MQTTError.configuration(
-                "reconnect delays \(reconnectDelay)…\(maximumReconnectDelay) are not acceptable; expected 0 < delay ≤ maximum")
+                "reconnect delays \(reconnectDelay)…\(maximumReconnectDelay) are not acceptable; expected 0 < delay ≤ maximum"
+            )
         }
     }
 }

@@ -44,7 +44,8 @@ extension MQTTClient {
             }
             waiter?.resume(
                 throwing: MQTTError(
-                    .refused, "connecting to the MQTT broker at \(configuration.address) as "
+                    .refused,
+                    "connecting to the MQTT broker at \(configuration.address) as "
                         + "\(configuration.userName.map { "user \($0)" } ?? "anonymous"): \(reason)",
                     reasonCode: reasonCode))
             return
@@ -74,14 +75,17 @@ extension MQTTClient {
     /// The connection ended: lost, refused, or closed by `shutdown()`.
     private func disconnected(rc: Int32) {
         let reason = refusal ?? "connection lost: \(Self.disconnectText(rc))"
+        // `shutdown()`'s own DISCONNECT ends here too; that is no loss.
         let wasConnected = shared.withLock { state -> Bool in
+            guard state.phase == .running else { return false }
             let wasConnected = state.connection.isConnected
             if wasConnected { state.counters.disconnects += 1 }
-            if state.phase == .running { state.set(.reconnecting(reason: reason, attempt: failedAttempts)) }
+            state.set(.reconnecting(reason: reason, attempt: failedAttempts))
             return wasConnected
         }
         if wasConnected {
-            logger.warning("MQTT disconnected", metadata: ["broker": "\(configuration.address)", "reason": "\(reason)"])
+            logger.warning(
+                "MQTT disconnected", metadata: ["broker": "\(configuration.address)", "reason": "\(reason)"])
         }
     }
 

@@ -95,6 +95,7 @@ extension MQTTClient {
         let reason = "the message handler failed, so \(messages.count) message(s) stay unacknowledged: \(error)"
         logger.error("MQTT batch not acknowledged", metadata: ["reason": "\(reason)"])
         shared.withLock { state in
+            if state.connection.isConnected { state.counters.disconnects += 1 }
             if state.phase == .running { state.set(.reconnecting(reason: reason, attempt: failedAttempts)) }
         }
         return false
