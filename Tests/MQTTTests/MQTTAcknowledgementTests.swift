@@ -61,6 +61,9 @@ import Testing
             #expect(received.texts == ["reading 1", "reading 1"])
             #expect(muster.counters.disconnects == 1)
             try await muster.waitForState(timeout: .seconds(10)) { $0.isConnected }
+            // The handler returned just after recording; its PUBACK leaves ahead of this publish (one queue, in
+            // order), so this publish's PUBACK proves the broker has it.
+            try await muster.publish(topic: "muster/sync", payload: [])
 
             // The second delivery was stored, so acknowledged: after a broker restart the session resumes with
             // nothing in flight, and the next message is the only one to come.
