@@ -23,20 +23,22 @@ public final class MQTTBroker: @unchecked Sendable {
 
     /// Starts a broker for `users` and waits until it accepts connections.
     ///
-    /// - Parameter settings: more lines for mosquitto.conf (for example `max_queued_messages 5000`).
-    public init(users: [MQTTBrokerUser], settings: [String] = []) async throws {
+    /// - Parameters:
+    ///   - settings: more lines for mosquitto.conf (for example `max_queued_messages 5000`).
+    ///   - tls: listen with TLS only, with a certificate for 127.0.0.1 from a CA made for it (`caFile`).
+    public init(users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "mosquitto-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("persistence"), withIntermediateDirectories: true)
         self.users = users
         port = try Self.freePort()
-        try writeFiles(settings: settings)
+        try writeFiles(settings: settings, tls: tls ? Self.makeCertificates(in: directory) : [])
         try await start()
     }
 
     /// `mqtt://127.0.0.1:PORT`.
-    public var url: String { "mqtt://127.0.0.1:\(port)" }
+    public var url: String { "\(caFile == nil ? "mqtt" : "mqtts")://127.0.0.1:\(port)" }
 
     /// The broker's log so far, for reading a failure.
     public var log: String {
@@ -50,7 +52,8 @@ public final class MQTTBroker: @unchecked Sendable {
     ) -> MQTTConfiguration {
         MQTTConfiguration(
             host: "127.0.0.1", port: port, clientID: clientID, userName: user,
-            password: users.first { $0.name == user }?.password, protocolVersion: protocolVersion, keepalive: 10,
+            password: users.first { $0.name == user }?.password, tls: caFile.map { MQTTTLS(caFile: $0) },
+            protocolVersion: protocolVersion, keepalive: 10,
             session: session, reconnectDelay: .milliseconds(50), maximumReconnectDelay: .milliseconds(500))
     }
 
@@ -105,7 +108,7 @@ public final class MQTTBroker: @unchecked Sendable {
         throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 10 s: \(log)")
     }
 
-    private func writeFiles(settings: [String]) throws {
+    private func writeFiles(settings: [String], tls: [String]) throws {
         let passwordFile = directory.appendingPathComponent("passwords")
         let aclFile = directory.appendingPathComponent("acl")
         // Created 0600 before the passwords go in, then hashed in place.
@@ -117,6 +120,7 @@ public final class MQTTBroker: @unchecked Sendable {
             [
                 "per_listener_settings false",
                 "listener \(port) 127.0.0.1",
+            ] + tls + [
                 "allow_anonymous false",
                 "password_file \(passwordFile.path)",
                 "acl_file \(aclFile.path)",
@@ -139,7 +143,7 @@ public final class MQTTBroker: @unchecked Sendable {
         try handle.write(contentsOf: Data(text.utf8))
     }
 
-    private static func run(_ executable: String, _ arguments: [String]) throws {
+    static func run(_ executable: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -162,9 +166,9 @@ public struct MQTTBrokerError: Error, CustomStringConvertible {
 
 /// Runs `body` with a fresh broker and stops the broker afterwards, also when `body` throws.
 public func withMQTTBroker<Result>(
-    users: [MQTTBrokerUser], settings: [String] = [], _ body: (MQTTBroker) async throws -> Result
+    users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false, _ body: (MQTTBroker) async throws -> Result
 ) async throws -> Result {
-    let broker = try await MQTTBroker(users: users, settings: settings)
+    let broker = try await MQTTBroker(users: users, settings: settings, tls: tls)
     do {
         let result = try await body(broker)
         await broker.stop()

@@ -50,6 +50,7 @@ public final class MQTTClient: @unchecked Sendable {
     var failedAttempts = 0
     var refusal: String?
     var connectedOnce = false
+    var lastNetworkError: String?
 
     /// Makes a client; nothing is connected until `connect(timeout:)`.
     ///

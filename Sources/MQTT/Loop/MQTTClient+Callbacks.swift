@@ -76,13 +76,24 @@ extension MQTTClient {
     private func disconnected(rc: Int32) {
         let reason = refusal ?? "connection lost: \(Self.disconnectText(rc))"
         // `shutdown()`'s own DISCONNECT ends here too; that is no loss.
-        let wasConnected = shared.withLock { state -> Bool in
-            guard state.phase == .running else { return false }
+        let (wasConnected, connectWaiter) = shared.withLock {
+            state -> (Bool, CheckedContinuation<Void, any Error>?) in
+            guard state.phase == .running else { return (false, nil) }
+            if let waiter = state.connectWaiter {
+                // The first connect ended before CONNACK (a TLS handshake that failed, a broker that hung up).
+                state.connectWaiter = nil
+                state.phase = .stopping
+                return (false, waiter)
+            }
             let wasConnected = state.connection.isConnected
             if wasConnected { state.counters.disconnects += 1 }
             state.set(.reconnecting(reason: reason, attempt: failedAttempts))
-            return wasConnected
+            return (wasConnected, nil)
         }
+        connectWaiter?.resume(
+            throwing: MQTTError(
+                .unreachable,
+                "the connection to the MQTT broker at \(configuration.address) ended before CONNACK: \(reason)"))
         if wasConnected {
             logger.warning(
                 "MQTT disconnected", metadata: ["broker": "\(configuration.address)", "reason": "\(reason)"])

@@ -15,6 +15,15 @@ extension MQTTClient {
         var firstConnect = true
         while !isStopping {
             if mustConnect || mosquitto_socket(handle) < 0 {
+                if !firstConnect, !connectedOnce {
+                    // The first connect ended before CONNACK: a TLS handshake failed, or the broker hung up.
+                    failFirstConnect(
+                        MQTTError(
+                            .unreachable,
+                            "the connection to the MQTT broker at \(configuration.address) ended before CONNACK: "
+                                + (lastNetworkError ?? "closed")))
+                    break
+                }
                 if !firstConnect, !waitBeforeReconnect() { break }
                 refusal = nil
                 let rc = firstConnect ? connectFirstTime() : mosquitto_reconnect(handle)
@@ -63,7 +72,11 @@ extension MQTTClient {
         guard descriptors[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 else { return }
         // One `mosquitto_loop_read` may read only one packet; read on while the socket has more, up to a batch.
         repeat {
-            guard mosquitto_loop_read(handle, 1) == MOSQ_ERR_SUCCESS.rawValue else { return }
+            let rc = mosquitto_loop_read(handle, 1)
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+                lastNetworkError = MQTTError.libraryText(rc)
+                return
+            }
         } while batch.count < configuration.receiveMaximum && socketReadable()
     }
 
