@@ -30,7 +30,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
-        // System libraries: LMDB and zstd through their C APIs.
+        // System libraries: LMDB, zstd and libmosquitto (the MQTT client) through their C APIs.
         .systemLibrary(
             name: "CLMDB",
             pkgConfig: "lmdb",
@@ -40,6 +40,11 @@ let package = Package(
             name: "CZstd",
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"]), .brew(["mosquitto"])]
         ),
 
         // CRC-32C with the CPU's instruction where there is one.
@@ -165,6 +170,23 @@ let package = Package(
             ]
         ),
 
+        // One MQTT connection over libmosquitto: its network loop on its own thread, QoS 1 publishes that return on
+        // PUBACK, inbound batches acknowledged only after the caller stored them. No MQTT protocol code of its own.
+        .target(
+            name: "MQTT",
+            dependencies: [
+                "CMosquitto",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // A real mosquitto broker on a free loopback port (password file, ACLs, persistence) and device-side
+        // clients, for tests and the benchmark.
+        .target(
+            name: "MQTTTesting",
+            dependencies: ["MQTT"]
+        ),
+
         // Headless Chromium driven by chromedriver (W3C WebDriver), for the web app's tests and benchmark.
         .target(
             name: "BrowserTesting",
@@ -269,6 +291,10 @@ let package = Package(
         .testTarget(
             name: "MusterClientTests",
             dependencies: ["MusterClient"]
+        ),
+        .testTarget(
+            name: "MQTTTests",
+            dependencies: ["MQTT", "MQTTTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "EndToEndTests",

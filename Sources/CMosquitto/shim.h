@@ -1,0 +1,3 @@
+#pragma once
+#include <mosquitto.h>
+#include <mqtt_protocol.h>

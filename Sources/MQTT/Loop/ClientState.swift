@@ -1,0 +1,42 @@
+/// What the network loop and the callers of an `MQTTClient` share, behind one lock.
+struct ClientState {
+    /// Where the client's life stands; the mosquitto handle may be used only while `running` or `stopping`.
+    enum Phase { case new, running, stopping, destroyed }
+
+    var phase = Phase.new
+    var connection = MQTTConnectionState.connecting
+    var counters = MQTTCounters()
+    /// Publishes and subscriptions awaiting PUBACK or SUBACK, by packet identifier (one counter for both).
+    var waiters: [Int32: Waiter] = [:]
+    var nextWaiterToken: UInt64 = 0
+    /// Topic filters subscribed, in order, to subscribe again when the broker lost the session.
+    var subscriptions: [String] = []
+    /// The first `connect()`, until CONNACK or failure.
+    var connectWaiter: CheckedContinuation<Void, any Error>?
+    var observers: [Int: AsyncStream<MQTTConnectionState>.Continuation] = [:]
+    var nextObserver = 0
+    /// `shutdown()` calls waiting for the loop thread to end.
+    var exitWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Records a new connection state and tells the observers.
+    mutating func set(_ state: MQTTConnectionState) {
+        guard state != connection else { return }
+        connection = state
+        for observer in observers.values { observer.yield(state) }
+    }
+}
+
+/// A publish or subscribe waiting for the broker's acknowledgement.
+struct Waiter {
+    enum Kind {
+        case publish(topic: String)
+        case subscribe(filters: [String])
+    }
+
+    let kind: Kind
+    /// Tells this waiter from a later one with the same (reused) packet identifier.
+    let token: UInt64
+    /// Resumed with the granted QoS values (subscribe) or nothing (publish).
+    let continuation: CheckedContinuation<[Int], any Error>
+    var timer: Task<Void, Never>?
+}

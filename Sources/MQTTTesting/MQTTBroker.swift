@@ -1,0 +1,181 @@
+import Foundation
+import MQTT
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real mosquitto broker (Debian's `/usr/sbin/mosquitto`) on a free loopback port, for tests and benchmarks.
+///
+/// It runs with a generated configuration in a temporary directory: `allow_anonymous false`, a password file
+/// hashed by `mosquitto_passwd -U`, an ACL file from the users' topics, and persistence in its own directory, so
+/// `restart()` keeps sessions and queued messages. Files holding passwords are mode 0600. Call `stop()` at the end;
+/// `withMQTTBroker` does it even when the body throws, and `deinit` kills a broker left running.
+public final class MQTTBroker: @unchecked Sendable {
+    /// The loopback port it listens on, the same across restarts.
+    public let port: Int
+    /// The broker's files: configuration, password and ACL files, persistence and log.
+    public let directory: URL
+    /// The users it accepts.
+    public let users: [MQTTBrokerUser]
+    private let lock = NSLock()
+    private var process: BrokerProcess?
+
+    /// Starts a broker for `users` and waits until it accepts connections.
+    ///
+    /// - Parameters:
+    ///   - settings: more lines for mosquitto.conf (for example `max_queued_messages 5000`).
+    ///   - tls: listen with TLS only, with a certificate for 127.0.0.1 from a CA made for it (`caFile`).
+    public init(users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mosquitto-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("persistence"), withIntermediateDirectories: true)
+        self.users = users
+        port = try Self.freePort()
+        try writeFiles(settings: settings, tls: tls ? Self.makeCertificates(in: directory) : [])
+        try await start()
+    }
+
+    /// `mqtt://127.0.0.1:PORT`.
+    public var url: String { "\(caFile == nil ? "mqtt" : "mqtts")://127.0.0.1:\(port)" }
+
+    /// The broker's log so far, for reading a failure.
+    public var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// A client configuration for `user` of this broker (its password from the user list), reconnecting quickly.
+    public func configuration(
+        user: String, clientID: String, protocolVersion: MQTTProtocolVersion = .v5,
+        session: MQTTSession = .persistent(expiry: nil)
+    ) -> MQTTConfiguration {
+        MQTTConfiguration(
+            host: "127.0.0.1", port: port, clientID: clientID, userName: user,
+            password: users.first { $0.name == user }?.password, tls: caFile.map { MQTTTLS(caFile: $0) },
+            protocolVersion: protocolVersion, keepalive: 10,
+            session: session, reconnectDelay: .milliseconds(50), maximumReconnectDelay: .milliseconds(500))
+    }
+
+    /// Stops the broker with SIGTERM (it saves its persistence file) and waits until it exited.
+    public func stop() async {
+        await end(signal: SIGTERM)
+    }
+
+    /// Kills the broker with SIGKILL: what it had not saved is lost, as in a crash.
+    public func kill() async {
+        await end(signal: SIGKILL)
+    }
+
+    /// Stops the broker and starts it again on the same port with the same files, so persistent sessions and queued
+    /// messages survive.
+    public func restart() async throws {
+        await stop()
+        try await start()
+    }
+
+    deinit {
+        if let process, process.isRunning { process.send(SIGKILL) }
+    }
+
+    private func start() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
+            throw MQTTBrokerError(description: "/usr/sbin/mosquitto is not installed: run Tools/install-deps")
+        }
+        let process = try BrokerProcess(
+            "/usr/sbin/mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
+        lock.withLock { self.process = process }
+        try await waitUntilAccepting(process)
+    }
+
+    private func end(signal: Int32) async {
+        guard let process = lock.withLock({ self.process }) else { return }
+        lock.withLock { self.process = nil }
+        process.send(signal)
+        await process.waitForExit()
+    }
+
+    /// Connects over TCP until the listener answers (or the process died, or 10 s passed).
+    private func waitUntilAccepting(_ process: BrokerProcess) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else {
+                throw MQTTBrokerError(description: "mosquitto exited at start: \(log)")
+            }
+            if Self.accepts(port: port) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 10 s: \(log)")
+    }
+
+    private func writeFiles(settings: [String], tls: [String]) throws {
+        let passwordFile = directory.appendingPathComponent("passwords")
+        let aclFile = directory.appendingPathComponent("acl")
+        // Created 0600 before the passwords go in, then hashed in place.
+        try Self.writePrivate(users.map { "\($0.name):\($0.password)\n" }.joined(), to: passwordFile)
+        try Self.run("/usr/bin/mosquitto_passwd", ["-U", passwordFile.path])
+        try Self.writePrivate(users.flatMap(\.aclLines).joined(separator: "\n"), to: aclFile)
+        let user = String(cString: getpwuid(getuid()).pointee.pw_name)
+        let configuration =
+            [
+                "per_listener_settings false",
+                "listener \(port) 127.0.0.1",
+            ] + tls + [
+                "allow_anonymous false",
+                "password_file \(passwordFile.path)",
+                "acl_file \(aclFile.path)",
+                "persistence true",
+                "persistence_location \(directory.appendingPathComponent("persistence").path)/",
+                "log_dest file \(directory.appendingPathComponent("mosquitto.log").path)",
+                "log_type all",
+                // Run as whoever runs the tests, so it can read the 0600 files (as root it would switch to `mosquitto`).
+                "user \(user)",
+            ] + settings
+        try Self.writePrivate(
+            configuration.joined(separator: "\n") + "\n", to: directory.appendingPathComponent("mosquitto.conf"))
+    }
+
+    private static func writePrivate(_ text: String, to url: URL) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else { throw MQTTBrokerError(description: "cannot create \(url.path)") }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw MQTTBrokerError(
+                description:
+                    "\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+        }
+    }
+}
+
+/// Why the test broker could not be set up.
+public struct MQTTBrokerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Runs `body` with a fresh broker and stops the broker afterwards, also when `body` throws.
+public func withMQTTBroker<Result>(
+    users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false, _ body: (MQTTBroker) async throws -> Result
+) async throws -> Result {
+    let broker = try await MQTTBroker(users: users, settings: settings, tls: tls)
+    do {
+        let result = try await body(broker)
+        await broker.stop()
+        try? FileManager.default.removeItem(at: broker.directory)
+        return result
+    } catch {
+        await broker.stop()
+        throw error
+    }
+}
