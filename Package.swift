@@ -105,7 +105,7 @@ let package = Package(
             name: "MusterHTTP",
             dependencies: [
                 "Geo",
-                "EventLog", "Forms", "Muster", "MusterWire", "PushDelivery", "PushProviders", "WebApp",
+                "EventLog", "Forms", "MQTTBridge", "Muster", "MusterWire", "PushDelivery", "PushProviders", "WebApp",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -182,6 +182,17 @@ let package = Package(
 
         // A real mosquitto broker on a free loopback port (password file, ACLs, persistence) and device-side
         // clients, for tests and the benchmark.
+        // The MQTT edge: devices' publications made into domain calls, deliveries to MQTT devices published as
+        // DialogMessages, settings messages and their receipts. Only translates.
+        .target(
+            name: "MQTTBridge",
+            dependencies: [
+                "EventLog", "Forms", "MQTT", "MQTTConnect", "Muster", "MusterWire", "PushProviders",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         .target(
             name: "MQTTTesting",
             dependencies: ["MQTT"]
@@ -207,8 +218,8 @@ let package = Package(
         .executableTarget(
             name: "muster",
             dependencies: [
-                "EventLog", "Migrations", "Muster", "MusterHTTP", "MusterClient", "MusterWire", "PushDelivery",
-                "PushProviders",
+                "EventLog", "Migrations", "MQTT", "MQTTBridge", "Muster", "MusterHTTP", "MusterClient", "MusterWire",
+                "PushDelivery", "PushProviders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -300,7 +311,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient", "MusterWire", "PushProviders",
-                "PushTesting", "BrowserTesting",
+                "PushTesting", "BrowserTesting", "MQTT", "MQTTTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

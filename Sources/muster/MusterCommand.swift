@@ -22,7 +22,7 @@ struct MusterCommand: AsyncParsableCommand {
             Send.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
             Documents.self, Audit.self, SettingsCommand.self, Login.self, Logout.self, Whoami.self,
             AreasCommand.self, Location.self, Beacon.self, Transition.self, Counters.self, Quota.self,
-            PushSourcesCommand.self, DeliveriesCommand.self, RequestLocation.self,
+            PushSourcesCommand.self, DeliveriesCommand.self, RequestLocation.self, MQTTCommand.self,
         ]
     )
 

@@ -44,10 +44,13 @@ public struct MQTTDevices: Sendable {
 
     /// Whether a message of this content hash from the device was recorded within the window: a redelivery, whose
     /// picture need not be stored again. A hint read outside the writer; `report` decides.
-    public func isRecorded(contentHash: String, namespace: String = Names.defaultNamespace, user: String, deviceId: String)
+    public func isRecorded(
+        contentHash: String, namespace: String = Names.defaultNamespace, user: String, deviceId: String
+    )
         throws -> Bool
     {
-        let since = Int64(Date().timeIntervalSince1970 * 1_000_000) - MQTTDevicesProjection.microseconds(duplicateWindow)
+        let since =
+            Int64(Date().timeIntervalSince1970 * 1_000_000) - MQTTDevicesProjection.microseconds(duplicateWindow)
         return try log.read {
             try $0.mqttDevices.recentMessage(
                 contentHash, user: user, deviceId: deviceId, namespace: namespace, since: since) != nil

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Hummingbird
+import MQTTBridge
 import Muster
 
 /// The domain behind the routes: each route reads the request, calls one of these, and writes the
@@ -16,6 +17,8 @@ struct API: Sendable {
     let metrics: ServerMetrics
     /// One engine for the server's lifetime: it keeps the areas compiled for lookups.
     let rules: RuleEngine
+    /// The MQTT bridge (`serve --mqtt`); nil without one.
+    let mqtt: MQTTBridge?
     var sessions: Sessions { authenticator.sessions }
     var directory: Directory { Directory(log: log) }
     var documents: Documents { Documents(log: log) }
@@ -39,7 +42,7 @@ struct API: Sendable {
                 NotificationController(api: self), RequestController(api: self), PayloadController(api: self),
                 DocumentController(api: self), TopicController(api: self), EventController(api: self),
                 AdministrationController(api: self), PushSourceController(api: self), DeliveryController(api: self),
-                LocationRequestController(api: self),
+                LocationRequestController(api: self), MQTTController(api: self),
             ] + AreaKind.allCases.map { AreaController(api: self, kind: $0) }
             + [ReportController(api: self), GeotriggerController(api: self)]
         let group = router.group("/api/v1")

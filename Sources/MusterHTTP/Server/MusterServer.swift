@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import MQTTBridge
 import Muster
 import NIOCore
 import PushDelivery
@@ -25,9 +26,10 @@ public struct MusterServer: Sendable {
         let authenticator = Authenticator(
             mode: mode, sessions: Sessions(log: log, policy: configuration.sessionPolicy),
             oauthNamespace: configuration.namespace, logger: logger)
+        let rules = RuleEngine(log: log)
         api = API(
-            log: log, configuration: configuration, authenticator: authenticator, metrics: metrics,
-            rules: RuleEngine(log: log))
+            log: log, configuration: configuration, authenticator: authenticator, metrics: metrics, rules: rules,
+            mqtt: configuration.mqtt.map { MQTTBridge(log: log, options: $0, rules: rules, logger: logger) })
         self.logger = logger
     }
 
@@ -90,6 +92,7 @@ public struct MusterServer: Sendable {
             .init(service: EventLogService(log: api.log)), .init(service: AsyncProjectionService(log: api.log)),
             .init(service: RuleTimerService(engine: api.rules, logger: logger)),
         ]
+        if let bridge = api.mqtt { services.append(.init(service: bridge)) }
         if let options = api.configuration.delivery {
             let connections = api.configuration.pushConnections
             services.append(
@@ -97,7 +100,7 @@ public struct MusterServer: Sendable {
                     service: DeliveryService(
                         log: api.log,
                         factory: { try await PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
-                        options: options, metrics: api.metrics.factory, logger: logger)))
+                        options: options, metrics: api.metrics.factory, logger: logger, mqtt: api.mqtt?.publisher)))
         }
         services.append(.init(service: application(onServerRunning: onServerRunning)))
         let group = ServiceGroup(

@@ -23,3 +23,5 @@ extension PushTestResult: ResponseEncodable {}
 extension VAPIDPublicKey: ResponseEncodable {}
 extension DeliveryRecord: ResponseEncodable {}
 extension LocationRequest: ResponseEncodable {}
+extension MQTTStatus: ResponseEncodable {}
+extension MQTTSettingsAnswer: ResponseEncodable {}

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import HTTPTypes
+import MQTTBridge
 import Muster
 import PushDelivery
 import PushProviders
@@ -44,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections = 4096
     /// How push providers are reached: extra trusted certificate authorities (`--push-ca-file`), timeout, pool.
     public var pushConnections = ProviderConnectionOptions()
+    /// The MQTT bridge's broker and limits (`serve --mqtt`); nil: no bridge, MQTT devices' deliveries wait.
+    public var mqtt: MQTTBridgeOptions?
     /// How the delivery service sends the outbox; nil: it does not run (`--no-push`).
     public var delivery: DeliveryService.Options? = DeliveryService.Options()
     /// How the web app at `/` is served.

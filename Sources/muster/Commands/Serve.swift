@@ -56,6 +56,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds before the first retry of a failed push; each retry waits about twice as long.")
     var pushRetryBase: Double = 1
     @Flag(help: "Do not send pushes (the outbox keeps growing; another server may send it).") var noPush = false
+    @OptionGroup var mqtt: ServeMQTTOptions
     @Option(
         help: """
             Behind a reverse proxy: the header it sets to the client's address (e.g. X-Real-IP), which the login \
@@ -164,6 +165,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.delivery?.backoff.base = .milliseconds(Int64(pushRetryBase * 1000))
         if noPush { configuration.delivery = nil }
+        configuration.mqtt = try mqtt.bridgeOptions()
         configuration.clientAddressHeader = clientAddressHeader.flatMap { HTTPField.Name($0) }
         configuration.webApp.mapTiles = mapTiles.isEmpty ? nil : mapTiles
         configuration.webApp.mapAttribution = mapAttribution

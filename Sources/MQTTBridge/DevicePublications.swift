@@ -1,0 +1,164 @@
+import EventLog
+import Forms
+import Foundation
+import Logging
+import MQTT
+import MQTTConnect
+import Muster
+import MusterWire
+
+/// What devices publish, made into events: each message recorded once as `DeviceDataReported` (a picture stored
+/// as a document first), then what it holds acted on — a reply answers its message, `GPS` is a location report,
+/// `Beacons` are sightings, a settings receipt answers `muster mqtt settings`. Odd input never stops the bridge:
+/// it is counted as refused, with the reason logged.
+struct DevicePublications: Sendable {
+    let devices: MQTTDevices
+    let notifications: Notifications
+    let documents: Documents
+    let rules: RuleEngine
+    let sizeLimit: Int
+    let counters: BridgeCounters
+    let receipts: Receipts
+    let logger: Logger
+
+    /// Records a batch and acts on it; returns once every event is committed (the bridge then acknowledges it).
+    func handle(_ messages: [MQTTMessage], routes: [String: MQTTDevice]) async throws {
+        var reports: [MQTTDevices.Report] = []
+        var read: [(publication: DevicePublication, device: MQTTDevice)] = []
+        for message in messages {
+            guard let device = routes[message.topic] else {
+                refuse(
+                    message.topic, "no MQTT device publishes on this topic (muster devices register --publish-topic)")
+                continue
+            }
+            let publication: DevicePublication
+            switch DevicePublication.read(Data(message.payload), sizeLimit: sizeLimit) {
+            case .failure(let refusal):
+                refuse(message.topic, "\(refusal)")
+                continue
+            case .success(let value): publication = value
+            }
+            guard let report = try await report(message, publication, device) else { continue }
+            reports.append(report)
+            read.append((publication, device))
+        }
+        guard !reports.isEmpty else { return }
+        let outcomes = try await devices.report(reports)
+        for (index, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .recorded:
+                counters.add(\.recorded)
+                await act(on: read[index].publication, from: read[index].device)
+            case .duplicate: counters.add(\.duplicates)
+            case .refused(let error): refuse(reports[index].topic, error.message)
+            }
+        }
+    }
+
+    /// The report of one message; a picture is stored as a document and its base64 left out of the body.
+    private func report(_ message: MQTTMessage, _ publication: DevicePublication, _ device: MQTTDevice) async throws
+        -> MQTTDevices.Report?
+    {
+        var report = MQTTDevices.Report(
+            user: device.user, deviceId: device.deviceId, topic: message.topic, body: message.payload,
+            namespace: device.namespace)
+        guard let picture = publication.picture else { return report }
+        let hash = DeviceDataReported.contentHash(topic: message.topic, body: message.payload)
+        if try devices.isRecorded(
+            contentHash: hash, namespace: device.namespace, user: device.user, deviceId: device.deviceId)
+        {
+            counters.add(\.duplicates)
+            return nil
+        }
+        let stored: DocumentUploaded
+        do {
+            stored = try await documents.put(
+                OnePiece(bytes: Array(picture.data)), kind: .image, contentType: picture.mediaType, user: device.user,
+                namespace: device.namespace)
+        } catch let error as MusterError {
+            refuse(message.topic, "the picture in \(picture.member) cannot be stored: \(error.message)")
+            return nil
+        }
+        var json = publication.json
+        json[picture.member] = .object(["document": .string(stored.name)])
+        report.body = Array(JSONValue.object(json).jsonData())
+        report.document = stored.name
+        report.contentHash = hash
+        return report
+    }
+
+    /// What a recorded message holds, acted on; a part the domain refuses is counted, the rest still acted on.
+    private func act(on publication: DevicePublication, from device: MQTTDevice) async {
+        if let reply = publication.reply { await answer(reply, from: device) }
+        if let location = publication.location {
+            await attempt("GPS", device) {
+                _ = try await rules.report(
+                    RuleEngine.LocationReport(
+                        user: device.user, deviceId: device.deviceId, latitude: location.latitude,
+                        longitude: location.longitude, namespace: device.namespace))
+            }
+        }
+        for beacon in publication.beacons ?? [] {
+            await attempt("Beacons", device) {
+                _ = try await rules.report(
+                    RuleEngine.BeaconReport(
+                        user: device.user, deviceId: device.deviceId, proximityUUID: beacon.uuid.uuidString,
+                        major: beacon.major, minor: beacon.minor, rssi: beacon.rssi ?? -100,
+                        namespace: device.namespace))
+            }
+        }
+        if let settings = publication.settings { receipts.received(settings, from: device) }
+    }
+
+    /// A reply to a DialogMessage, answered as the person's response (validated like any other).
+    private func answer(_ reply: DialogReply, from device: MQTTDevice) async {
+        await attempt("reply", device) {
+            guard let id = reply.messageID else {
+                throw MusterError(.invalidArgument, "the reply names no message (musterMessageId)", field: "reply")
+            }
+            guard
+                let stored = try notifications.message(id: id, user: device.user, namespace: device.namespace)
+            else {
+                throw MusterError(.notFound, "user \(device.user) has no message \(id)", field: "musterMessageId")
+            }
+            let responder = Responder(
+                username: device.user, deviceId: device.deviceId, deviceName: device.deviceName)
+            let built = reply.response(answering: Payload.parse(stored.payload), responder: responder)
+            _ = try await notifications.respond(
+                messageId: id, user: device.user, deviceId: device.deviceId, deviceName: device.deviceName,
+                submitValue: built.response.submitValue, answers: built.response.values,
+                namespace: device.namespace, actor: "mqtt")
+            counters.add(\.responses)
+        }
+    }
+
+    private func attempt(_ part: String, _ device: MQTTDevice, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+        } catch {
+            counters.add(\.refusedParts)
+            logger.warning(
+                "MQTT device \(device.deviceId) of \(device.user): its \(part) was recorded but refused: \(error)")
+        }
+    }
+
+    private func refuse(_ topic: String, _ reason: String) {
+        counters.add(\.refused)
+        logger.warning("MQTT message on \(topic) refused: \(reason)")
+    }
+}
+
+/// One piece of content, as `Documents.put` takes a stream of them.
+struct OnePiece: AsyncSequence, Sendable {
+    let bytes: [UInt8]
+
+    func makeAsyncIterator() -> Iterator { Iterator(bytes: bytes) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var bytes: [UInt8]?
+        mutating func next() async -> [UInt8]? {
+            defer { bytes = nil }
+            return bytes
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import EventLog
+import Foundation
+import Logging
+import MQTT
+import MQTTConnect
+import Muster
+import MusterWire
+import PushProviders
+import ServiceLifecycle
+import Synchronization
+
+/// The MQTT edge (seed 001): one broker connection through which Muster listens on every MQTT device's publish
+/// topic and reaches each on its subscribe topic. It only translates: what devices publish becomes domain calls
+/// (`DevicePublications`), and the delivery service's pushes to MQTT devices become `DialogMessage`s
+/// (`DialogPublisher`).
+///
+/// A batch of inbound messages is acknowledged to the broker only after its events are committed (see
+/// `MQTTClient`), so a crash makes the broker deliver it again and de-duplication records it once.
+public final class MQTTBridge: Service, Sendable {
+    let options: MQTTBridgeOptions
+    let devices: MQTTDevices
+    let publications: DevicePublications
+    let counters: BridgeCounters
+    let receipts: Receipts
+    let logger: Logger
+    private let client = Mutex<MQTTClient?>(nil)
+    /// Publish topic → the device publishing there.
+    private let routes = Mutex<[String: MQTTDevice]>([:])
+    private let lastFailure = Mutex<String?>(nil)
+
+    public init(log: EventLog, options: MQTTBridgeOptions, rules: RuleEngine, logger: Logger) {
+        self.options = options
+        devices = MQTTDevices(log: log)
+        counters = BridgeCounters()
+        receipts = Receipts()
+        self.logger = logger
+        publications = DevicePublications(
+            devices: devices, notifications: Notifications(log: log), documents: Documents(log: log), rules: rules,
+            sizeLimit: options.sizeLimit, counters: counters, receipts: receipts, logger: logger)
+    }
+
+    /// The delivery service's way to MQTT devices.
+    public var publisher: any PushProvider { DialogPublisher(bridge: self) }
+
+    public func run() async throws {
+        for device in try devices.devices() { routes.withLock { $0[device.publishTopic] = device } }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.followDevices() }
+            group.addTask { await self.connect() }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+        let connected = client.withLock { client -> MQTTClient? in
+            defer { client = nil }
+            return client
+        }
+        await connected?.shutdown()
+    }
+
+    /// Connects, trying again with a growing pause until the broker takes the connection, then subscribes to every
+    /// device's publish topic. The client reconnects by itself after that.
+    private func connect() async {
+        var pause = Duration.seconds(1)
+        while !Task.isCancelled {
+            do {
+                let made = try MQTTClient(options.connection, logger: logger) { [weak self] messages in
+                    guard let self else { throw CancellationError() }
+                    try await self.publications.handle(messages, routes: self.routes.withLock { $0 })
+                }
+                do {
+                    try await made.connect(timeout: options.connectTimeout)
+                } catch {
+                    await made.shutdown()
+                    throw error
+                }
+                client.withLock { $0 = made }
+                lastFailure.withLock { $0 = nil }
+                logger.info("MQTT bridge connected to \(options.connection.address)")
+                try await subscribe(routes.withLock { Array($0.keys) })
+                return
+            } catch {
+                lastFailure.withLock { $0 = "\(error)" }
+                logger.error(
+                    "MQTT bridge cannot connect to \(options.connection.address): \(error); trying again in \(pause)")
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(30))
+            }
+        }
+    }
+
+    /// Keeps the routes current as devices are registered, moved and removed; subscribes to new publish topics.
+    private func followDevices() async {
+        do {
+            for try await change in devices.changes() {
+                let topic = change.device.publishTopic
+                switch change.kind {
+                case .registered:
+                    let known = routes.withLock { $0.updateValue(change.device, forKey: topic) != nil }
+                    if !known { try? await subscribe([topic]) }
+                case .removed:
+                    routes.withLock { $0[topic] = nil }
+                }
+            }
+        } catch is CancellationError {
+        } catch {
+            logger.error("MQTT bridge stopped following device registrations: \(error)")
+        }
+    }
+
+    private func subscribe(_ topics: [String]) async throws {
+        guard let client = client.withLock({ $0 }), !topics.isEmpty else { return }
+        do {
+            try await client.subscribe(topics.sorted())
+        } catch {
+            logger.error("MQTT bridge could not subscribe to \(topics.count) device topic(s): \(error)")
+            throw error
+        }
+    }
+
+    /// Publishes with QoS 1; the outcome as the delivery service records it.
+    func publish(topic: String, payload: [UInt8]) async -> PushOutcome {
+        guard let client = client.withLock({ $0 }) else {
+            counters.add(\.publishFailures)
+            return .retry(
+                status: nil, reason: "not connected to the MQTT broker \(options.connection.address)", after: nil)
+        }
+        do {
+            try await client.publish(topic: topic, payload: payload, qos: .atLeastOnce, timeout: .seconds(10))
+            counters.add(\.published)
+            return .delivered(providerId: nil)
+        } catch let error as MQTTError where error.code == .publishRefused {
+            counters.add(\.publishFailures)
+            return .rejected(status: error.reasonCode, reason: error.message)
+        } catch {
+            counters.add(\.publishFailures)
+            return .retry(status: nil, reason: "\(error)", after: nil)
+        }
+    }
+
+    /// Publishes a settings message to a device (`muster mqtt settings`) and waits for its receipt; nil when none
+    /// came in time. Throws `MusterError` for an unknown device or settings it cannot take, `NotPublished` when the
+    /// broker did not take the message.
+    public func sendSettings(_ arguments: [String], to deviceId: String, user: String, namespace: String) async throws
+        -> DeviceSettings?
+    {
+        guard
+            let device = routes.withLock({
+                $0.values.first { $0.deviceId == deviceId && $0.user == user && $0.namespace == namespace }
+            })
+        else {
+            throw MusterError(
+                .notFound,
+                "user \(user) has no MQTT device \(deviceId) in namespace \(namespace) (muster devices list --user \(user))",
+                field: "device")
+        }
+        let settings: DeviceSettings
+        do {
+            settings = try DeviceSettings(arguments: arguments)
+        } catch {
+            throw MusterError(.invalidArgument, "\(error)", field: "settings")
+        }
+        async let receipt = receipts.next(from: device, within: options.receiptTimeout)
+        let outcome = await publish(
+            topic: device.subscribeTopic, payload: Array(DeviceMessage(settings: settings).jsonData()))
+        guard case .delivered = outcome else { throw NotPublished(outcome: outcome) }
+        return await receipt
+    }
+
+    /// The connection and what the bridge did, for `muster mqtt status`.
+    public var status: MQTTStatus {
+        let client = client.withLock { $0 }
+        let routes = routes.withLock { $0 }
+        return MQTTStatus(
+            broker: options.connection.address,
+            state: client.map { "\($0.state)" } ?? "not connected: \(lastFailure.withLock { $0 } ?? "connecting")",
+            clientId: options.connection.clientID, devices: routes.count,
+            subscriptions: client?.subscriptions ?? [], counts: counters.now)
+    }
+}
+
+/// The broker did not take a message the bridge published (not connected, refused, no acknowledgement).
+public struct NotPublished: Error, Sendable, CustomStringConvertible {
+    let outcome: PushOutcome
+    public var description: String {
+        switch outcome {
+        case .retry(_, let reason, _), .rejected(_, let reason), .unregistered(_, let reason): reason
+        case .delivered: "published"
+        }
+    }
+}

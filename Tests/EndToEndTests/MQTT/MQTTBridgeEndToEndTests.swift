@@ -1,0 +1,170 @@
+import EventLogTesting
+import Foundation
+import MQTT
+import MQTTTesting
+import Testing
+
+/// `muster serve --mqtt`: a real mosquitto broker, a real server, and an independent MQTT client acting as Joe's
+/// phone running the MQTT Connect app (seed 001).
+@Suite(.serialized) struct MQTTBridgeEndToEndTests {
+    /// The broker, the server bridged to it, and the phone subscribed to its topic; Joe's device registered.
+    struct Stage {
+        let broker: MQTTBroker
+        let server: ServerProcess
+        let phone: MQTTTesting.MQTTDevice
+        let work: TemporaryDirectory
+        static let inTopic = "phones/joe/in"
+        static let outTopic = "phones/joe/out"
+
+        static func start() async throws -> Stage {
+            let broker = try await MQTTBroker(users: [
+                .everything(name: "muster", password: "bridge-secret"),
+                MQTTBrokerUser(name: "phone", password: "phone-secret", read: [inTopic], write: [outTopic]),
+            ])
+            let work = try TemporaryDirectory("mqtt-e2e")
+            let passwordFile = work.url.appendingPathComponent("mqtt-password")
+            try Data("bridge-secret\n".utf8).write(to: passwordFile)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
+            let server = try await ServerProcess(extraArguments: [
+                "--mqtt", broker.url, "--mqtt-user", "muster", "--mqtt-password-file", passwordFile.path,
+            ])
+            for arguments in [
+                ["users", "add", "joe", "--password-stdin"],
+                [
+                    "devices", "register", "--user", "joe", "--device-id", "9A093D8F", "--device-name", "Joe's iPhone",
+                    "--platform", "mqtt", "--token", inTopic, "--publish-topic", outTopic,
+                ],
+            ] {
+                let done = try await server.run(arguments + server.data, stdin: "secret-joe\n")
+                try #require(done.status == 0, "\(done)")
+            }
+            let phone = try await MQTTTesting.MQTTDevice(broker.configuration(user: "phone", clientID: "joe-iphone"))
+            try await phone.subscribe(inTopic)
+            return Stage(broker: broker, server: server, phone: phone, work: work)
+        }
+
+        func stop() async {
+            await phone.close()
+            _ = await server.stop()
+            await broker.stop()
+            work.remove()
+        }
+
+        /// The CLI's `events --type T --json` lines.
+        func events(_ type: String) async throws -> [[String: Any]] {
+            let listed = try await server.run(["events", "--type", type, "--json"] + server.data)
+            try #require(listed.status == 0, "\(listed)")
+            return try listed.jsonLines()
+        }
+
+        /// Waits (bounded) until there are `count` events of `type`.
+        func waitForEvents(_ type: String, count: Int, seconds: Double = 20) async throws -> [[String: Any]] {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while true {
+                let found = try await events(type)
+                if found.count >= count || ContinuousClock.now > deadline { return found }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+
+        /// The next message the phone receives, as JSON.
+        func nextOnPhone() async throws -> [String: Any] {
+            let message = try #require(try await phone.messages(count: 1, timeout: .seconds(20)).last)
+            return try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
+        }
+    }
+
+    static let form = """
+        {"responseTopic": "/mqtt/roll", "state": {"shift": 3}, "fields": [
+          {"id": "name", "type": "inputString", "label": "Your name"},
+          {"id": "agree", "type": "checkbox", "checkboxLabel": "I am here"},
+          {"type": "footerButton", "buttonLabel": "Send", "value": 1}
+        ]}
+        """
+
+    @Test func aFormReachesThePhoneAsADialogMessageAndItsReplyAnswersTheMessage() async throws {
+        let stage = try await Stage.start()
+        do {
+            let sent = try await stage.server.run(
+                ["send", "--to", "joe", "--title", "Roll call", "--body", "Are you here?", "--json", Self.form]
+                    + stage.server.data)
+            try #require(sent.status == 0, "\(sent)")
+            let messageId = try #require((try sent.json()["messageIds"] as? [String])?.first)
+
+            let received = try await stage.nextOnPhone()
+            let dialog = try #require(received["DialogMessage"] as? [String: Any])
+            #expect(dialog["Maintitle"] as? String == "Roll call")
+            #expect(dialog["Subtitle"] as? String == "Are you here?")
+            let inputs = try #require(dialog["InputFields"] as? [[String: Any]])
+            #expect(inputs.map { $0["Key"] as? String } == ["name", "agree"])
+            #expect(inputs.map { $0["Type"] as? String } == ["TextField", "Switch"])
+            let option = try #require((dialog["Options"] as? [[String: Any]])?.first)
+            #expect(option["Label"] as? String == "Send")
+            var reply = try #require(option["ReplyObject"] as? [String: Any])
+
+            // The app publishes the option's ReplyObject with the input values and its identity beside it.
+            reply["name"] = "Joe"
+            reply["agree"] = "True"
+            reply["iPhoneID"] = "9A093D8F"
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: reply), as: UTF8.self)
+            try await stage.phone.publish(text, to: Stage.outTopic)
+
+            let responses = try await stage.waitForEvents("ResponseReceived", count: 1)
+            try #require(responses.count == 1, "the reply was answered once")
+            let response = try #require(
+                (responses[0]["body"] as? [String: Any])?["response"] as? [String: Any]
+                    ?? responses[0]["body"] as? [String: Any])
+            let flat = String(decoding: try JSONSerialization.data(withJSONObject: response), as: UTF8.self)
+            #expect(flat.contains(#""name":"Joe""#), "\(flat)")
+            #expect(flat.contains(#""agree":true"#), "\(flat)")
+            #expect(flat.contains(#""submitValue":1"#), "the Send button's value: \(flat)")
+            let body = try #require(responses[0]["body"] as? [String: Any])
+            #expect((body["messageId"] as? String)?.lowercased() == messageId.lowercased())
+            #expect(body["deviceId"] as? String == "9A093D8F")
+            let inbox = try await stage.server.run(["inbox", "--user", "joe", "--json"] + stage.server.data)
+            #expect(!inbox.stdout.contains(messageId), "answered: the inbox no longer holds it: \(inbox.stdout)")
+            let data = try await stage.events("DeviceDataReported")
+            #expect(data.count == 1)
+
+            // Published again (a QoS 1 redelivery): recorded once, answered once.
+            try await stage.phone.publish(text, to: Stage.outTopic)
+            try await stage.phone.publish(#"{"iPhoneID":"9A093D8F","Battery":50}"#, to: Stage.outTopic)
+            #expect(try await stage.waitForEvents("DeviceDataReported", count: 2).count == 2)
+            #expect(try await stage.events("ResponseReceived").count == 1)
+        } catch {
+            await stage.stop()
+            throw error
+        }
+        await stage.stop()
+    }
+
+    @Test func gpsFromThePhoneIntoAGeofenceFiresItsRule() async throws {
+        let stage = try await Stage.start()
+        do {
+            let ada = try await stage.server.login("ada", password: "secret-ada")
+            let put = try await stage.server.send(
+                "PUT", "api/v1/geofences/office", token: ada,
+                json:
+                    #"{"lat":47.9942,"lng":7.8397,"radius":0.1,"rules_actions":[{"id":"welcome","rule":{"trigger":"on_entry"},"action":{"notify_user":"Welcome"}}]}"#
+            )
+            try #require(put.status == 201, "\(put.text)")
+            // The seed's own sensor message, GPS included.
+            try await stage.phone.publish(
+                #"{"iPhoneID":"9A093D8F","iPhoneName":"Cedalo iPhone","Model":"iPhone8,4","QRContent":"cedalo.com","Proximity":false,"GPS":{"Altitude":269.8218,"Latitude":47.9942,"Longitude":7.8397},"Battery":50}"#,
+                to: Stage.outTopic)
+            let transitions = try await stage.waitForEvents("AreaTransition", count: 1)
+            #expect(transitions.count == 1)
+            #expect(try await stage.events("LocationReported").count == 1)
+            #expect(try await stage.waitForEvents("RuleEvaluated", count: 1).count >= 1)
+            let status = try await stage.server.send("GET", "api/v1/mqtt/status", token: ada)
+            #expect(status.status == 200, "\(status.text)")
+            #expect((status.object["counts"] as? [String: Any])?["recorded"] as? Int == 1)
+            #expect((status.object["state"] as? String)?.hasPrefix("connected") == true, "\(status.text)")
+            #expect(!status.text.contains("bridge-secret"))
+        } catch {
+            await stage.stop()
+            throw error
+        }
+        await stage.stop()
+    }
+}
