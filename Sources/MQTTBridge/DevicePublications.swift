@@ -15,6 +15,7 @@ struct DevicePublications: Sendable {
     let devices: MQTTDevices
     let notifications: Notifications
     let documents: Documents
+    let directory: Directory
     let rules: RuleEngine
     let sizeLimit: Int
     let counters: BridgeCounters
@@ -107,7 +108,25 @@ struct DevicePublications: Sendable {
                         namespace: device.namespace))
             }
         }
-        if let settings = publication.settings { receipts.received(settings, from: device) }
+        if let settings = publication.settings {
+            await learnTopics(from: settings, of: device)
+            receipts.received(settings, from: device)
+        }
+    }
+
+    /// A receipt names the device's topics now: its first `SubscribeTopic` (where Muster publishes to it) and its
+    /// `PublishTopic` (where Muster listens); a change is registered, as `devices register` would.
+    private func learnTopics(from settings: DeviceSettings, of device: MQTTDevice) async {
+        let subscribe = settings.subscribeTopic?.first ?? device.subscribeTopic
+        let publish = settings.publishTopic ?? device.publishTopic
+        guard subscribe != device.subscribeTopic || publish != device.publishTopic else { return }
+        await attempt("receipt's topics", device) {
+            try await directory.register(
+                PushTargetRegistered(
+                    user: device.user, deviceId: device.deviceId, deviceName: device.deviceName, platform: .mqtt,
+                    token: subscribe, publishTopic: publish),
+                namespace: device.namespace, actor: "mqtt")
+        }
     }
 
     /// A reply to a DialogMessage, answered as the person's response (validated like any other).

@@ -35,7 +35,8 @@ public final class MQTTBridge: Service, Sendable {
         receipts = Receipts()
         self.logger = logger
         publications = DevicePublications(
-            devices: devices, notifications: Notifications(log: log), documents: Documents(log: log), rules: rules,
+            devices: devices, notifications: Notifications(log: log), documents: Documents(log: log),
+            directory: Directory(log: log), rules: rules,
             sizeLimit: options.sizeLimit, counters: counters, receipts: receipts, logger: logger)
     }
 
