@@ -22,6 +22,8 @@ struct Settings: Sendable {
     var users = 100_000
     /// HTTP/1 connections to the endpoint in push-fanout, the same on both sides; nil: the provider's default.
     var connections: Int?
+    /// Messages the devices publish in mqtt-ingest, for each of its two sides.
+    var mqttMessages = 100_000
 
     /// Removes a scenario's temporary directory, or names it when `keepData` is set.
     func discard(_ directory: TemporaryDirectory) {
