@@ -51,16 +51,16 @@ struct MQTTIngest: Scenario {
                 .everything(name: "muster", password: bridgePassword),
                 MQTTBrokerUser(name: "devices", password: devicePassword, write: ["bench/dev/+/out"]),
             ],
-            // No queue limit (the default 1,000 would drop QoS 1 messages while Muster is behind); no log line
-            // per message.
+            // No queue limit (the default 1,000 would drop QoS 1 messages while Muster is behind), no in-flight
+            // limit (the subscribers' receive maximum governs), no log line per message.
             settings: [
-                "max_queued_messages 0", "max_inflight_messages \(Self.inFlight)", "log_type none", "log_type error",
+                "max_queued_messages 0", "max_inflight_messages 0", "log_type none", "log_type error",
                 "log_type warning",
             ])
         report.context.append(
             Figure(label: "set-up, not timed (users, devices, broker)", value: seconds(since: setUp), unit: "s"))
         do {
-            try await measure(messages, broker: broker, log: log, commits: commits, into: &report)
+            try await measure(messages, settings: settings, broker: broker, log: log, commits: commits, into: &report)
         } catch {
             await broker.stop()
             throw error
@@ -70,15 +70,20 @@ struct MQTTIngest: Scenario {
     }
 
     private func measure(
-        _ messages: Int, broker: MQTTBroker, log: EventLog, commits: CommitTally, into report: inout ScenarioReport
+        _ messages: Int, settings: Settings, broker: MQTTBroker, log: EventLog, commits: CommitTally,
+        into report: inout ScenarioReport
     ) async throws {
         let publishers = try await Publishers.connect(broker)
         do {
-            let raw = try await Self.rawSubscriber(messages, broker: broker, publishers: publishers)
+            let raw = try await Self.rawSubscriber(
+                messages, broker: broker, receiveMaximum: settings.mqttReceiveMaximum, publishers: publishers)
             let muster = try await Self.bridge(
-                messages, broker: broker, log: log, commits: commits, publishers: publishers)
+                messages, broker: broker, receiveMaximum: settings.mqttReceiveMaximum, log: log, commits: commits,
+                publishers: publishers)
             await publishers.close()
-            Self.add(raw: raw, muster: muster, messages: messages, into: &report)
+            let receiveMaximum =
+                settings.mqttReceiveMaximum ?? MQTTConfiguration(host: "127.0.0.1", clientID: "default").receiveMaximum
+            Self.add(raw: raw, muster: muster, messages: messages, receiveMaximum: receiveMaximum, into: &report)
         } catch {
             await publishers.close()
             throw error
@@ -86,11 +91,11 @@ struct MQTTIngest: Scenario {
     }
 
     /// The baseline: a client that only counts, subscribed to every device's topic with one wildcard filter.
-    private static func rawSubscriber(_ messages: Int, broker: MQTTBroker, publishers: Publishers) async throws
-        -> Phase
-    {
+    private static func rawSubscriber(
+        _ messages: Int, broker: MQTTBroker, receiveMaximum: Int?, publishers: Publishers
+    ) async throws -> Phase {
         let counter = ArrivalCounter(target: messages)
-        var connection = try bridgeConnection(broker, clientID: "bench-raw-subscriber")
+        var connection = try bridgeConnection(broker, clientID: "bench-raw-subscriber", receiveMaximum: receiveMaximum)
         // The session ends with the connection, so nothing is queued for it while Muster is measured.
         connection.session = .persistent(expiry: .zero)
         let subscriber = try MQTTClient(connection, logger: quietLogger) { batch in counter.add(batch.count) }
@@ -114,10 +119,12 @@ struct MQTTIngest: Scenario {
 
     /// Muster: the bridge as `muster serve --mqtt` runs it, until the writer committed every message's event.
     private static func bridge(
-        _ messages: Int, broker: MQTTBroker, log: EventLog, commits: CommitTally, publishers: Publishers
+        _ messages: Int, broker: MQTTBroker, receiveMaximum: Int?, log: EventLog, commits: CommitTally,
+        publishers: Publishers
     ) async throws -> Phase {
+        let connection = try bridgeConnection(broker, clientID: "muster", receiveMaximum: receiveMaximum)
         let bridge = MQTTBridge(
-            log: log, options: MQTTBridgeOptions(connection: try bridgeConnection(broker, clientID: "muster")),
+            log: log, options: MQTTBridgeOptions(connection: connection),
             rules: RuleEngine(log: log), logger: quietLogger)
         let running = Task { try await bridge.run() }
         do {
@@ -131,6 +138,10 @@ struct MQTTIngest: Scenario {
             let published = try await publishers.publish(payloads)
             let done = try await commits.wait(deadline: start + timeout(messages))
             let tally = commits.disarm()
+            // The bridge counts a batch once its write returned, just after the commit.
+            try await waitUntil("the bridge to count \(messages) messages recorded", seconds: 10) {
+                bridge.status.counts.recorded >= messages
+            }
             let counts = bridge.status.counts
             running.cancel()
             try await running.value
@@ -152,7 +163,9 @@ struct MQTTIngest: Scenario {
         }
     }
 
-    private static func add(raw: Phase, muster: Phase, messages: Int, into report: inout ScenarioReport) {
+    private static func add(
+        raw: Phase, muster: Phase, messages: Int, receiveMaximum: Int, into report: inout ScenarioReport
+    ) {
         let rate = Double(messages) / muster.seconds
         let rawRate = Double(messages) / raw.seconds
         report.comparisons.append(
@@ -188,8 +201,8 @@ struct MQTTIngest: Scenario {
         report.notes.append(
             String(
                 format: "the handler saw %.1f messages per batch (raw subscriber %.1f; at most the receive maximum, "
-                    + "100); one write per batch, %.2f ms per commit on average",
-                muster.meanBatch, raw.meanBatch, muster.meanCommitMilliseconds))
+                    + "%d); one write per batch, %.2f ms per commit on average",
+                muster.meanBatch, raw.meanBatch, receiveMaximum, muster.meanCommitMilliseconds))
         report.notes.append(
             "\(publishers) publisher connections publish on the \(devices) devices' topics in turn "
                 + "(\(inFlight) QoS 1 publishes in flight each): \(devices) libmosquitto connections, a thread each, "
@@ -234,11 +247,16 @@ struct MQTTIngest: Scenario {
         }
     }
 
-    /// How `muster serve --mqtt URL --mqtt-user muster` connects, with the broker's password for `muster`.
-    static func bridgeConnection(_ broker: MQTTBroker, clientID: String) throws -> MQTTConfiguration {
-        try MQTTConfiguration(
+    /// How `muster serve --mqtt URL --mqtt-user muster` connects, with the broker's password for `muster`; the
+    /// receive maximum when one is given.
+    static func bridgeConnection(_ broker: MQTTBroker, clientID: String, receiveMaximum: Int?) throws
+        -> MQTTConfiguration
+    {
+        var connection = try MQTTConfiguration(
             url: broker.url, clientID: clientID, userName: "muster",
             password: broker.users.first { $0.name == "muster" }?.password)
+        if let receiveMaximum { connection.receiveMaximum = receiveMaximum }
+        return connection
     }
 
     /// At least a minute, or 1 ms per message.
