@@ -233,7 +233,8 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP",
-                "MusterWire", "PushDelivery", "PushProviders", "PushTesting", "BrowserTesting",
+                "MusterWire", "PushDelivery", "PushProviders", "PushTesting", "BrowserTesting", "MQTT", "MQTTBridge",
+                "MQTTTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

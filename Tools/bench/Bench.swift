@@ -43,6 +43,16 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "HTTP/1 connections to the endpoint in push-fanout, Muster and plain client alike (default 8).")
     var connections: Int?
 
+    @Option(
+        name: .customLong("mqtt-messages"),
+        help: "Messages the 1,000 devices publish in mqtt-ingest, per side (default 100,000, 2,000 with --smoke).")
+    var mqttMessages: Int?
+
+    @Option(
+        name: .customLong("mqtt-receive-maximum"),
+        help: "MQTT 5 receive maximum of both mqtt-ingest subscribers, the largest batch (default: the client's, 100).")
+    var mqttReceiveMaximum: Int?
+
     @Flag(name: .customLong("keep-data"), help: "Keep the temporary data directories for inspection.")
     var keepData = false
 
@@ -57,6 +67,10 @@ struct Bench: AsyncParsableCommand {
         if appenders < 1 { throw ValidationError("--appenders must be at least 1") }
         if let users, users < 1 { throw ValidationError("--users must be at least 1") }
         if let connections, connections < 1 { throw ValidationError("--connections must be at least 1") }
+        if let mqttMessages, mqttMessages < 1 { throw ValidationError("--mqtt-messages must be at least 1") }
+        if let mqttReceiveMaximum, !(1...65535).contains(mqttReceiveMaximum) {
+            throw ValidationError("--mqtt-receive-maximum must be 1…65535")
+        }
     }
 
     func run() async throws {
@@ -64,7 +78,8 @@ struct Bench: AsyncParsableCommand {
             seconds: seconds ?? (smoke ? 1 : 10), events: events ?? (smoke ? 20_000 : 1_000_000),
             backupMegabytes: backupMegabytes ?? (smoke ? 8 : 1024), blobMegabytes: blobMegabytes ?? (smoke ? 4 : 256),
             appenders: appenders, bodySize: bodySize, smoke: smoke, keepData: keepData,
-            users: users ?? (smoke ? 1_000 : 100_000), connections: connections)
+            users: users ?? (smoke ? 1_000 : 100_000), connections: connections,
+            mqttMessages: mqttMessages ?? (smoke ? 2_000 : 100_000), mqttReceiveMaximum: mqttReceiveMaximum)
         #if DEBUG
             let build = "debug"
             say("warning: debug build; figures are for smoke testing only (swift build -c release)")

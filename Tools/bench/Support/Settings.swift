@@ -22,6 +22,11 @@ struct Settings: Sendable {
     var users = 100_000
     /// HTTP/1 connections to the endpoint in push-fanout, the same on both sides; nil: the provider's default.
     var connections: Int?
+    /// Messages the devices publish in mqtt-ingest, for each of its two sides.
+    var mqttMessages = 100_000
+    /// The MQTT 5 receive maximum of both subscribers in mqtt-ingest (the largest batch a handler gets); nil: the
+    /// client's default, as `muster serve --mqtt` connects.
+    var mqttReceiveMaximum: Int?
 
     /// Removes a scenario's temporary directory, or names it when `keepData` is set.
     func discard(_ directory: TemporaryDirectory) {
