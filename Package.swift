@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "Muster",
             dependencies: [
-                "EventLog", "Forms", "Geo", "MusterWire",
+                "EventLog", "Forms", "Geo", "MQTTConnect", "MusterWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

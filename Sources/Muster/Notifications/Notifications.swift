@@ -19,13 +19,15 @@ public struct Notifications: Sendable {
         public var recipients: [String]
         /// Payload problems the app ignores (unknown field types), one line each.
         public var warnings: [String]
+        /// What the recipients' MQTT devices cannot be shown, per device and field.
+        public var notCarried: [SentNotification.NotCarried]
 
-        private enum CodingKeys: String, CodingKey { case messageIds, recipients }
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(messageIds.map { $0.uuidString.lowercased() }, forKey: .messageIds)
-            try container.encode(recipients, forKey: .recipients)
+        /// The answer as the API writes it.
+        public var sent: SentNotification {
+            SentNotification(messageIds: messageIds, recipients: recipients, notCarried: notCarried)
         }
+
+        public func encode(to encoder: any Encoder) throws { try sent.encode(to: encoder) }
     }
 
     // MARK: Sending
@@ -77,9 +79,10 @@ public struct Notifications: Sendable {
         if indirect == nil {
             guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
         }
-        let (recipients, resolvedReport) = try await log.perform { scope in
+        let (recipients, resolvedReport, notCarried) = try await log.perform { scope in
             var topic = parsed.responseTopic ?? ""
             var report = report
+            var shown = parsed
             if let indirect {
                 guard let resolved = try scope.namedPayloads.resolve(bytes, namespace: namespace) else {
                     throw MusterError(
@@ -91,6 +94,7 @@ public struct Notifications: Sendable {
                 report = full.validate()
                 guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
                 topic = full.responseTopic ?? ""
+                shown = full
             }
             let names = try Self.recipients(users, groups, all, namespace, scope.directory)
             let sent = PayloadSent(
@@ -100,11 +104,13 @@ public struct Notifications: Sendable {
                 AppendRequest(
                     namespace: namespace, stream: "send/\(sent.recipients[0].messageId.uuidString)",
                     expectedVersion: .noStream, events: [sent.newEvent(actor: actor)]))
-            return (sent.recipients, report)
+            let notCarried = try Self.notCarried(
+                shown, to: sent.recipients, namespace: namespace, devices: scope.mqttDevices)
+            return (sent.recipients, report, notCarried)
         }
         return SendResult(
             messageIds: recipients.map(\.messageId), recipients: recipients.map(\.user),
-            warnings: resolvedReport.warnings.map(\.description))
+            warnings: resolvedReport.warnings.map(\.description), notCarried: notCarried)
     }
 
     /// Users first, then group members, then everyone; each name once, first place kept.

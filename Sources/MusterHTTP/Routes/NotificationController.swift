@@ -25,8 +25,7 @@ struct NotificationController: APIController {
             to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
             body: send.body, source: send.source, payload: send.payload, namespace: caller.namespace,
             actor: caller.username)
-        return EditedResponse(
-            status: .created, response: SentNotification(messageIds: result.messageIds, recipients: result.recipients))
+        return EditedResponse(status: .created, response: result.sent)
     }
 
     @Sendable func inbox(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {

@@ -75,7 +75,7 @@ struct LocalBackend: Backend {
             to: recipients.users, groups: recipients.groups, all: recipients.all, title: title,
             body: body, source: source, payload: payload, namespace: namespace, actor: sender)
         Output.warn(result.warnings)
-        return SentNotification(messageIds: result.messageIds, recipients: result.recipients)
+        return result.sent
     }
 
     func inbox(user: String?) async throws -> [InboxItem] {
