@@ -125,6 +125,11 @@ public final class MQTTBridge: Service, Sendable {
         }
     }
 
+    /// The devices that receive on `topic` (their subscribe topic).
+    func devices(subscribedTo topic: String) -> [MQTTDevice] {
+        routes.withLock { $0.values.filter { $0.subscribeTopic == topic } }
+    }
+
     /// Publishes with QoS 1; the outcome as the delivery service records it.
     func publish(topic: String, payload: [UInt8]) async -> PushOutcome {
         guard let client = client.withLock({ $0 }) else {

@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MQTTConnect
 import MusterWire
 
 /// Sending form payloads to people, their inboxes, and their responses.
@@ -38,35 +39,39 @@ public struct Notifications: Sendable {
     /// A payload of any size is sent (seed 000's sendPayload stores it and pushes what fits): the push carries
     /// the whole message when it fits the provider's limit and the namespace's `pushSizeLimit`, else its id.
     ///
+    /// `dialog` is what the sender sets on the DialogMessage of recipients' MQTT devices; it is kept with the send.
+    ///
     /// Throws `FormRejection` for an invalid payload, `.invalidArgument` for an unknown user or group, or no
     /// recipient. `payload` is stored as given.
     public func send(
         to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
-        source: String? = nil, payload: Data, namespace: String = Names.defaultNamespace, actor: String = "system"
+        source: String? = nil, payload: Data, namespace: String = Names.defaultNamespace, actor: String = "system",
+        dialog: DialogSenderSettings = .none
     ) async throws -> SendResult {
         let json = try? JSONValue(json: payload)
         return try await send(
             to: users, groups: groups, all: all, title: title, body: body, source: source,
             parsed: json.map(Payload.init(json:)) ?? Payload.parse(payload), bytes: Array(payload),
-            namespace: namespace, actor: actor)
+            namespace: namespace, actor: actor, dialog: dialog)
     }
 
     /// Sends a payload parsed already (an HTTP body); it is stored as its compact encoding. See
     /// `send(to:groups:all:title:body:source:payload:namespace:actor:)` with the payload's text.
     public func send(
         to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
-        source: String? = nil, payload: JSONValue, namespace: String = Names.defaultNamespace, actor: String = "system"
+        source: String? = nil, payload: JSONValue, namespace: String = Names.defaultNamespace, actor: String = "system",
+        dialog: DialogSenderSettings = .none
     ) async throws -> SendResult {
         let bytes = payload.jsonData()
         return try await send(
             to: users, groups: groups, all: all, title: title, body: body, source: source,
-            parsed: Payload(json: payload), bytes: Array(bytes), namespace: namespace, actor: actor)
+            parsed: Payload(json: payload), bytes: Array(bytes), namespace: namespace, actor: actor, dialog: dialog)
     }
 
     /// Checks and appends a send: `parsed` is `bytes` parsed.
     private func send(
         to users: [String], groups: [String], all: Bool, title: String, body: String, source: String?,
-        parsed: Payload, bytes: [UInt8], namespace: String, actor: String
+        parsed: Payload, bytes: [UInt8], namespace: String, actor: String, dialog: DialogSenderSettings
     ) async throws -> SendResult {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", maximumBytes: 1024)
@@ -99,7 +104,8 @@ public struct Notifications: Sendable {
             let names = try Self.recipients(users, groups, all, namespace, scope.directory)
             let sent = PayloadSent(
                 sender: actor, title: title, body: body, source: source, payload: bytes, responseTopic: topic,
-                recipients: names.map { PayloadSent.Recipient(user: $0, messageId: EventID.make()) })
+                recipients: names.map { PayloadSent.Recipient(user: $0, messageId: EventID.make()) },
+                mqtt: PayloadSent.DialogSettings(dialog))
             try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: "send/\(sent.recipients[0].messageId.uuidString)",

@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MQTTConnect
 import Muster
 import MusterWire
 import PushDelivery
@@ -69,11 +70,12 @@ struct LocalBackend: Backend {
     }
 
     func send(
-        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
+        dialog: DialogSenderSettings
     ) async throws -> SentNotification {
         let result = try await Notifications(log: log).send(
             to: recipients.users, groups: recipients.groups, all: recipients.all, title: title,
-            body: body, source: source, payload: payload, namespace: namespace, actor: sender)
+            body: body, source: source, payload: payload, namespace: namespace, actor: sender, dialog: dialog)
         Output.warn(result.warnings)
         return result.sent
     }
