@@ -56,7 +56,7 @@ public struct Notifications: Sendable {
     }
 
     /// Sends a payload parsed already (an HTTP body); it is stored as its compact encoding. See
-    /// `send(to:groups:all:title:body:source:payload:namespace:actor:)` with the payload's text.
+    /// `send(to:groups:all:title:body:source:payload:namespace:actor:dialog:)` with the payload's text.
     public func send(
         to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
         source: String? = nil, payload: JSONValue, namespace: String = Names.defaultNamespace, actor: String = "system",
