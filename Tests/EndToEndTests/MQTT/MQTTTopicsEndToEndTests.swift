@@ -1,6 +1,8 @@
 import Foundation
 import MQTT
 import MQTTTesting
+import MusterClient
+import MusterWire
 import Testing
 
 /// Response topics reach MQTT: a rule engine subscribed to `muster/<topic>` at the broker receives what the
@@ -43,6 +45,16 @@ import Testing
             let body = try #require(recorded["body"] as? [String: Any])
             let logged = try #require(body["response"] as? [String: Any], "\(body)")
             #expect(NSDictionary(dictionary: logged).isEqual(to: response), "\(logged) vs \(response)")
+
+            // A document an operator publishes on a topic goes the same way, as published.
+            let ada = MusterClient(serverURL: stage.server.base)
+            let session = await ada.authWithInternal(username: "ada", password: "secret-ada")
+            try #require(session.authValid, "\(session.errorStr)")
+            _ = try await ada.publish(.object(["door": .string("open")]), to: "/mqtt/door")
+            let both = try await rules.messages(count: 2, timeout: .seconds(20))
+            try #require(both.count == 2, "\(both)")
+            #expect(both[1].topic == "muster/mqtt/door")
+            #expect(String(decoding: both[1].payload, as: UTF8.self) == #"{"door":"open"}"#)
         } catch {
             await rules.close()
             await stage.stop()
