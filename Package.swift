@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "Muster",
             dependencies: [
-                "EventLog", "Forms", "Geo", "MusterWire",
+                "EventLog", "Forms", "Geo", "MQTTConnect", "MusterWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -105,7 +105,9 @@ let package = Package(
             name: "MusterHTTP",
             dependencies: [
                 "Geo",
-                "EventLog", "Forms", "MQTTBridge", "Muster", "MusterWire", "PushDelivery", "PushProviders", "WebApp",
+                "EventLog", "Forms", "MQTTBridge", "MQTTConnect", "Muster", "MusterWire", "PushDelivery",
+                "PushProviders",
+                "WebApp",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -218,8 +220,8 @@ let package = Package(
         .executableTarget(
             name: "muster",
             dependencies: [
-                "EventLog", "Migrations", "MQTT", "MQTTBridge", "Muster", "MusterHTTP", "MusterClient", "MusterWire",
-                "PushDelivery", "PushProviders",
+                "EventLog", "Migrations", "MQTT", "MQTTBridge", "MQTTConnect", "Muster", "MusterHTTP", "MusterClient",
+                "MusterWire", "PushDelivery", "PushProviders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -260,7 +262,9 @@ let package = Package(
         ),
         .testTarget(
             name: "MusterTests",
-            dependencies: ["Muster", "EventLog", "EventLogTesting", "Forms", "Geo", "Migrations", "MusterWire"]
+            dependencies: [
+                "Muster", "EventLog", "EventLogTesting", "Forms", "Geo", "Migrations", "MQTTConnect", "MusterWire",
+            ]
         ),
         .testTarget(
             name: "FormsTests",

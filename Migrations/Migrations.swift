@@ -3,7 +3,9 @@ import EventLog
 /// The upcasters and store-format migrations of this release.
 public enum Migrations {
     /// Upcasters applied on every read.
-    public static let upcasters = UpcasterRegistry([PushTargetUnregisteredReason(), PushTargetRegisteredPublishTopic()])
+    public static let upcasters = UpcasterRegistry([
+        PushTargetUnregisteredReason(), PushTargetRegisteredPublishTopic(), PayloadSentMQTTSettings(),
+    ])
     /// Store-format migrations, in order; format 1 is the first release's.
     public static let storeMigrations: [any StoreMigration] = []
 }

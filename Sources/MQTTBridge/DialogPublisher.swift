@@ -2,6 +2,7 @@ import Forms
 import Foundation
 import MQTT
 import MQTTConnect
+import Muster
 import MusterWire
 import PushProviders
 
@@ -21,9 +22,21 @@ struct DialogPublisher: PushProvider {
         }
         let mapping = DialogMapping(
             payload: Payload(json: message.payload), title: message.title, body: message.body,
-            messageID: message.messageId)
+            messageID: message.messageId, settings: senderSettings(message.messageId, token: push.token))
         let bytes = DeviceMessage(dialogMessage: mapping.message).jsonData()
         return await bridge.publish(topic: push.token, payload: Array(bytes))
+    }
+
+    /// What the sender set on the DialogMessage: read from the send, found through the device subscribed on
+    /// `token`; none when no device or message is found (the message is still shown).
+    private func senderSettings(_ messageId: UUID, token: String) -> DialogSenderSettings {
+        let notifications = Notifications(log: bridge.log)
+        for device in bridge.devices(subscribedTo: token) {
+            let settings = try? notifications.dialogSettings(
+                messageId: messageId, user: device.user, namespace: device.namespace)
+            if let settings, settings != .none { return settings }
+        }
+        return .none
     }
 
     func shutdown() async throws {}

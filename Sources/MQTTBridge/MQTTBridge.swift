@@ -18,6 +18,7 @@ import Synchronization
 /// `MQTTClient`), so a crash makes the broker deliver it again and de-duplication records it once.
 public final class MQTTBridge: Service, Sendable {
     let options: MQTTBridgeOptions
+    let log: EventLog
     let devices: MQTTDevices
     let publications: DevicePublications
     let counters: BridgeCounters
@@ -30,6 +31,7 @@ public final class MQTTBridge: Service, Sendable {
 
     public init(log: EventLog, options: MQTTBridgeOptions, rules: RuleEngine, logger: Logger) {
         self.options = options
+        self.log = log
         devices = MQTTDevices(log: log)
         counters = BridgeCounters()
         receipts = Receipts()
@@ -45,8 +47,14 @@ public final class MQTTBridge: Service, Sendable {
 
     public func run() async throws {
         for device in try devices.devices() { routes.withLock { $0[device.publishTopic] = device } }
+        let start = log.head + 1
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followDevices() }
+            if let prefix = options.topicPrefix {
+                let forwarder = TopicForwarder(
+                    log: log, prefix: prefix, publish: { await self.publish(topic: $0, payload: $1) }, logger: logger)
+                group.addTask { await forwarder.run(from: start) }
+            }
             group.addTask { await self.connect() }
             try? await gracefulShutdown()
             group.cancelAll()
@@ -116,6 +124,11 @@ public final class MQTTBridge: Service, Sendable {
             logger.error("MQTT bridge could not subscribe to \(topics.count) device topic(s): \(error)")
             throw error
         }
+    }
+
+    /// The devices that receive on `topic` (their subscribe topic).
+    func devices(subscribedTo topic: String) -> [MQTTDevice] {
+        routes.withLock { $0.values.filter { $0.subscribeTopic == topic } }
     }
 
     /// Publishes with QoS 1; the outcome as the delivery service records it.

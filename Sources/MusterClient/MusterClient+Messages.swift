@@ -72,11 +72,13 @@ extension MusterClient {
     ///   - payload: the form payload of seed 000 (`responseTopic`, `fields`, `state`, or `payloadName`).
     ///   - recipients: users, groups, or everyone.
     ///   - source: the source to name in the message, when any.
+    ///   - mqtt: what to set on the DialogMessage of recipients' MQTT devices (`{"SwitchToTab": "QR", …}`).
     public func send(
-        title: String, body: String, payload: JSONValue, to recipients: Recipients, source: String? = nil
+        title: String, body: String, payload: JSONValue, to recipients: Recipients, source: String? = nil,
+        mqtt: [String: JSONValue]? = nil
     ) async throws(MusterClientError) -> SentNotification {
         let notification = NotificationBody(
-            title: title, body: body, payload: payload, to: recipients, source: source)
+            title: title, body: body, payload: payload, to: recipients, source: source, mqtt: mqtt)
         let request = try APIRequest("POST", ["notifications"], json: notification)
         return try decode(SentNotification.self, from: try await perform(request), of: request)
     }

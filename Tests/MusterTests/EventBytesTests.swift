@@ -81,6 +81,13 @@ import Testing
                 recipients: [.init(user: "ada", messageId: message), .init(user: "bob", messageId: session)])
         ),
         (
+            "sent-mqtt",
+            PayloadSent(
+                sender: "op", title: "T", body: "B", source: nil, payload: payload, responseTopic: "/r",
+                recipients: [.init(user: "ada", messageId: message)],
+                mqtt: .init(switchToTab: "QR", switchDelay: 1000, alertCode: 23, flashDuration: 0))
+        ),
+        (
             "sent-no-source",
             PayloadSent(
                 sender: "op", title: "", body: "", source: nil, payload: payload, responseTopic: "/r", recipients: [])
@@ -265,11 +272,15 @@ import Testing
             #"{"requestId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
         ),
         "sent": (
-            "026f7001540142037372632d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7202036164616f9619ff8b86d011b42d00c04fc964ff03626f620e984725c51c4bf49960e1c80e27aba0",
+            "026f7001540142037372632d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7202036164616f9619ff8b86d011b42d00c04fc964ff03626f620e984725c51c4bf49960e1c80e27aba000",
             #"{"body":"B","payload":{"b":[1,2],"responseTopic":"/r","title":"Hi"},"recipients":[{"messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"},{"messageId":"0E984725-C51C-4BF4-9960-E1C80E27ABA0","user":"bob"}],"responseTopic":"/r","sender":"op","source":"src","title":"T"}"#
         ),
+        "sent-mqtt": (
+            "026f7001540142002d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7201036164616f9619ff8b86d011b42d00c04fc964ff01025152d00f2e00",
+            #"{"body":"B","mqtt":{"alertCode":23,"flashDuration":0,"switchDelay":1000,"switchToTab":"QR"},"payload":{"b":[1,2],"responseTopic":"/r","title":"Hi"},"recipients":[{"messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}],"responseTopic":"/r","sender":"op","title":"T"}"#
+        ),
         "sent-no-source": (
-            "026f700000002d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7200",
+            "026f700000002d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f720000",
             #"{"body":"","payload":{"b":[1,2],"responseTopic":"/r","title":"Hi"},"recipients":[],"responseTopic":"/r","sender":"op","title":""}"#
         ),
         "answer": (

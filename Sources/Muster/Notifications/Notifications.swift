@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MQTTConnect
 import MusterWire
 
 /// Sending form payloads to people, their inboxes, and their responses.
@@ -19,13 +20,15 @@ public struct Notifications: Sendable {
         public var recipients: [String]
         /// Payload problems the app ignores (unknown field types), one line each.
         public var warnings: [String]
+        /// What the recipients' MQTT devices cannot be shown, per device and field.
+        public var notCarried: [SentNotification.NotCarried]
 
-        private enum CodingKeys: String, CodingKey { case messageIds, recipients }
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(messageIds.map { $0.uuidString.lowercased() }, forKey: .messageIds)
-            try container.encode(recipients, forKey: .recipients)
+        /// The answer as the API writes it.
+        public var sent: SentNotification {
+            SentNotification(messageIds: messageIds, recipients: recipients, notCarried: notCarried)
         }
+
+        public func encode(to encoder: any Encoder) throws { try sent.encode(to: encoder) }
     }
 
     // MARK: Sending
@@ -36,35 +39,39 @@ public struct Notifications: Sendable {
     /// A payload of any size is sent (seed 000's sendPayload stores it and pushes what fits): the push carries
     /// the whole message when it fits the provider's limit and the namespace's `pushSizeLimit`, else its id.
     ///
+    /// `dialog` is what the sender sets on the DialogMessage of recipients' MQTT devices; it is kept with the send.
+    ///
     /// Throws `FormRejection` for an invalid payload, `.invalidArgument` for an unknown user or group, or no
     /// recipient. `payload` is stored as given.
     public func send(
         to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
-        source: String? = nil, payload: Data, namespace: String = Names.defaultNamespace, actor: String = "system"
+        source: String? = nil, payload: Data, namespace: String = Names.defaultNamespace, actor: String = "system",
+        dialog: DialogSenderSettings = .none
     ) async throws -> SendResult {
         let json = try? JSONValue(json: payload)
         return try await send(
             to: users, groups: groups, all: all, title: title, body: body, source: source,
             parsed: json.map(Payload.init(json:)) ?? Payload.parse(payload), bytes: Array(payload),
-            namespace: namespace, actor: actor)
+            namespace: namespace, actor: actor, dialog: dialog)
     }
 
     /// Sends a payload parsed already (an HTTP body); it is stored as its compact encoding. See
-    /// `send(to:groups:all:title:body:source:payload:namespace:actor:)` with the payload's text.
+    /// `send(to:groups:all:title:body:source:payload:namespace:actor:dialog:)` with the payload's text.
     public func send(
         to users: [String] = [], groups: [String] = [], all: Bool = false, title: String, body: String,
-        source: String? = nil, payload: JSONValue, namespace: String = Names.defaultNamespace, actor: String = "system"
+        source: String? = nil, payload: JSONValue, namespace: String = Names.defaultNamespace, actor: String = "system",
+        dialog: DialogSenderSettings = .none
     ) async throws -> SendResult {
         let bytes = payload.jsonData()
         return try await send(
             to: users, groups: groups, all: all, title: title, body: body, source: source,
-            parsed: Payload(json: payload), bytes: Array(bytes), namespace: namespace, actor: actor)
+            parsed: Payload(json: payload), bytes: Array(bytes), namespace: namespace, actor: actor, dialog: dialog)
     }
 
     /// Checks and appends a send: `parsed` is `bytes` parsed.
     private func send(
         to users: [String], groups: [String], all: Bool, title: String, body: String, source: String?,
-        parsed: Payload, bytes: [UInt8], namespace: String, actor: String
+        parsed: Payload, bytes: [UInt8], namespace: String, actor: String, dialog: DialogSenderSettings
     ) async throws -> SendResult {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", maximumBytes: 1024)
@@ -77,9 +84,10 @@ public struct Notifications: Sendable {
         if indirect == nil {
             guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
         }
-        let (recipients, resolvedReport) = try await log.perform { scope in
+        let (recipients, resolvedReport, notCarried) = try await log.perform { scope in
             var topic = parsed.responseTopic ?? ""
             var report = report
+            var shown = parsed
             if let indirect {
                 guard let resolved = try scope.namedPayloads.resolve(bytes, namespace: namespace) else {
                     throw MusterError(
@@ -91,20 +99,24 @@ public struct Notifications: Sendable {
                 report = full.validate()
                 guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
                 topic = full.responseTopic ?? ""
+                shown = full
             }
             let names = try Self.recipients(users, groups, all, namespace, scope.directory)
             let sent = PayloadSent(
                 sender: actor, title: title, body: body, source: source, payload: bytes, responseTopic: topic,
-                recipients: names.map { PayloadSent.Recipient(user: $0, messageId: EventID.make()) })
+                recipients: names.map { PayloadSent.Recipient(user: $0, messageId: EventID.make()) },
+                mqtt: PayloadSent.DialogSettings(dialog))
             try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: "send/\(sent.recipients[0].messageId.uuidString)",
                     expectedVersion: .noStream, events: [sent.newEvent(actor: actor)]))
-            return (sent.recipients, report)
+            let notCarried = try Self.notCarried(
+                shown, to: sent.recipients, namespace: namespace, devices: scope.mqttDevices)
+            return (sent.recipients, report, notCarried)
         }
         return SendResult(
             messageIds: recipients.map(\.messageId), recipients: recipients.map(\.user),
-            warnings: resolvedReport.warnings.map(\.description))
+            warnings: resolvedReport.warnings.map(\.description), notCarried: notCarried)
     }
 
     /// Users first, then group members, then everyone; each name once, first place kept.

@@ -1,6 +1,7 @@
 import Forms
 import Foundation
 import Hummingbird
+import MQTTConnect
 import Muster
 import MusterWire
 
@@ -21,12 +22,17 @@ struct NotificationController: APIController {
         SentNotification
     > {
         let send = try await request.decode(as: NotificationBody.self, context: context)
+        let dialog: DialogSenderSettings
+        do {
+            dialog = try DialogSenderSettings(json: send.mqtt ?? [:])
+        } catch {
+            throw MusterError(.invalidArgument, "mqtt.\(error)", field: "mqtt.\(error.setting)")
+        }
         let result = try await api.notifications.send(
             to: send.to ?? [], groups: send.groups ?? [], all: send.all ?? false, title: send.title,
             body: send.body, source: send.source, payload: send.payload, namespace: caller.namespace,
-            actor: caller.username)
-        return EditedResponse(
-            status: .created, response: SentNotification(messageIds: result.messageIds, recipients: result.recipients))
+            actor: caller.username, dialog: dialog)
+        return EditedResponse(status: .created, response: result.sent)
     }
 
     @Sendable func inbox(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {

@@ -6,19 +6,66 @@ public struct SentNotification: Sendable, Hashable, Codable {
     public var messageIds: [UUID]
     /// The usernames the notification went to (groups expanded, duplicates removed).
     public var recipients: [String]
+    /// Per recipient's MQTT device, the payload fields its DialogMessage cannot carry; empty when every field fits
+    /// or no recipient has an MQTT device. The message stays in the inbox for the recipient's other devices.
+    public var notCarried: [NotCarried]
 
     /// Creates a result from its parts.
-    public init(messageIds: [UUID], recipients: [String]) {
+    public init(messageIds: [UUID], recipients: [String], notCarried: [NotCarried] = []) {
         self.messageIds = messageIds
         self.recipients = recipients
+        self.notCarried = notCarried
     }
 
-    private enum CodingKeys: String, CodingKey { case messageIds, recipients }
+    /// A payload field one recipient's MQTT device cannot be shown, and why.
+    public struct NotCarried: Sendable, Hashable, Codable {
+        /// The recipient.
+        public var user: String
+        /// The recipient's MQTT device (its `iPhoneID`).
+        public var deviceId: String
+        /// The field left out.
+        public var field: FieldReference
+        /// Why the DialogMessage cannot carry it.
+        public var reason: String
+
+        /// Creates a report from its parts.
+        public init(user: String, deviceId: String, field: FieldReference, reason: String) {
+            self.user = user
+            self.deviceId = deviceId
+            self.field = field
+            self.reason = reason
+        }
+    }
+
+    /// A payload field by its position in `fields` (from 0), its `id` and its `type` as written.
+    public struct FieldReference: Sendable, Hashable, Codable {
+        public var index: Int
+        public var id: String?
+        public var type: String?
+
+        /// Creates a reference from its parts.
+        public init(index: Int, id: String?, type: String?) {
+            self.index = index
+            self.id = id
+            self.type = type
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case messageIds, recipients, notCarried }
+
+    /// Reads a result; `notCarried` is empty when absent (servers before MQTT).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        messageIds = try container.decode([UUID].self, forKey: .messageIds)
+        recipients = try container.decode([String].self, forKey: .recipients)
+        notCarried = try container.decodeIfPresent([NotCarried].self, forKey: .notCarried) ?? []
+    }
 
     /// Encodes as the server writes it: message ids in lower case.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(messageIds.map { $0.uuidString.lowercased() }, forKey: .messageIds)
         try container.encode(recipients, forKey: .recipients)
+        try container.encode(notCarried, forKey: .notCarried)
     }
 }

@@ -14,9 +14,15 @@ public struct NotificationBody: Sendable, Hashable, Codable {
     public var source: String?
     /// The form payload of seed 000.
     public var payload: JSONValue
+    /// What to set on the DialogMessage of recipients' MQTT devices, with seed 001's names: `{"SwitchToTab": "QR",
+    /// "SwitchDelay": 1000, "AlertCode": 23, "FlashDuration": 0}`, each optional.
+    public var mqtt: [String: JSONValue]?
 
     /// Creates a notification to `recipients`, leaving out the members that select nobody.
-    public init(title: String, body: String, payload: JSONValue, to recipients: Recipients, source: String? = nil) {
+    public init(
+        title: String, body: String, payload: JSONValue, to recipients: Recipients, source: String? = nil,
+        mqtt: [String: JSONValue]? = nil
+    ) {
         to = recipients.users.isEmpty ? nil : recipients.users
         groups = recipients.groups.isEmpty ? nil : recipients.groups
         all = recipients.all ? true : nil
@@ -24,5 +30,6 @@ public struct NotificationBody: Sendable, Hashable, Codable {
         self.body = body
         self.source = source
         self.payload = payload
+        self.mqtt = mqtt
     }
 }

@@ -1,5 +1,6 @@
 import Forms
 import Foundation
+import MQTTConnect
 import Muster
 import MusterWire
 
@@ -43,9 +44,11 @@ protocol Backend: Sendable {
     /// Asks the user's phones where they are: a silent push to each through the outbox.
     func requestLocation(user: String, reason: String?) async throws -> LocationRequest
 
-    /// Sends `payload` (JSON text) to the recipients.
+    /// Sends `payload` (JSON text) to the recipients; `dialog` is what their MQTT devices' DialogMessage shows
+    /// beyond the payload.
     func send(
-        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
+        dialog: DialogSenderSettings
     ) async throws -> SentNotification
     /// The pending messages of `user`, oldest first.
     func inbox(user: String?) async throws -> [InboxItem]

@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import MQTTConnect
 import Muster
 import MusterWire
 import PushDelivery
@@ -69,13 +70,14 @@ struct LocalBackend: Backend {
     }
 
     func send(
-        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
+        dialog: DialogSenderSettings
     ) async throws -> SentNotification {
         let result = try await Notifications(log: log).send(
             to: recipients.users, groups: recipients.groups, all: recipients.all, title: title,
-            body: body, source: source, payload: payload, namespace: namespace, actor: sender)
+            body: body, source: source, payload: payload, namespace: namespace, actor: sender, dialog: dialog)
         Output.warn(result.warnings)
-        return SentNotification(messageIds: result.messageIds, recipients: result.recipients)
+        return result.sent
     }
 
     func inbox(user: String?) async throws -> [InboxItem] {

@@ -22,6 +22,11 @@ struct ServeMQTTOptions: ParsableArguments {
     @Option(help: "PEM file of the certificate authorities that sign the broker's certificate (mqtts://).")
     var mqttCaFile: String?
     @Flag(help: "Speak MQTT 3.1.1 to the broker instead of MQTT 5.") var mqtt311 = false
+    @Option(
+        help: ArgumentHelp(
+            "Publish the default namespace's response topics /a/b/c to MQTT as PREFIX/a/b/c; \"\" publishes none.",
+            valueName: "PREFIX"))
+    var mqttTopicPrefix = "muster"
 
     /// The bridge's options; nil without `--mqtt`.
     func bridgeOptions() throws -> MQTTBridgeOptions? {
@@ -31,11 +36,18 @@ struct ServeMQTTOptions: ParsableArguments {
             }
             return nil
         }
+        guard !mqttTopicPrefix.contains(where: { $0 == "+" || $0 == "#" || $0 == "\u{0}" }) else {
+            throw ValidationError(
+                "--mqtt-topic-prefix \(mqttTopicPrefix) cannot hold + or # (MQTT wildcards): give a plain topic such as muster"
+            )
+        }
         do {
             let connection = try MQTTConfiguration(
                 url: mqtt, clientID: mqttClientId, userName: mqttUser, password: try password(),
                 tls: mqttCaFile.map { MQTTTLS(caFile: $0) }, protocolVersion: mqtt311 ? .v311 : .v5)
-            return MQTTBridgeOptions(connection: connection)
+            var options = MQTTBridgeOptions(connection: connection)
+            options.topicPrefix = mqttTopicPrefix.isEmpty ? nil : mqttTopicPrefix
+            return options
         } catch let error as MQTTError {
             throw ValidationError("--mqtt: \(error.message)")
         }

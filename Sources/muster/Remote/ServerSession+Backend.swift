@@ -1,5 +1,6 @@
 import Forms
 import Foundation
+import MQTTConnect
 import Muster
 import MusterClient
 
@@ -55,12 +56,14 @@ extension ServerSession: Backend {
     private static let ownDevices = "devices are each user's own"
 
     func send(
-        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String
+        title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
+        dialog: DialogSenderSettings
     ) async throws -> SentNotification {
         if sender != "cli" { try requireSelf(sender, option: "--sender", why: "the sender is who sends it") }
         let document = try Self.payload(payload)
+        let mqtt = dialog == .none ? nil : dialog.json
         return try await call {
-            try await $0.send(title: title, body: body, payload: document, to: recipients, source: source)
+            try await $0.send(title: title, body: body, payload: document, to: recipients, source: source, mqtt: mqtt)
         }
     }
 

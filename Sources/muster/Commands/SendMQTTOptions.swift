@@ -1,0 +1,44 @@
+import ArgumentParser
+import MQTTConnect
+import MusterWire
+
+/// `muster send --mqtt-…`: what the DialogMessage of recipients' MQTT devices does beyond the payload (seed 001's
+/// `SwitchToTab`, `SwitchDelay`, `AlertCode`, `FlashDuration`).
+struct SendMQTTOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The tab the MQTT Connect app switches to.", valueName: "QR|NFC|Camera"))
+    var mqttSwitchToTab: String?
+    @Option(help: ArgumentHelp("Milliseconds before the app switches tab.", valueName: "MS")) var mqttSwitchDelay: Int?
+    @Option(help: ArgumentHelp("The alert sound the app plays.", valueName: "N")) var mqttAlertCode: Int?
+    @Option(help: ArgumentHelp("Milliseconds the torch flashes.", valueName: "MS")) var mqttFlashDuration: Int?
+
+    /// The command line's name of each setting.
+    static let optionNames = [
+        "SwitchToTab": "--mqtt-switch-to-tab", "SwitchDelay": "--mqtt-switch-delay", "AlertCode": "--mqtt-alert-code",
+        "FlashDuration": "--mqtt-flash-duration",
+    ]
+
+    /// The settings, checked; a usage error names the option and what it takes.
+    func settings() throws -> DialogSenderSettings {
+        do {
+            return try DialogSenderSettings(
+                switchToTab: mqttSwitchToTab, switchDelay: mqttSwitchDelay, alertCode: mqttAlertCode,
+                flashDuration: mqttFlashDuration)
+        } catch {
+            throw ValidationError("\(Self.optionNames[error.setting] ?? error.setting) \(error.message)")
+        }
+    }
+
+    func validate() throws { _ = try settings() }
+}
+
+extension DialogSenderSettings {
+    /// The settings as `POST /notifications` takes them in `mqtt`, with seed 001's names; unset ones left out.
+    var json: [String: JSONValue] {
+        var object: [String: JSONValue] = [:]
+        if let switchToTab { object["SwitchToTab"] = .string(switchToTab.rawValue) }
+        if let switchDelay { object["SwitchDelay"] = .number(Double(switchDelay)) }
+        if let alertCode { object["AlertCode"] = .number(Double(alertCode)) }
+        if let flashDuration { object["FlashDuration"] = .number(Double(flashDuration)) }
+        return object
+    }
+}
