@@ -40,7 +40,10 @@ import Testing
             await stage.broker.stop()
             // A form sent while the broker is down: its delivery is retried until the broker takes it.
             let sent = try await stage.server.run(
-                ["send", "--to", "joe", "--title", "While away", "--body", "Still there?"] + stage.server.data)
+                [
+                    "send", "--to", "joe", "--title", "While away", "--body", "Still there?", "--json",
+                    #"{"responseTopic": "/mqtt/away", "fields": [{"type": "footerButton", "buttonLabel": "Yes", "value": 1}]}"#,
+                ] + stage.server.data)
             try #require(sent.status == 0, "\(sent)")
             let messageId = try #require((try sent.json()["messageIds"] as? [String])?.first)
             try await stage.broker.restart()
