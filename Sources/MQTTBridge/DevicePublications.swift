@@ -50,7 +50,13 @@ struct DevicePublications: Sendable {
             case .recorded:
                 counters.add(\.recorded)
                 await act(on: read[index].publication, from: read[index].device)
-            case .duplicate: counters.add(\.duplicates)
+            case .duplicate:
+                counters.add(\.duplicates)
+                // The same settings sent again bring a receipt identical to the last one: it still answers the
+                // command waiting now (a redelivered receipt holds the device's settings just the same).
+                if let settings = read[index].publication.settings {
+                    receipts.received(settings, from: read[index].device)
+                }
             case .refused(let error): refuse(reports[index].topic, error.message)
             }
         }

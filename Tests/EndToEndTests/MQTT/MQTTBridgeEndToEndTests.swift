@@ -7,72 +7,7 @@ import Testing
 /// `muster serve --mqtt`: a real mosquitto broker, a real server, and an independent MQTT client acting as Joe's
 /// phone running the MQTT Connect app (seed 001).
 @Suite(.serialized) struct MQTTBridgeEndToEndTests {
-    /// The broker, the server bridged to it, and the phone subscribed to its topic; Joe's device registered.
-    struct Stage {
-        let broker: MQTTBroker
-        let server: ServerProcess
-        let phone: MQTTTesting.MQTTDevice
-        let work: TemporaryDirectory
-        static let inTopic = "phones/joe/in"
-        static let outTopic = "phones/joe/out"
-
-        static func start() async throws -> Stage {
-            let broker = try await MQTTBroker(users: [
-                .everything(name: "muster", password: "bridge-secret"),
-                MQTTBrokerUser(name: "phone", password: "phone-secret", read: [inTopic], write: [outTopic]),
-            ])
-            let work = try TemporaryDirectory("mqtt-e2e")
-            let passwordFile = work.url.appendingPathComponent("mqtt-password")
-            try Data("bridge-secret\n".utf8).write(to: passwordFile)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
-            let server = try await ServerProcess(extraArguments: [
-                "--mqtt", broker.url, "--mqtt-user", "muster", "--mqtt-password-file", passwordFile.path,
-            ])
-            for arguments in [
-                ["users", "add", "joe", "--password-stdin"],
-                [
-                    "devices", "register", "--user", "joe", "--device-id", "9A093D8F", "--device-name", "Joe's iPhone",
-                    "--platform", "mqtt", "--token", inTopic, "--publish-topic", outTopic,
-                ],
-            ] {
-                let done = try await server.run(arguments + server.data, stdin: "secret-joe\n")
-                try #require(done.status == 0, "\(done)")
-            }
-            let phone = try await MQTTTesting.MQTTDevice(broker.configuration(user: "phone", clientID: "joe-iphone"))
-            try await phone.subscribe(inTopic)
-            return Stage(broker: broker, server: server, phone: phone, work: work)
-        }
-
-        func stop() async {
-            await phone.close()
-            _ = await server.stop()
-            await broker.stop()
-            work.remove()
-        }
-
-        /// The CLI's `events --type T --json` lines.
-        func events(_ type: String) async throws -> [[String: Any]] {
-            let listed = try await server.run(["events", "--type", type, "--json"] + server.data)
-            try #require(listed.status == 0, "\(listed)")
-            return try listed.jsonLines()
-        }
-
-        /// Waits (bounded) until there are `count` events of `type`.
-        func waitForEvents(_ type: String, count: Int, seconds: Double = 20) async throws -> [[String: Any]] {
-            let deadline = ContinuousClock.now + .seconds(seconds)
-            while true {
-                let found = try await events(type)
-                if found.count >= count || ContinuousClock.now > deadline { return found }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
-
-        /// The next message the phone receives, as JSON.
-        func nextOnPhone() async throws -> [String: Any] {
-            let message = try #require(try await phone.messages(count: 1, timeout: .seconds(20)).last)
-            return try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
-        }
-    }
+    typealias Stage = MQTTStage
 
     static let form = """
         {"responseTopic": "/mqtt/roll", "state": {"shift": 3}, "fields": [
