@@ -62,15 +62,26 @@ struct DevicePublications: Sendable {
         }
     }
 
-    /// The report of one message; a picture is stored as a document and its base64 left out of the body.
+    /// The report of one message: QR and NFC content that is JSON text kept as JSON; a picture stored as a
+    /// document and its base64 left out of the body. A body changed so keeps the arriving message's hash, so a
+    /// redelivery is still known.
     private func report(_ message: MQTTMessage, _ publication: DevicePublication, _ device: MQTTDevice) async throws
         -> MQTTDevices.Report?
     {
         var report = MQTTDevices.Report(
             user: device.user, deviceId: device.deviceId, topic: message.topic, body: message.payload,
             namespace: device.namespace)
-        guard let picture = publication.picture else { return report }
         let hash = DeviceDataReported.contentHash(topic: message.topic, body: message.payload)
+        var json = publication.json
+        for (member, content) in [("QRContent", publication.qrContent), ("NFCContent", publication.nfcContent)] {
+            guard case .json(let value) = content, json[member] != value else { continue }
+            json[member] = value
+        }
+        if json != publication.json {
+            report.body = Array(JSONValue.object(json).jsonData())
+            report.contentHash = hash
+        }
+        guard let picture = publication.picture else { return report }
         if try devices.isRecorded(
             contentHash: hash, namespace: device.namespace, user: device.user, deviceId: device.deviceId)
         {
@@ -86,7 +97,6 @@ struct DevicePublications: Sendable {
             refuse(message.topic, "the picture in \(picture.member) cannot be stored: \(error.message)")
             return nil
         }
-        var json = publication.json
         json[picture.member] = .object(["document": .string(stored.name)])
         report.body = Array(JSONValue.object(json).jsonData())
         report.document = stored.name

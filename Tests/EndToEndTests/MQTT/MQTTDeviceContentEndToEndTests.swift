@@ -70,6 +70,27 @@ import Testing
         }
     }
 
+    @Test func aReceiptNamingAnotherPublishTopicMovesTheDeviceThere() async throws {
+        let moved = "phones/joe/elsewhere"
+        try await MQTTStage.with(phoneWrites: [moved]) { stage in
+            let receipt: [String: Any] = [
+                "iPhoneID": MQTTStage.deviceId,
+                "Settings": ["SubscribeTopic": [MQTTStage.inTopic], "PublishTopic": moved, "IntervalCycle": 500],
+            ]
+            try await stage.phone.publish(
+                String(decoding: try JSONSerialization.data(withJSONObject: receipt), as: UTF8.self),
+                to: MQTTStage.outTopic)
+            // The registration follows the receipt, and the bridge listens on the new topic.
+            try await stage.waitForSubscription(moved)
+            let listed = try await stage.server.run(["devices", "list", "--user", "joe", "--json"] + stage.server.data)
+            #expect(listed.stdout.contains(#""publishTopic":"\#(moved)""#), "\(listed.stdout)")
+            try await stage.phone.publish(#"{"iPhoneID":"\#(MQTTStage.deviceId)","Battery":40}"#, to: moved)
+            let reported = try await stage.waitForEvents("DeviceDataReported", count: 2)
+            #expect(reported.count == 2)
+            #expect((reported.last?["body"] as? [String: Any])?["topic"] as? String == moved)
+        }
+    }
+
     @Test func qrJSONIsKeptAndAPictureBecomesADocumentOfTheUser() async throws {
         try await MQTTStage.with { stage in
             let scanned = #"{"room":"B12","seats":[1,2]}"#
@@ -84,11 +105,8 @@ import Testing
             let reported = try await stage.waitForEvents("DeviceDataReported", count: 2)
             try #require(reported.count == 2, "\(reported)")
             let qrBody = try MQTTStage.recordedMessage(reported[0])
-            let kept = qrBody["QRContent"].flatMap { value -> Any? in
-                guard let text = value as? String else { return value }
-                return try? JSONSerialization.jsonObject(with: Data(text.utf8))
-            }
-            let keptObject = try #require(kept as? [String: Any], "QRContent kept as JSON: \(qrBody)")
+            // Seed 001: a QR code holding JSON is "represented as a object", not a string.
+            let keptObject = try #require(qrBody["QRContent"] as? [String: Any], "QRContent kept as JSON: \(qrBody)")
             #expect(keptObject["room"] as? String == "B12")
             #expect(keptObject["seats"] as? [Int] == [1, 2])
 
