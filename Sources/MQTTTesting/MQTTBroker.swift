@@ -95,9 +95,10 @@ public final class MQTTBroker: @unchecked Sendable {
         await process.waitForExit()
     }
 
-    /// Connects over TCP until the listener answers (or the process died, or 10 s passed).
+    /// Connects over TCP until the listener answers (or the process died, or 60 s passed: a full test run's load has
+    /// kept a broker from opening its port for over 10 s).
     private func waitUntilAccepting(_ process: BrokerProcess) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             guard process.isRunning else {
                 throw MQTTBrokerError(description: "mosquitto exited at start: \(log)")
@@ -105,7 +106,7 @@ public final class MQTTBroker: @unchecked Sendable {
             if Self.accepts(port: port) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 10 s: \(log)")
+        throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 60 s: \(log)")
     }
 
     private func writeFiles(settings: [String], tls: [String]) throws {

@@ -172,12 +172,15 @@ import Testing
         let endpoint = try await WebPushEndpoint.start()
         let subscription = endpoint.subscribe()
         await endpoint.stop()
+        // Long enough that a full run's load cannot keep every attempt from failing before the deadline.
         let provider = try WebPushProvider(
-            key: VAPIDKey(), subject: Self.subject, options: .init(timeout: .milliseconds(500)))
+            key: VAPIDKey(), subject: Self.subject, options: .init(timeout: .seconds(3)))
         let outcome = try await provider.send(Self.push(to: subscription))
         try await provider.shutdown()
         guard case .retry(nil, let reason, nil) = outcome else { Issue.record("gave \(outcome)"); return }
-        #expect(reason.hasPrefix("connection") && reason.lowercased().contains("refused"), "\(reason)")
+        // Refused, as a rule; in a full run another test's server may take the freed port meanwhile and close
+        // the connection instead: either way it is a failed connection, retried.
+        #expect(reason.hasPrefix("connection"), "\(reason)")
     }
 
     @Test func aHugeNoticeDoesNotFit() async throws {
