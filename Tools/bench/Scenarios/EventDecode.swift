@@ -82,6 +82,7 @@ struct EventDecode: Scenario {
             w.write(user)
             w.write(UUID())
         }
+        w.write(false)  // schema 2: no MQTT DialogMessage settings
         return w.bytes
     }
 
