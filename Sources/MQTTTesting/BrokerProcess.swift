@@ -52,14 +52,15 @@ final class BrokerProcess: Sendable {
         _ = kill(pid, signal)
     }
 
-    /// Waits on a dispatch thread until the process exited, then reaps it.
-    func waitForExit() async {
+    /// Waits on a dispatch thread until the process exited, then reaps it; its wait status.
+    @discardableResult
+    func waitForExit() async -> Int32 {
         let pid = pid
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        return await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
             DispatchQueue.global().async {
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                done.resume()
+                done.resume(returning: status)
             }
         }
     }

@@ -8,24 +8,24 @@ extension MQTTBroker {
     }
 
     /// Makes a CA and a server certificate for 127.0.0.1 signed by it with `openssl`; returns the listener's lines.
-    static func makeCertificates(in directory: URL) throws -> [String] {
+    static func makeCertificates(in directory: URL) async throws -> [String] {
         let tls = directory.appendingPathComponent("tls")
         try FileManager.default.createDirectory(at: tls, withIntermediateDirectories: true)
         func path(_ name: String) -> String { tls.appendingPathComponent(name).path }
-        try run(
+        try await run(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
                 "-subj", "/CN=Muster test CA", "-keyout", path("ca.key"), "-out", path("ca.pem"),
             ])
-        try run(
+        try await run(
             "/usr/bin/openssl",
             [
                 "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
                 "-keyout", path("server.key"), "-out", path("server.csr"),
             ])
         try Data("subjectAltName=IP:127.0.0.1\n".utf8).write(to: tls.appendingPathComponent("server.ext"))
-        try run(
+        try await run(
             "/usr/bin/openssl",
             [
                 "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),

@@ -33,7 +33,7 @@ public final class MQTTBroker: @unchecked Sendable {
             at: directory.appendingPathComponent("persistence"), withIntermediateDirectories: true)
         self.users = users
         port = try Self.freePort()
-        try writeFiles(settings: settings, tls: tls ? Self.makeCertificates(in: directory) : [])
+        try await writeFiles(settings: settings, tls: tls ? Self.makeCertificates(in: directory) : [])
         try await start()
     }
 
@@ -109,12 +109,12 @@ public final class MQTTBroker: @unchecked Sendable {
         throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 60 s: \(log)")
     }
 
-    private func writeFiles(settings: [String], tls: [String]) throws {
+    private func writeFiles(settings: [String], tls: [String]) async throws {
         let passwordFile = directory.appendingPathComponent("passwords")
         let aclFile = directory.appendingPathComponent("acl")
         // Created 0600 before the passwords go in, then hashed in place.
         try Self.writePrivate(users.map { "\($0.name):\($0.password)\n" }.joined(), to: passwordFile)
-        try Self.run("/usr/bin/mosquitto_passwd", ["-U", passwordFile.path])
+        try await Self.run("/usr/bin/mosquitto_passwd", ["-U", passwordFile.path])
         try Self.writePrivate(users.flatMap(\.aclLines).joined(separator: "\n"), to: aclFile)
         let user = String(cString: getpwuid(getuid()).pointee.pw_name)
         let configuration =
@@ -144,18 +144,13 @@ public final class MQTTBroker: @unchecked Sendable {
         try handle.write(contentsOf: Data(text.utf8))
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+    /// Runs a helper program to its end, off the cooperative threads (posix_spawn, not Foundation's `Process`, whose
+    /// `waitUntilExit` spins a run loop on the calling thread).
+    static func run(_ executable: String, _ arguments: [String]) async throws {
+        let status = await (try BrokerProcess(executable, arguments)).waitForExit()
+        guard status == 0 else {
             throw MQTTBrokerError(
-                description:
-                    "\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+                description: "\(executable) \(arguments.joined(separator: " ")) exited with wait status \(status)")
         }
     }
 }

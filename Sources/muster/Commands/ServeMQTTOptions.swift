@@ -55,6 +55,13 @@ struct ServeMQTTOptions: ParsableArguments {
 
     private func password() throws -> String? {
         if let mqttPasswordFile {
+            if let mode = (try? FileManager.default.attributesOfItem(atPath: mqttPasswordFile))?[.posixPermissions]
+                as? Int, mode & 0o077 != 0
+            {
+                throw ValidationError(
+                    "--mqtt-password-file \(mqttPasswordFile) can be read by others (mode \(String(mode, radix: 8))): "
+                        + "chmod 600 \(mqttPasswordFile)")
+            }
             guard let text = try? String(contentsOfFile: mqttPasswordFile, encoding: .utf8) else {
                 throw ValidationError("--mqtt-password-file \(mqttPasswordFile) cannot be read")
             }
