@@ -170,8 +170,10 @@ public struct DeliveryService: Service {
             token: token, title: message.title, body: message.body,
             notice: try deliveries.notice(for: message, whole: true),
             collapseId: delivery.messageId.uuidString.lowercased(), expiresAt: expiresAt)
-        // Whole when it fits both the provider's limit and the namespace's pushSizeLimit.
-        if push.notice.count <= (try deliveries.pushSizeLimit(namespace: delivery.namespace)), provider.fits(push) {
+        // Whole when it fits both the provider's limit and the namespace's pushSizeLimit; an MQTT device always gets
+        // it whole (it shows the form from the push alone, and the push services' limit is not the broker's).
+        let limit = delivery.platform == .mqtt ? Int.max : try deliveries.pushSizeLimit(namespace: delivery.namespace)
+        if push.notice.count <= limit, provider.fits(push) {
             return (push, .direct)
         }
         push.notice = try deliveries.notice(for: message, whole: false)

@@ -74,6 +74,27 @@ extension MQTTEndToEndTests {
             await stage.stop()
         }
 
+        @Test func aFormLargerThanTheNamespacesPushSizeLimitStillReachesThePhoneWhole() async throws {
+            let stage = try await Stage.start()
+            do {
+                let long = String(repeating: "Read this before you answer. ", count: 300)  // ~8.7 KB, over 4,096
+                let payload =
+                    #"{"responseTopic":"/mqtt/long","fields":[{"type":"text","label":"\#(long)"},"#
+                    + #"{"id":"ok","type":"checkbox","checkboxLabel":"Read"}]}"#
+                let sent = try await stage.server.run(
+                    ["send", "--to", "joe", "--title", "Long", "--body", "Read it", "--json", payload]
+                        + stage.server.data)
+                try #require(sent.status == 0, "\(sent)")
+                let dialog = try #require(try await stage.nextOnPhone()["DialogMessage"] as? [String: Any])
+                #expect((dialog["Comment"] as? String)?.count == long.count)
+                #expect((dialog["InputFields"] as? [[String: Any]])?.first?["Key"] as? String == "ok")
+            } catch {
+                await stage.stop()
+                throw error
+            }
+            await stage.stop()
+        }
+
         @Test func gpsFromThePhoneIntoAGeofenceFiresItsRule() async throws {
             let stage = try await Stage.start()
             do {
