@@ -52,6 +52,12 @@ final class BrokerProcess: Sendable {
         _ = kill(pid, signal)
     }
 
+    /// Waits here until the process exited, and reaps it (for `deinit`, which cannot await).
+    func reap() {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
     /// Waits on a dispatch thread until the process exited, then reaps it; its wait status.
     @discardableResult
     func waitForExit() async -> Int32 {

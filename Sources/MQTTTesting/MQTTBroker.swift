@@ -10,7 +10,8 @@ import MQTT
 /// It runs with a generated configuration in a temporary directory: `allow_anonymous false`, a password file
 /// hashed by `mosquitto_passwd -U`, an ACL file from the users' topics, and persistence in its own directory, so
 /// `restart()` keeps sessions and queued messages. Files holding passwords are mode 0600. Call `stop()` at the end;
-/// `withMQTTBroker` does it even when the body throws, and `deinit` kills a broker left running.
+/// `withMQTTBroker` does it even when the body throws; `deinit` kills a broker left running and removes its files.
+/// Brokers of an earlier run that was killed before it could stop them are stopped by the next broker's start.
 public final class MQTTBroker: @unchecked Sendable {
     /// The loopback port it listens on, the same across restarts.
     public let port: Int
@@ -27,8 +28,9 @@ public final class MQTTBroker: @unchecked Sendable {
     ///   - settings: more lines for mosquitto.conf (for example `max_queued_messages 5000`).
     ///   - tls: listen with TLS only, with a certificate for 127.0.0.1 from a CA made for it (`caFile`).
     public init(users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false) async throws {
+        Self.stopOrphans()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "mosquitto-\(UUID().uuidString.prefix(8))", isDirectory: true)
+            "\(Self.directoryPrefix)\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("persistence"), withIntermediateDirectories: true)
         self.users = users
@@ -75,7 +77,11 @@ public final class MQTTBroker: @unchecked Sendable {
     }
 
     deinit {
-        if let process, process.isRunning { process.send(SIGKILL) }
+        if let process, process.isRunning {
+            process.send(SIGKILL)
+            process.reap()
+        }
+        try? FileManager.default.removeItem(at: directory)
     }
 
     private func start() async throws {
@@ -85,6 +91,7 @@ public final class MQTTBroker: @unchecked Sendable {
         let process = try BrokerProcess(
             "/usr/sbin/mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
         lock.withLock { self.process = process }
+        try Self.recordOwner(of: directory, brokerPID: process.pid)
         try await waitUntilAccepting(process)
     }
 
@@ -168,7 +175,6 @@ public func withMQTTBroker<Result>(
     do {
         let result = try await body(broker)
         await broker.stop()
-        try? FileManager.default.removeItem(at: broker.directory)
         return result
     } catch {
         await broker.stop()

@@ -66,7 +66,6 @@ struct MQTTIngest: Scenario {
             throw error
         }
         await broker.stop()
-        try? FileManager.default.removeItem(at: broker.directory)
     }
 
     private func measure(
