@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import MusterWire
 
 /// The one JSON shape of an event: `muster events` writes it, `muster import` reads it back, and the HTTP
 /// API's event list serves it.

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import MusterWire
 
 extension MQTTDevices {
     /// A message a device published, to record.

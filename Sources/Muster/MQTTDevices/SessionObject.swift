@@ -1,3 +1,5 @@
+import MusterWire
+
 /// A device's session object (seed 001): a JSON object it attaches on the first level of every message it
 /// publishes, as `SessionObject`, once it was given one.
 enum SessionObject {

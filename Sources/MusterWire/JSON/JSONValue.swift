@@ -18,11 +18,6 @@ public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
 
-    /// Decodes one JSON document.
-    public init(json data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
-    }
-
     /// The compact JSON text of this value, keys sorted.
     public func jsonData() -> Data {
         // Every case maps to a JSON value; only a non-finite number could fail, and it is written as null.

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Muster
+import MusterWire
 
 /// `muster append`: appends one event with a JSON body to a stream.
 struct Append: AsyncParsableCommand {

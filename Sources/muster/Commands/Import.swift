@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Muster
+import MusterWire
 
 /// `muster import`: appends events from JSON lines in large batches, one commit per batch.
 struct Import: AsyncParsableCommand {
