@@ -27,7 +27,8 @@ import Testing
     @Test func anyValueReadsBackFromItsOwnText() async {
         await propertyCheck(
             input: Gen.int(in: -1_000_000_000...1_000_000_000), Gen.double(in: -1e12...1e12),
-            Gen.int(in: 1...0x1F600).map { Unicode.Scalar(UInt32($0)) ?? "?" }.array(of: 0...12).array(of: 0...4), Gen.bool
+            Gen.int(in: 1...0x1F600).map { Unicode.Scalar(UInt32($0)) ?? "?" }.array(of: 0...12).array(of: 0...4),
+            Gen.bool
         ) { integer, real, scalars, flag in
             let words = scalars.map { String(String.UnicodeScalarView($0)) }
             var nested: [String: JSONValue] = [:]
