@@ -26,6 +26,34 @@ struct Migrate: AsyncParsableCommand {
         let log = try data.open(allowOlderFormat: true)
         defer { log.close() }
         let from = try log.storedFormatVersion()
+        let upgrade = try await Self.bringForward(log)
+        if !upgrade.rebuilt.isEmpty { try await log.catchUpAsyncProjections() }
+        let result = Result(
+            fromFormat: from, format: try log.storedFormatVersion(), migrations: upgrade.migrations,
+            rebuilt: upgrade.rebuilt, alreadyCurrent: upgrade.migrations.isEmpty && upgrade.rebuilt.isEmpty)
+        if json {
+            try Output.json(result)
+        } else if result.alreadyCurrent {
+            Output.line("already current: format \(result.format), every projection up to date")
+        } else {
+            for summary in upgrade.migrations { Output.line("migrated: \(summary)") }
+            for name in upgrade.rebuilt { Output.line("rebuilt: \(name)") }
+            Output.line("data directory now at format \(result.format) (was \(from))")
+        }
+    }
+
+    /// What bringing a data directory forward did.
+    struct Upgrade {
+        /// The summaries of the store migrations applied, in order.
+        var migrations: [String]
+        /// The projections rebuilt because their version changed (or they are new).
+        var rebuilt: [String]
+    }
+
+    /// Runs this release's store migrations the directory has not had, then rebuilds the projections whose
+    /// version changed, with progress on stderr. `muster migrate` and `muster serve` (on start) both call it, so
+    /// a previous release's directory is brought forward either way. Open `log` with `allowOlderFormat`.
+    static func bringForward(_ log: EventLog) async throws -> Upgrade {
         let migrations = try await log.migrate { step in
             FileHandle.standardError.write(
                 Data("migrate: format \(step.format) of \(step.target): \(step.summary)\n".utf8))
@@ -36,19 +64,7 @@ struct Migrate: AsyncParsableCommand {
             try await log.rebuild(pending) { step in
                 bars[step.projection]?.update(step.isFinished ? step.head : step.checkpoint, of: step.head)
             }
-            try await log.catchUpAsyncProjections()
         }
-        let result = Result(
-            fromFormat: from, format: try log.storedFormatVersion(), migrations: migrations, rebuilt: pending,
-            alreadyCurrent: migrations.isEmpty && pending.isEmpty)
-        if json {
-            try Output.json(result)
-        } else if result.alreadyCurrent {
-            Output.line("already current: format \(result.format), every projection up to date")
-        } else {
-            for summary in migrations { Output.line("migrated: \(summary)") }
-            for name in pending { Output.line("rebuilt: \(name)") }
-            Output.line("data directory now at format \(result.format) (was \(from))")
-        }
+        return Upgrade(migrations: migrations, rebuilt: pending)
     }
 }
