@@ -43,11 +43,13 @@ import Testing
     @Test func migrateBringsTheDirectoryForwardAndEveryProjectionEqualsARebuild() async throws {
         let fixture = try await ReleaseFixture(Self.release)
         defer { fixture.remove() }
-        // 0.1.0 crossed two tables' handles while serving (fixed by ae43303): its own verify found statistics and
-        // rules unlike a fresh rebuild. Rules is rebuilt for its new version; statistics must be repaired.
-        let before = try JSONSerialization.jsonObject(with: Data(fixture.answer("verify.json").utf8)) as? [String: Any]
-        let damaged = (before?["projections"] as? [[String: Any]] ?? []).filter { ($0["differences"] as? Int ?? 0) > 0 }
-        #expect(Set(damaged.compactMap { $0["name"] as? String }) == ["statistics", "rules"])
+        // 0.1.0 could cross two tables' handles while serving (fixed by ae43303); on this fixture its own verify
+        // found statistics and rules unlike a fresh rebuild. Rules is rebuilt for its new version; what else
+        // differed must be repaired.
+        let recorded = try JSONSerialization.jsonObject(with: Data(fixture.answer("verify.json").utf8))
+        let checks = (recorded as? [String: Any])?["projections"] as? [[String: Any]] ?? []
+        let damaged = Set(checks.filter { ($0["differences"] as? Int ?? 0) > 0 }.compactMap { $0["name"] as? String })
+        #expect(!checks.isEmpty)
 
         let migrated = try await MusterProcess.run(["migrate", "--json"] + fixture.dataArguments)
         #expect(migrated.status == 0, "\(migrated)")
@@ -55,7 +57,7 @@ import Testing
         #expect(result["fromFormat"] as? Int == 1 && result["format"] as? Int == 1, "\(result)")
         #expect(result["migrations"] as? [String] == [])
         #expect(Set(result["rebuilt"] as? [String] ?? []) == Self.rebuiltOnUpgrade)
-        #expect(result["repaired"] as? [String] == ["statistics"])
+        #expect(Set(result["repaired"] as? [String] ?? []) == damaged.subtracting(Self.rebuiltOnUpgrade))
 
         let status = try await MusterProcess.run(["status", "--json"] + fixture.dataArguments).json()
         #expect(status["pendingRebuilds"] as? [String] == [])
@@ -88,6 +90,25 @@ import Testing
                 try CanonicalJSON.lines(outcome.stdout, lowercasingUUIDs: true)
                     == CanonicalJSON.lines(recorded, lowercasingUUIDs: true), "\(arguments)")
         }
+    }
+
+    @Test func theProjectionsOfPushDeliveryAreBuiltFromTheReleasesLog() async throws {
+        let fixture = try await ReleaseFixture(Self.release)
+        defer { fixture.remove() }
+        let migrated = try await MusterProcess.run(["migrate"] + fixture.dataArguments)
+        try #require(migrated.status == 0, "\(migrated)")
+
+        // deviceOwners and directory: 0.1.0's devices, ann's old phone removed, none with a publish topic.
+        let listed = try await MusterProcess.run(["devices", "list", "--json"] + fixture.dataArguments)
+        let devices = try #require(
+            try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed)")
+        #expect(devices.compactMap { $0["deviceId"] as? String }.sorted() == ["ann-browser", "joe-phone"])
+        #expect(devices.allSatisfy { $0["publishTopic"] == nil })
+        // outbox: 0.1.0's messages were never pushed by Muster, and the upgrade queues none of them now, so the
+        // first `serve` does not push old messages to these devices.
+        let deliveries = try await MusterProcess.run(["deliveries", "--json"] + fixture.dataArguments)
+        #expect(deliveries.status == 0, "\(deliveries)")
+        #expect(try CanonicalJSON.text(deliveries.stdout) == "[]")
     }
 
     @Test func theEventsWhoseLayoutChangedReadUpcast() async throws {
