@@ -134,13 +134,10 @@ struct Serve: AsyncParsableCommand {
         let metrics = ServerMetrics(registry: registry)
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
-        let log = try data.open(mustExist: false) { commit in metrics.commit(commit) }
+        let log = try data.open(mustExist: false, allowOlderFormat: true) { commit in metrics.commit(commit) }
         defer { log.close() }
-        let pending = try log.projectionsNeedingRebuild()
-        if !pending.isEmpty {
-            let progress = Progress("rebuild")
-            try await log.rebuild(pending) { step in progress.update(step.checkpoint, of: step.head) }
-        }
+        // A previous release's directory is brought forward as `muster migrate` would.
+        _ = try await Migrate.bringForward(log)
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port

@@ -44,6 +44,10 @@ struct Status: AsyncParsableCommand {
         var events: UInt64
         var formatVersion: UInt32
         var releaseFormatVersion: UInt32
+        /// The summaries of this release's store migrations the directory has not had, in order.
+        var pendingMigrations: [String]
+        /// The projections `muster migrate` (or `serve` on start) would rebuild: their version changed, or new.
+        var pendingRebuilds: [String]
         var mapSize: Int
         var mapUsed: Int
         /// Media blobs: how many, their raw bytes and the bytes stored after zstd.
@@ -68,6 +72,9 @@ struct Status: AsyncParsableCommand {
     static func report(_ log: EventLog) throws -> Report {
         let format = try log.storedFormatVersion()
         let blobs = try log.blobs.totals()
+        let pendingMigrations = log.configuration.migrations.filter { $0.fromFormat >= format }
+            .sorted { $0.fromFormat < $1.fromFormat }.map(\.summary)
+        let pendingRebuilds = try log.projectionsNeedingRebuild()
         return try log.read { reader in
             let head = reader.head
             let projections = try reader.projectionStatuses().map { s in
@@ -87,7 +94,8 @@ struct Status: AsyncParsableCommand {
             }
             return Report(
                 directory: log.directory.path, head: head, events: head, formatVersion: format,
-                releaseFormatVersion: log.configuration.formatVersion, mapSize: log.environment.mapSize,
+                releaseFormatVersion: log.configuration.formatVersion, pendingMigrations: pendingMigrations,
+                pendingRebuilds: pendingRebuilds, mapSize: log.environment.mapSize,
                 mapUsed: log.environment.usedSize, blobs: blobs, projections: projections, statistics: statistics)
         }
     }
@@ -100,6 +108,10 @@ struct Status: AsyncParsableCommand {
             format += " — this release needs \(r.releaseFormatVersion): run `muster migrate`"
         }
         Output.line(format)
+        if !r.pendingMigrations.isEmpty || !r.pendingRebuilds.isEmpty {
+            let steps = r.pendingMigrations + r.pendingRebuilds.map { "rebuild \($0)" }
+            Output.line("pending         \(steps.joined(separator: "; ")) — run `muster migrate`")
+        }
         Output.line("map             \(Self.bytes(r.mapUsed)) used of \(Self.bytes(r.mapSize))")
         Output.line(
             "blobs           \(r.blobs.count): \(Self.bytes(Int(r.blobs.rawBytes))) raw, "
