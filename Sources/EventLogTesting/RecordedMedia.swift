@@ -33,7 +33,9 @@ public enum RecordedMedia {
         Array(id.utf8) + le32(body.count) + body + (body.count % 2 == 1 ? [0] : [])
     }
 
-    private static func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(8 + body.count) + Array(type.utf8) + body }
+    private static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        be32(8 + body.count) + Array(type.utf8) + body
+    }
 
     /// An EBML element with a one-byte size (bodies here are below 127 bytes).
     private static func element(_ id: [UInt8], _ body: [UInt8]) -> [UInt8] { id + [0x80 | UInt8(body.count)] + body }
