@@ -53,7 +53,8 @@ extension Notifications {
         guard document.kind == media else {
             return FormError(
                 path: path, rule: .badDocumentName,
-                message: "\"\(name)\" is \(document.kind.rawValue), not \(media.rawValue): upload the \(media.rawValue)")
+                message: "\"\(name)\" is \(document.kind.rawValue), not \(media.rawValue): upload the \(media.rawValue)"
+            )
         }
         if let maxSizeK = limits?.maxSizeK, maxSizeK >= 0, document.size > UInt64(maxSizeK) * 1024 {
             return FormError(
