@@ -74,6 +74,12 @@ public struct FormRule: Sendable, Hashable, CustomStringConvertible {
     public static let notInValues = FormRule("not-in-values")
     /// A media value is not a document name of the field's kind.
     public static let badDocumentName = FormRule("bad-document-name")
+    /// A media value names no document the responder uploaded (checked by the server, which knows the documents).
+    public static let unknownDocument = FormRule("unknown-document")
+    /// A media value's document is larger than the field's `maxSizeK`.
+    public static let documentTooLarge = FormRule("document-too-large")
+    /// A media value's recording lasts longer than the field's `maxDurationSeconds`, as its header tells.
+    public static let documentTooLong = FormRule("document-too-long")
     /// `submitValue` is not a declared button value (or 0 without buttons).
     public static let badSubmitValue = FormRule("bad-submit-value")
     /// The response's `responseTopic` or `state` differs from the payload's.

@@ -18,9 +18,53 @@ public struct DocumentUploaded: DomainEvent, Hashable, Codable {
     public var contentType: String
     /// Bytes of the raw content.
     public var size: UInt64
-    /// Who uploaded it; only they may fetch it over HTTP.
+    /// Who uploaded it; they (and the recipients of messages showing it) may fetch it over HTTP.
     public var uploader: String
+    /// How long the recording lasts, in milliseconds, as its header said when it was uploaded (`MediaDuration`);
+    /// nil when the header does not say (or for an image). Written after the other fields only when known, so
+    /// a document without one keeps the bytes schema 1 always had.
+    public var durationMilliseconds: UInt64?
+
+    public init(
+        name: String, blob: String, kind: MediaKind, contentType: String, size: UInt64, uploader: String,
+        durationMilliseconds: UInt64? = nil
+    ) {
+        self.name = name
+        self.blob = blob
+        self.kind = kind
+        self.contentType = contentType
+        self.size = size
+        self.uploader = uploader
+        self.durationMilliseconds = durationMilliseconds
+    }
 
     /// The blob's id.
     public var blobID: BlobID? { BlobID(hex: blob) }
+}
+
+/// Schema 1's layout, written by hand: a field written only when present does not fit `BinaryCoding`.
+extension DocumentUploaded {
+    public func encode(into w: inout ByteWriter) {
+        w.write(name)
+        w.write(blob)
+        w.write(kind.rawValue)
+        w.write(contentType)
+        w.write(varint: size)
+        w.write(uploader)
+        if let durationMilliseconds { w.write(varint: durationMilliseconds) }
+    }
+
+    public init(from r: inout ByteReader) throws {
+        name = try r.readString("name")
+        blob = try r.readString("blob")
+        let kindName = try r.readString("kind")
+        guard let kind = MediaKind(rawValue: kindName) else {
+            throw StoreError(.corrupt, "document \(name) has an unknown kind \(String(reflecting: kindName))")
+        }
+        self.kind = kind
+        contentType = try r.readString("content type")
+        size = try r.readVarint("size")
+        uploader = try r.readString("uploader")
+        durationMilliseconds = r.remaining > 0 ? try r.readVarint("duration") : nil
+    }
 }

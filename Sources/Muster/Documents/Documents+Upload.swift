@@ -8,11 +8,14 @@ extension Documents {
         var kind: MediaKind
         var fileExtension: String
         var contentType: String
+        /// How long a recording lasts as its header says (`MediaDuration`), in milliseconds; nil for an image or
+        /// a header that does not say.
+        var durationMilliseconds: UInt64?
 
         /// - Parameters:
         ///   - kind: the kind asked for; nil to take it from the extension, the declared type or the content.
         ///   - declaredType: the uploader's `Content-Type`; nil (or `application/octet-stream`) for none.
-        ///   - head: the content's first bytes (`MediaFormat.headerLength` of them, or all of a shorter one).
+        ///   - head: the content's first bytes (`MediaDuration.headLength` of them, or all of a shorter one).
         ///   - what, hint: how to name the upload, and what to do, when the kind cannot be told.
         init(
             kind: MediaKind?, fileExtension: String, declaredType: String?, head: [UInt8], what: String, hint: String
@@ -43,6 +46,8 @@ extension Documents {
             }
             self.kind = kind
             contentType = declared ?? stored
+            let seconds = kind == .image ? nil : MediaDuration.seconds(in: head)
+            durationMilliseconds = seconds.flatMap { $0 < 1e12 ? UInt64(($0 * 1000).rounded()) : nil }
             // The name's extension says the stored type: the given one when it fits that format, else the type's own.
             let fits = MediaFormat.extensions[ext].map(format.types.contains) ?? false
             if fits && ext.count <= 16 && ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {

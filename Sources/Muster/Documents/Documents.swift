@@ -49,9 +49,9 @@ public struct Documents: Sendable {
         var rest = content.makeAsyncIterator()
         var read: [[UInt8]] = []
         var head: [UInt8] = []
-        while head.count < MediaFormat.headerLength, let piece = try await rest.next() {
+        while head.count < MediaDuration.headLength, let piece = try await rest.next() {
             read.append(piece)
-            head += piece.prefix(MediaFormat.headerLength - head.count)
+            head += piece.prefix(MediaDuration.headLength - head.count)
         }
         let upload = try Upload(
             kind: kind, fileExtension: fileExtension, declaredType: contentType, head: head,
@@ -74,7 +74,7 @@ public struct Documents: Sendable {
         return (upload.kind, upload.contentType, upload.fileExtension)
     }
 
-    /// Up to `MediaFormat.headerLength` first bytes of a file, and its size.
+    /// Up to `MediaDuration.headLength` first bytes of a file, and its size.
     private static func head(of file: URL) throws -> ([UInt8], UInt64) {
         let handle: FileHandle
         do {
@@ -84,7 +84,7 @@ public struct Documents: Sendable {
         }
         defer { try? handle.close() }
         do {
-            let head = try handle.read(upToCount: MediaFormat.headerLength) ?? Data()
+            let head = try handle.read(upToCount: MediaDuration.headLength) ?? Data()
             let size = try handle.seekToEnd()
             return ([UInt8](head), size)
         } catch {
@@ -100,7 +100,7 @@ public struct Documents: Sendable {
         let document = DocumentUploaded(
             name: "\(upload.kind.prefix)\(EventID.make().uuidString.lowercased()).\(upload.fileExtension)",
             blob: receipt.info.id.hex, kind: upload.kind, contentType: upload.contentType,
-            size: receipt.info.rawSize, uploader: user)
+            size: receipt.info.rawSize, uploader: user, durationMilliseconds: upload.durationMilliseconds)
         try scope.append(
             AppendRequest(
                 namespace: namespace, stream: "document/\(document.name)", expectedVersion: .noStream,
@@ -119,6 +119,20 @@ public struct Documents: Sendable {
     /// The document of this name, or nil.
     public func document(_ name: String, namespace: String = Names.defaultNamespace) throws -> DocumentUploaded? {
         try log.read { try $0.documents.document(name, namespace: namespace) }
+    }
+
+    /// The document of this name when `user` may read it — they uploaded it, or a message sent to them shows it
+    /// (an `image` or `document` field's url, a `markupImage` source) — else nil, as for no such document.
+    public func document(_ name: String, readableBy user: String, namespace: String = Names.defaultNamespace) throws
+        -> DocumentUploaded?
+    {
+        try log.read { reader in
+            let documents = try reader.documents
+            guard let document = try documents.document(name, namespace: namespace),
+                try documents.isReadable(document, by: user, namespace: namespace)
+            else { return nil }
+            return document
+        }
     }
 
     /// A document as its uploader's list shows it.

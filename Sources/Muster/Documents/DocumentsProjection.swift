@@ -1,4 +1,6 @@
 import EventLog
+import Forms
+import Foundation
 
 /// Every uploaded document by name, kept inline so a name is found in one read, and the bytes stored per
 /// user and per namespace, which the storage quotas are checked against.
@@ -9,19 +11,24 @@ import EventLog
 /// Table `namespaceBytes`: `namespace 0` → total size of the namespace's documents (UInt64, big-endian).
 /// Table `uploads`: `namespace 0 user 0 name 0` → when it was uploaded (microseconds since 1970, Int64,
 /// big-endian): a user's own documents, listed without reading anyone else's.
+/// Table `readers`: `namespace 0 name 0 user 0` → `[1]`: a document a message showed `user` (an `image` field's
+/// url, a `document` field's url, a `markupImage` source naming it), so they may read it too. Filled from
+/// `PayloadSent` — the payload parsed once, when sent, and only when its text mentions `rcs/` — for documents
+/// stored by then; an indirect payload (`payloadName`) grants nothing.
 ///
-/// Version 2 added the two totals, version 3 `uploads`.
+/// Version 2 added the two totals, version 3 `uploads`, version 4 `readers`.
 public struct DocumentsProjection: Projection {
     public static let name = "documents"
     public var name: String { Self.name }
-    public var version: UInt32 { 3 }
+    public var version: UInt32 { 4 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["documents", "userBytes", "namespaceBytes", "uploads"] }
-    public var eventTypes: Set<String>? { [DocumentUploaded.type] }
+    public var tables: [String] { ["documents", "userBytes", "namespaceBytes", "uploads", "readers"] }
+    public var eventTypes: Set<String>? { [DocumentUploaded.type, PayloadSent.type] }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        if event.type == PayloadSent.type { return try share(event, in: state) }
         guard let document = try DocumentUploaded.decode(event) else { return }
         let key = Key.joined(event.namespace, document.name)
         let isNew = try state.get("documents", key) == nil
@@ -34,6 +41,22 @@ public struct DocumentsProjection: Projection {
             try state.put(table, total, Self.encode(Self.total(table, total, in: state) &+ document.size))
         }
     }
+
+    /// Lets the recipients of a message read the stored documents its payload shows.
+    private func share(_ event: RecordedEvent, in state: ProjectionState) throws {
+        // Most payloads show no document: their text has no document name to parse for.
+        guard event.body.bytes.firstRange(of: Self.documentPrefix) != nil, let sent = try PayloadSent.decode(event)
+        else { return }
+        let payload = Payload.parse(Data(sent.payload))
+        for name in payload.shownDocuments.sorted()
+        where try state.get("documents", Key.joined(event.namespace, name)) != nil {
+            for recipient in sent.recipients {
+                try state.put("readers", Key.joined(event.namespace, name, recipient.user), [1])
+            }
+        }
+    }
+
+    private static let documentPrefix = Array("rcs/".utf8)
 
     fileprivate static func totals(user: String, namespace: String) -> [(table: String, key: [UInt8])] {
         [
@@ -72,6 +95,11 @@ extension ProjectionView<DocumentsProjection> {
             return true
         }
         return try names.compactMap { name, at in try document(name, namespace: namespace).map { ($0, at) } }
+    }
+
+    /// Whether `user` may read the document: they uploaded it, or a message showed it to them.
+    func isReadable(_ document: DocumentUploaded, by user: String, namespace: String) throws -> Bool {
+        try document.uploader == user || state.get("readers", Key.joined(namespace, document.name, user)) != nil
     }
 
     /// Bytes of documents `user` has stored, and the namespace has.

@@ -46,7 +46,7 @@ extension Notifications {
                 try deviceName ?? snapshot.directory.deviceName(deviceId, user: user, namespace: namespace) ?? deviceId
             let (response, json) = try Self.submit(
                 form.payload, answers, user: user, deviceId: deviceId, deviceName: device, submitValue: submitValue,
-                at: location, now: now)
+                at: location, now: now, namespace: namespace, documents: snapshot.documents)
             return Prepared(
                 basis: question.basis, deviceName: device, response: response, json: json, topic: form.topic)
         }
@@ -64,6 +64,7 @@ extension Notifications {
                 return earlier
             }
             let question = try ask(scope, true)
+            try Self.checkDevice(deviceId, user: user, namespace: namespace, in: scope)
             let device =
                 try deviceName ?? scope.directory.deviceName(deviceId, user: user, namespace: namespace) ?? deviceId
             let answer: Prepared
@@ -113,10 +114,12 @@ extension Notifications {
             isRepeat: true)
     }
 
-    /// The response object the app builds for `answers`, validated against `payload`; its JSON text.
+    /// The response object the app builds for `answers`, validated against `payload` and its media values
+    /// against the stored `documents`; its JSON text.
     static func submit(
         _ payload: Payload, _ answers: [String: JSONValue], user: String, deviceId: String, deviceName name: String,
-        submitValue: Int, at location: Location?, now: Int64
+        submitValue: Int, at location: Location?, now: Int64, namespace: String,
+        documents: ProjectionView<DocumentsProjection>
     ) throws -> (ResponseObject, Data) {
         var response = ResponseObject(
             submitting: payload, answers: answers, submitValue: submitValue,
@@ -130,7 +133,10 @@ extension Notifications {
         }
         // Values for no field are dropped by the builder: put them back so validation names them.
         for (id, value) in answers where response.values[id] == nil { response.values[id] = value }
-        let errors = payload.validate(response: response)
+        var errors = payload.validate(response: response)
+        errors += try mediaProblems(
+            response, payload, user: user, namespace: namespace, refused: Set(errors.map(\.path)),
+            documents: documents)
         guard errors.isEmpty else { throw FormRejection(subject: "response", errors: errors) }
         return (response, response.jsonData())
     }

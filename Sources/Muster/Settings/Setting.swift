@@ -15,6 +15,9 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
     case documentQuotaPerUser
     /// Most bytes of documents the namespace may have stored; unset (the default) = unlimited.
     case documentQuotaPerNamespace
+    /// Whether a response's `deviceId` must be one of the responder's registered devices (push targets); when
+    /// false (the default) it is recorded as given.
+    case requireRegisteredDevice
 
     /// The value when never set, as text; nil for "unset".
     public var defaultValue: String? {
@@ -25,6 +28,7 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
         case .pushSizeLimit: "4096"
         case .documentQuotaPerUser: String(1 << 30)
         case .documentQuotaPerNamespace: nil
+        case .requireRegisteredDevice: "false"
         }
     }
 
@@ -41,7 +45,7 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
                     "\(rawValue) takes a whole number ≥ 0, or unset for no limit; not \(String(reflecting: text))")
             }
             return String(n)
-        case .automaticServerNotifications, .automaticUserNotifications:
+        case .automaticServerNotifications, .automaticUserNotifications, .requireRegisteredDevice:
             switch value.lowercased() {
             case "true", "yes", "on", "1": return "true"
             case "false", "no", "off", "0": return "false"

@@ -4,7 +4,8 @@ import HTTPTypes
 import Hummingbird
 import Muster
 
-/// `/documents`: media for audio, camera, video and markupImage fields — uploaded raw, fetched by name.
+/// `/documents`: media for audio, camera, video and markupImage fields — uploaded raw, fetched by name by their
+/// uploader, the recipients of messages showing them, and administrators.
 struct DocumentController: APIController {
     let api: API
 
@@ -64,10 +65,14 @@ struct DocumentController: APIController {
 
     @Sendable func document(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {
         let name = context.remainingPath()
-        guard let document = try api.documents.document(name, namespace: caller.namespace),
-            caller.isAdmin || document.uploader == caller.username
-        else {
-            throw APIError(.notFound, "not_found", "you have no document \(name)")
+        // The uploader, the recipients of a message showing it, and administrators; anyone else is told what
+        // a missing document tells, so names of others' documents cannot be probed.
+        let readable =
+            caller.isAdmin
+            ? try api.documents.document(name, namespace: caller.namespace)
+            : try api.documents.document(name, readableBy: caller.username, namespace: caller.namespace)
+        guard let document = readable else {
+            throw APIError(.notFound, "not_found", "you have no document \(name), nor a message showing it")
         }
         let content = try api.documents.content(of: document)
         return Response(

@@ -46,7 +46,12 @@ struct Documents: AsyncParsableCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a document's bytes to stdout, or to --output FILE.")
+            abstract: "Write a document's bytes to stdout, or to --output FILE.",
+            discussion: """
+                Over HTTP (after muster login): a document you uploaded, one a message sent to you shows (an image \
+                or document field's url, a markupImage source), or any of the namespace for an administrator; \
+                anything else exits as not found. On a data directory: any document.
+                """)
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "Document name, e.g. rcs/audio/<uuid>.m4a.") var name: String
