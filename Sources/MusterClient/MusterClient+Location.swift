@@ -63,7 +63,8 @@ extension MusterClient {
     public func reportBeaconAdvert(
         deviceId: String, advert: String, rssi: Int, at: Date? = nil
     ) async throws(MusterClientError) -> LocationAnswer {
-        try await report(AdvertBody(deviceId: deviceId, advert: advert, rssi: rssi, at: at), to: ["beacons", "adverts"])
+        try await report(
+            AdvertBody(deviceId: deviceId, advert: advert, rssi: rssi, at: at), to: ["beacons", "adverts"])
     }
 
     /// The device's position and the areas it monitors and is active in (`GET /api/v1/devices/{id}/areas`);

@@ -351,6 +351,10 @@ import Testing
             "0473686f700867656f66656e6365",
             #"{"id":"shop","kind":"geofence"}"#
         ),
+        "area-counts-changed": (
+            "06626561636f6e026231027231086f6e5f656e747279016702040101010a0112",
+            #"{"area":"b1","group":"g","kind":"beacon","new":{"maxEvents":5,"maxGroupEvents":9},"old":{"maxEvents":2,"minEvents":1},"rule":"r1","trigger":"on_entry"}"#
+        ),
         "location": (
             "036164610264318fc2f5285c6f4840a4703d0ad7a302c00100000000000029408280f28183898506",
             #"{"accuracy":12.5,"at":1700000000000001,"deviceId":"d1","latitude":48.87,"longitude":-2.33,"user":"ada"}"#

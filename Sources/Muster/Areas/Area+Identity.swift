@@ -31,7 +31,9 @@ extension Area {
         /// e.g. `geofence "52"`.
         public var description: String { "\(kind) \(String(reflecting: id))" }
 
-        public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.kind.rawValue, lhs.id) < (rhs.kind.rawValue, rhs.id) }
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.kind.rawValue, lhs.id) < (rhs.kind.rawValue, rhs.id)
+        }
 
         /// The two key components `kind 0 id 0` projections store it as.
         var key: [UInt8] { Key.joined(kind.rawValue, id) }

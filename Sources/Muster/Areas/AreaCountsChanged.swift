@@ -38,9 +38,11 @@ public struct AreaCountsChanged: DomainEvent, Hashable, Codable {
 
         /// e.g. `min_events 2, max_events 4, min_group_events -, max_group_events 4`.
         public var description: String {
-            [("min_events", minEvents), ("max_events", maxEvents), ("min_group_events", minGroupEvents),
-             ("max_group_events", maxGroupEvents)]
-                .map { "\($0.0) \($0.1.map(String.init) ?? "-")" }.joined(separator: ", ")
+            [
+                ("min_events", minEvents), ("max_events", maxEvents), ("min_group_events", minGroupEvents),
+                ("max_group_events", maxGroupEvents),
+            ]
+            .map { "\($0.0) \($0.1.map(String.init) ?? "-")" }.joined(separator: ", ")
         }
 
         /// Whether the group counts differ from `other`'s.

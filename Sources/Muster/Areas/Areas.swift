@@ -91,8 +91,7 @@ public struct Areas: Sendable {
 
     /// The area an id names: of `kind` when given, else the only area with that id. Throws `.notFound` when
     /// none, and `.invalidArgument` when the id names a geofence and a beacon region and no kind was given.
-    public func resolve(id: String, kind: Area.Kind? = nil, namespace: String = Names.defaultNamespace) throws -> Area
-    {
+    public func resolve(id: String, kind: Area.Kind? = nil, namespace: String = Names.defaultNamespace) throws -> Area {
         try log.read { try $0.areas.resolve(id, kind: kind, namespace: namespace) }
     }
 }

@@ -136,7 +136,8 @@ final class RuleRun {
         guard let area = named.first else {
             throw MusterError(
                 .invalidArgument,
-                "area: no \(report.kind?.description ?? "area") \(String(reflecting: report.area)) in namespace \(namespace)")
+                "area: no \(report.kind?.description ?? "area") \(String(reflecting: report.area)) in namespace \(namespace)"
+            )
         }
         guard named.count == 1 else {
             throw MusterError(
@@ -148,7 +149,7 @@ final class RuleRun {
             try state.get("inside", Key.joined(namespace, reporter!.name, report.deviceId) + area.identity.key) != nil
         if isInside == (report.trigger == "on_entry") {
             evaluation.ignored =
-                "device \(report.deviceId) is already \(isInside ? "inside" : "outside") \(area.identity): nothing changed"
+                "device \(report.deviceId) is already \(isInside ? "inside" : "outside") area \(report.area): nothing changed"
             return
         }
         try transition(
@@ -164,7 +165,7 @@ final class RuleRun {
     ) throws {
         let id = identity.id
         let kind = identity.kind.rawValue
-        evaluation.transitions.append(LocationAnswer.Transition(area: id, trigger: trigger, kind: kind))
+        evaluation.transitions.append(LocationAnswer.Transition(area: id, trigger: trigger))
         // Rules still waiting for their latch time: this newer event supersedes them.
         var waiting: [(rule: String, transition: UInt64)] = []
         try state.scan("latches", prefix: Key.joined(namespace, user, deviceId) + identity.key) { key, value in
@@ -201,8 +202,8 @@ final class RuleRun {
                     LocationAnswer.Outcome(
                         rule: rule.id, area: id, fired: false,
                         reason:
-                            "waiting for the latch time (\(rule.latchTime) s, until \(Timestamp.iso8601(microseconds: due)))",
-                        kind: kind))
+                            "waiting for the latch time (\(rule.latchTime) s, until \(Timestamp.iso8601(microseconds: due)))"
+                    ))
             } else {
                 try evaluate(area, rule, event, transition: position, at: at)
             }
@@ -264,7 +265,8 @@ final class RuleRun {
         var decision = RuleEvaluated(
             user: user, deviceId: event.deviceId, area: area.id, rule: rule.id, trigger: event.trigger,
             transition: transition, at: at, kind: area.kind.rawValue)
-        decision.areaCount = try count("counters", Key.joined(namespace, user) + area.identity.key + Key.joined(rule.id)) + 1
+        decision.areaCount =
+            try count("counters", Key.joined(namespace, user) + area.identity.key + Key.joined(rule.id)) + 1
         if let group = area.groupId {
             decision.group = group
             decision.groupCount = try groupCount(
@@ -411,15 +413,14 @@ final class RuleRun {
     private func record(_ decision: RuleEvaluated) throws -> UInt64 {
         let position = try append(stream: decision.deviceId, decision)
         if let i = evaluation.outcomes.lastIndex(where: {
-            $0.rule == decision.rule && $0.area == decision.area && $0.kind == decision.kind
-                && $0.reason.hasPrefix("waiting for the latch time")
+            $0.rule == decision.rule && $0.area == decision.area && $0.reason.hasPrefix("waiting for the latch time")
         }) {
             evaluation.outcomes.remove(at: i)
         }
         evaluation.outcomes.append(
             LocationAnswer.Outcome(
                 rule: decision.rule, area: decision.area, fired: decision.fired, reason: decision.reason,
-                messageId: decision.messageId?.uuidString.lowercased(), kind: decision.kind))
+                messageId: decision.messageId?.uuidString.lowercased()))
         return position
     }
 

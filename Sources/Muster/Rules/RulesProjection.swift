@@ -110,7 +110,8 @@ public struct RulesProjection: Projection {
                 }
             }
             if let count = record.areaCount {
-                try state.put("counters", Key.joined(ns, record.user) + area + Key.joined(record.rule), Self.count(count))
+                try state.put(
+                    "counters", Key.joined(ns, record.user) + area + Key.joined(record.rule), Self.count(count))
             }
             if let group = record.group, let count = record.groupCount {
                 var w = ByteWriter(capacity: 12)

@@ -75,7 +75,8 @@ extension TransitionBody: DeviceReport {
     func report(to rules: RuleEngine, as caller: API.Caller, at time: Date?) async throws -> LocationAnswer {
         try await rules.report(
             RuleEngine.TransitionReport(
-                user: caller.username, deviceId: deviceId, area: area, kind: try AreaKind.domain(kind), trigger: trigger,
+                user: caller.username, deviceId: deviceId, area: area, kind: try AreaKind.domain(kind),
+                trigger: trigger,
                 at: time, latitude: lat, longitude: lng, namespace: caller.namespace))
     }
 }

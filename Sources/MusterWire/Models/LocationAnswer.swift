@@ -27,14 +27,11 @@ public struct LocationAnswer: Sendable, Hashable, Codable {
         public var area: String
         /// What happened: `on_entry` or `on_exit`.
         public var trigger: String
-        /// The area's kind, `geofence` or `beacon` (its id is unique only within its kind).
-        public var kind: String?
 
         /// Creates a transition.
-        public init(area: String, trigger: String, kind: String? = nil) {
+        public init(area: String, trigger: String) {
             self.area = area
             self.trigger = trigger
-            self.kind = kind
         }
     }
 
@@ -50,19 +47,14 @@ public struct LocationAnswer: Sendable, Hashable, Codable {
         public var reason: String
         /// The inbox message a notification went out as, when one did.
         public var messageId: String?
-        /// The area's kind, `geofence` or `beacon`.
-        public var kind: String?
 
         /// Creates an outcome.
-        public init(
-            rule: String, area: String, fired: Bool, reason: String, messageId: String? = nil, kind: String? = nil
-        ) {
+        public init(rule: String, area: String, fired: Bool, reason: String, messageId: String? = nil) {
             self.rule = rule
             self.area = area
             self.fired = fired
             self.reason = reason
             self.messageId = messageId
-            self.kind = kind
         }
     }
 

@@ -44,13 +44,16 @@ struct Beacon: AsyncParsableCommand {
     @Option(help: "The beacon's minor number.") var minor: Int?
     @Option(help: ArgumentHelp("The raw iBeacon advertisement, hex.", valueName: "HEX")) var advert: String?
     @Option(parsing: .unconditional, help: "Received signal strength, dBm (e.g. -60).") var rssi: Int
-    @Option(parsing: .unconditional, help: "The beacon's measured power at 1 m, dBm (default -59; an advert has its own).")
+    @Option(
+        parsing: .unconditional, help: "The beacon's measured power at 1 m, dBm (default -59; an advert has its own).")
     var txPower: Int?
 
     func validate() throws {
         if advert != nil {
             if uuid != nil || major != nil || minor != nil || txPower != nil {
-                throw ValidationError("--advert carries the UUID, major, minor and power: give it alone, not with --uuid, --major, --minor or --tx-power")
+                throw ValidationError(
+                    "--advert carries the UUID, major, minor and power: give it alone, not with --uuid, --major, --minor or --tx-power"
+                )
             }
         } else if uuid == nil || major == nil || minor == nil {
             throw ValidationError("give --uuid, --major and --minor, or --advert HEX")
@@ -97,12 +100,11 @@ extension BackendOptions {
         let evaluation = try await run(namespace: report.namespace, body)
         if json { return try Output.json(evaluation) }
         if let ignored = evaluation.ignored { Output.line("ignored: \(ignored)") }
-        Output.table(
-            ["AREA", "KIND", "TRIGGER"], evaluation.transitions.map { [$0.area, $0.kind ?? "", $0.trigger] })
+        Output.table(["AREA", "TRIGGER"], evaluation.transitions.map { [$0.area, $0.trigger] })
         Output.line("")
         Output.table(
-            ["AREA", "KIND", "RULE", "FIRED", "REASON"],
-            evaluation.outcomes.map { [$0.area, $0.kind ?? "", $0.rule, $0.fired ? "yes" : "no", $0.reason] })
+            ["AREA", "RULE", "FIRED", "REASON"],
+            evaluation.outcomes.map { [$0.area, $0.rule, $0.fired ? "yes" : "no", $0.reason] })
         guard !evaluation.geotriggers.isEmpty else { return }
         Output.line("")
         Output.table(
