@@ -1,8 +1,8 @@
 import EventLog
 
-/// `AreaTransition` and `RuleEvaluated` schema 1 (0.1.0, an area named by its id alone) → 2 (adds the area's
-/// kind, last): an empty string, which reads as "the one area of that id" — in 0.1.0 a geofence and a beacon
-/// region could not share an id.
+/// `AreaTransition`, `RuleEvaluated` and `AreaRemoved` schema 1 (0.1.0, an area named by its id alone) → 2 (adds
+/// the area's kind, last): an empty string, which reads as "the one area of that id" — in 0.1.0 a geofence and a
+/// beacon region could not share an id.
 struct AreaKindAdded: Upcaster {
     let type: String
     var fromSchemaVersion: UInt16 { 1 }

@@ -53,6 +53,21 @@ import Testing
         #expect(try areas.resolve(id: "1").kind == .geofence, "one area left: the id alone names it")
     }
 
+    @Test func oneImportMayHoldAGeofenceAndABeaconRegionWithTheSameIdButNotTwoOfAKind() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        let both = #"""
+            {"u_geofences":[{"id":"1","lat":48.87,"lng":2.33,"radius":0.05}],
+             "u_beacons":[{"id":"1","proximity_uid":"F2A74FC4-7625-44DB-9B08-CB7E130B2029"}]}
+            """#
+        #expect(try await Areas(log: world.log).importAreas(Data(both.utf8)).defined == ["1", "1"])
+        let twice = #"{"u_geofences":[{"id":"1","lat":1,"lng":1,"radius":1},{"id":"1","lat":2,"lng":2,"radius":1}]}"#
+        let error = await #expect(throws: MusterError.self) {
+            try await Areas(log: world.log).importAreas(Data(twice.utf8))
+        }
+        #expect(error?.description.contains(#"u_geofences[1].id: geofence "1" appears twice"#) == true)
+    }
+
     @Test func changingARulesCountsStartsItsCountersAgainAndAnUnchangedImportKeepsThem() async throws {
         let world = try await RulesWorld()
         defer { world.remove() }
