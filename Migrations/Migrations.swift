@@ -5,6 +5,7 @@ public enum Migrations {
     /// Upcasters applied on every read.
     public static let upcasters = UpcasterRegistry([
         PushTargetUnregisteredReason(), PushTargetRegisteredPublishTopic(), PayloadSentMQTTSettings(),
+        AreaKindAdded(type: "AreaTransition"), AreaKindAdded(type: "RuleEvaluated"), AreaKindAdded(type: "AreaRemoved"),
     ])
     /// Store-format migrations, in order; format 1 is the first release's.
     public static let storeMigrations: [any StoreMigration] = []

@@ -64,10 +64,13 @@ extension MusterClient {
     }
 
     /// The rules' event counters of the namespace (`GET /api/v1/counters`, administrators), optionally
-    /// of one area: `[{"user","area"?,"rule"?,"group"?,"trigger"?,"count"}]`.
-    public func counters(area: String? = nil) async throws(MusterClientError) -> [JSONValue] {
+    /// of one area (of one `kind`, `geofence` or `beacon`, when given):
+    /// `[{"user","kind"?,"area"?,"rule"?,"group"?,"trigger"?,"count"}]`.
+    public func counters(area: String? = nil, kind: String? = nil) async throws(MusterClientError) -> [JSONValue] {
         var request = APIRequest("GET", ["counters"])
-        request.query = [area.map { URLQueryItem(name: "area", value: $0) }].compactMap { $0 }
+        request.query = [
+            area.map { URLQueryItem(name: "area", value: $0) }, kind.map { URLQueryItem(name: "kind", value: $0) },
+        ].compactMap { $0 }
         return try decode([JSONValue].self, from: try await perform(request), of: request)
     }
 

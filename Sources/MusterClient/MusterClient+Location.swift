@@ -46,14 +46,33 @@ extension MusterClient {
     }
 
     /// Reports an entry or exit the device detected itself (`POST /api/v1/transitions`), e.g. from the
-    /// OS's region monitoring; `trigger` is `on_entry` or `on_exit`.
+    /// OS's region monitoring; `trigger` is `on_entry` or `on_exit`, `kind` (`geofence` or `beacon`) is needed
+    /// only when a geofence and a beacon region share the id.
     public func reportTransition(
-        deviceId: String, area: String, trigger: String, latitude: Double? = nil, longitude: Double? = nil,
-        at: Date? = nil
+        deviceId: String, area: String, kind: String? = nil, trigger: String, latitude: Double? = nil,
+        longitude: Double? = nil, at: Date? = nil
     ) async throws(MusterClientError) -> LocationAnswer {
         let body = TransitionBody(
-            deviceId: deviceId, area: area, trigger: trigger, lat: latitude, lng: longitude, at: at)
+            deviceId: deviceId, area: area, kind: kind, trigger: trigger, lat: latitude, lng: longitude, at: at)
         return try await report(body, to: ["transitions"])
+    }
+
+    /// Reports a raw iBeacon advertisement the device received (`POST /api/v1/beacons/adverts`): the server reads
+    /// the UUID, major, minor and measured power from `advert` (the 30 bytes as hex) and answers as for a sighting.
+    /// A malformed advert is refused as `invalid_argument`, naming the offset and what was expected there.
+    public func reportBeaconAdvert(
+        deviceId: String, advert: String, rssi: Int, at: Date? = nil
+    ) async throws(MusterClientError) -> LocationAnswer {
+        try await report(
+            AdvertBody(deviceId: deviceId, advert: advert, rssi: rssi, at: at), to: ["beacons", "adverts"])
+    }
+
+    /// The device's position and the areas it monitors and is active in (`GET /api/v1/devices/{id}/areas`);
+    /// `user` (administrators) reads another user's device.
+    public func deviceAreas(deviceId: String, user: String? = nil) async throws(MusterClientError) -> DeviceAreas {
+        var request = APIRequest("GET", ["devices", deviceId, "areas"])
+        request.query = [user.map { URLQueryItem(name: "user", value: $0) }].compactMap { $0 }
+        return try decode(DeviceAreas.self, from: try await perform(request), of: request)
     }
 
     /// Posts a device's report to `path` and reads what the rules made of it.

@@ -82,9 +82,6 @@ import Testing
             error: .init(.tooShort, offset: 6, expected: "company id 4C 00 (Apple)", found: "end of data after 6 bytes")
         ),
         .init(
-            name: "other flags", input: replacing(2, with: 0x06),
-            error: .init(.unexpectedByte, offset: 2, expected: "flags 1A", found: "06")),
-        .init(
             name: "not manufacturer data", input: replacing(4, with: 0x16),
             error: .init(.unexpectedByte, offset: 4, expected: "manufacturer data type FF", found: "16")),
         .init(
@@ -121,6 +118,14 @@ import Testing
         #expect(throws: `case`.error) { try IBeaconAdvertisement(hex: `case`.input) }
     }
 
+    @Test(arguments: [UInt8(0x06), 0x1A, 0x1E]) func anyFlagsAreAcceptedAndKept(_ flags: UInt8) throws {
+        let advert = try IBeaconAdvertisement(hex: Self.replacing(2, with: flags))
+        #expect(advert.flags == flags)
+        #expect(advert.major == 0xCCCC)
+        #expect(advert.minor == 0xEEEE)
+        #expect(advert.bytes[2] == flags, "the flags are written back as read")
+    }
+
     @Test func theErrorReadsAsOneLine() {
         let error = BeaconParseError(.unexpectedByte, offset: 5, expected: "company id 4C 00 (Apple)", found: "59 00")
         #expect(error.description == "offset 5: expected company id 4C 00 (Apple), found 59 00 [unexpected-byte]")
@@ -145,10 +150,10 @@ import Testing
         }
     }
 
-    @Test func noCorruptedHeaderByteIsAccepted() async {
+    @Test func noCorruptedHeaderByteButTheFlagsIsAccepted() async {
         await propertyCheck(input: Gen.int(in: 0...8), Gen.uint8()) { offset, byte in
             var bytes = Self.seedBytes
-            guard bytes[offset] != byte else { return }
+            guard bytes[offset] != byte, offset != 2 else { return }
             bytes[offset] = byte
             #expect(throws: BeaconParseError.self) { try IBeaconAdvertisement(bytes: bytes) }
         }

@@ -135,7 +135,14 @@ import Testing
         ("revoked-no-device", TokenRevoked(sessionId: session, user: "ada", deviceId: nil, reason: .logout)),
         ("login-failed", LoginFailed(user: "ada", deviceId: "d1", reason: .wrongPassword, clientAddress: "127.0.0.1")),
         ("login-failed-bare", LoginFailed(user: "ada", deviceId: nil, reason: .noPassword)),
-        ("area-removed", AreaRemoved(id: "shop")),
+        ("area-removed", AreaRemoved(Area.Identity(kind: .geofence, id: "shop"))),
+        (
+            "area-counts-changed",
+            AreaCountsChanged(
+                kind: "beacon", area: "b1", rule: "r1", trigger: "on_entry", group: "g",
+                old: AreaCountsChanged.Counts(AreaRule(id: "r1", trigger: "on_entry", minEvents: 1, maxEvents: 2)),
+                new: AreaCountsChanged.Counts(AreaRule(id: "r1", trigger: "on_entry", maxEvents: 5, maxGroupEvents: 9)))
+        ),
         (
             "location",
             LocationReported(
@@ -157,20 +164,21 @@ import Testing
             AreaTransition(
                 user: "ada", deviceId: "d1", area: "shop", trigger: "on_entry", source: .location, at: 7,
                 latitude: 48.87, longitude: 2.33, proximity: nil,
-                latches: [.init(rule: "r1", dueAt: 99), .init(rule: "r2", dueAt: -1)])
+                latches: [.init(rule: "r1", dueAt: 99), .init(rule: "r2", dueAt: -1)], kind: "geofence")
         ),
         (
             "transition-beacon",
             AreaTransition(
                 user: "ada", deviceId: "d1", area: "b1", trigger: "on_exit", source: .beacon, at: 7, latitude: nil,
-                longitude: nil, proximity: "far", latches: [])
+                longitude: nil, proximity: "far", latches: [], kind: "")
         ),
         (
             "evaluated",
             RuleEvaluated(
                 user: "ada", deviceId: "d1", area: "shop", rule: "r1", trigger: "on_entry", transition: 300, at: 9,
                 fired: true, reason: "notified", areaCount: 0, group: "g", groupCount: 3, day: "2026-11-23",
-                dailyCount: 1, messageId: message, serverURL: "http://h", decision: "notify", awaitingServer: true)
+                dailyCount: 1, messageId: message, serverURL: "http://h", decision: "notify", awaitingServer: true,
+                kind: "geofence")
         ),
         (
             "evaluated-bare",
@@ -340,8 +348,12 @@ import Testing
             #"{"reason":"noPassword","user":"ada"}"#
         ),
         "area-removed": (
-            "0473686f70",
-            #"{"id":"shop"}"#
+            "0473686f700867656f66656e6365",
+            #"{"id":"shop","kind":"geofence"}"#
+        ),
+        "area-counts-changed": (
+            "06626561636f6e026231027231086f6e5f656e747279016702040101010a0112",
+            #"{"area":"b1","group":"g","kind":"beacon","new":{"maxEvents":5,"maxGroupEvents":9},"old":{"maxEvents":2,"minEvents":1},"rule":"r1","trigger":"on_entry"}"#
         ),
         "location": (
             "036164610264318fc2f5285c6f4840a4703d0ad7a302c00100000000000029408280f28183898506",
@@ -356,20 +368,20 @@ import Testing
             #"{"at":42,"deviceId":"d1","major":65535,"measuredPower":-59,"minor":0,"proximity":"near","proximityUUID":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","regions":["b1","b2"],"rssi":-70,"user":"ada"}"#
         ),
         "transition": (
-            "036164610264310473686f70086f6e5f656e747279086c6f636174696f6e0e018fc2f5285c6f4840a4703d0ad7a302400002027231c60102723201",
-            #"{"area":"shop","at":7,"deviceId":"d1","latches":[{"dueAt":99,"rule":"r1"},{"dueAt":-1,"rule":"r2"}],"latitude":48.87,"longitude":2.33,"source":"location","trigger":"on_entry","user":"ada"}"#
+            "036164610264310473686f70086f6e5f656e747279086c6f636174696f6e0e018fc2f5285c6f4840a4703d0ad7a302400002027231c601027232010867656f66656e6365",
+            #"{"area":"shop","at":7,"deviceId":"d1","kind":"geofence","latches":[{"dueAt":99,"rule":"r1"},{"dueAt":-1,"rule":"r2"}],"latitude":48.87,"longitude":2.33,"source":"location","trigger":"on_entry","user":"ada"}"#
         ),
         "transition-beacon": (
-            "03616461026431026231076f6e5f6578697406626561636f6e0e000366617200",
-            #"{"area":"b1","at":7,"deviceId":"d1","latches":[],"proximity":"far","source":"beacon","trigger":"on_exit","user":"ada"}"#
+            "03616461026431026231076f6e5f6578697406626561636f6e0e00036661720000",
+            #"{"area":"b1","at":7,"deviceId":"d1","kind":"","latches":[],"proximity":"far","source":"beacon","trigger":"on_exit","user":"ada"}"#
         ),
         "evaluated": (
-            "036164610264310473686f70027231086f6e5f656e747279ac021201086e6f746966696564000167060a323032362d31312d323302016f9619ff8b86d011b42d00c04fc964ff08687474703a2f2f68066e6f7469667901",
-            #"{"area":"shop","areaCount":0,"at":9,"awaitingServer":true,"dailyCount":1,"day":"2026-11-23","decision":"notify","deviceId":"d1","fired":true,"group":"g","groupCount":3,"messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","reason":"notified","rule":"r1","serverURL":"http://h","transition":300,"trigger":"on_entry","user":"ada"}"#
+            "036164610264310473686f70027231086f6e5f656e747279ac021201086e6f746966696564000167060a323032362d31312d323302016f9619ff8b86d011b42d00c04fc964ff08687474703a2f2f68066e6f74696679010867656f66656e6365",
+            #"{"area":"shop","areaCount":0,"at":9,"awaitingServer":true,"dailyCount":1,"day":"2026-11-23","decision":"notify","deviceId":"d1","fired":true,"group":"g","groupCount":3,"kind":"geofence","messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","reason":"notified","rule":"r1","serverURL":"http://h","transition":300,"trigger":"on_entry","user":"ada"}"#
         ),
         "evaluated-bare": (
-            "036164610264310473686f70027231076f6e5f6578697401120000010001000100000000",
-            #"{"area":"shop","at":9,"awaitingServer":false,"deviceId":"d1","fired":false,"reason":"","rule":"r1","transition":1,"trigger":"on_exit","user":"ada"}"#
+            "036164610264310473686f70027231076f6e5f657869740112000001000100010000000000",
+            #"{"area":"shop","at":9,"awaitingServer":false,"deviceId":"d1","fired":false,"kind":"","reason":"","rule":"r1","transition":1,"trigger":"on_exit","user":"ada"}"#
         ),
         "geotrigger-removed": (
             "0167",

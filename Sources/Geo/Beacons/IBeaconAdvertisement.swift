@@ -4,14 +4,17 @@ import Foundation
 /// `02 01 1A 1A FF 4C 00 02 15`, the 16-byte proximity UUID, major and minor (2 bytes each,
 /// big-endian), and one signed byte of measured power.
 ///
+/// The third byte is the advertiser's Bluetooth flags: the seed's iPhone sends `1A`, many beacons `06`
+/// (general discoverable, no BR/EDR); any value is accepted and kept in `flags`.
+///
 /// The seed names the last byte "checksum" (line 761, `C5`); in Apple's iBeacon format it is the
 /// calibrated RSSI at one metre in dBm, two's complement (`C5` = −59 dBm), which is how it is read
 /// here. The link-layer bytes around the packet in the seed's stream (access address, PDU header,
 /// advertiser address, CRC) are not part of the advertising data and are not accepted.
 public struct IBeaconAdvertisement: Sendable, Hashable {
     /// The fixed header and its meaning, byte by byte.
-    static let header: [(byte: UInt8, meaning: String)] = [
-        (0x02, "flags length 02"), (0x01, "flags type 01"), (0x1A, "flags 1A"),
+    static let header: [(byte: UInt8?, meaning: String)] = [
+        (0x02, "flags length 02"), (0x01, "flags type 01"), (nil, "flags"),
         (0x1A, "manufacturer data length 1A"), (0xFF, "manufacturer data type FF"),
         (0x4C, "company id 4C 00 (Apple)"), (0x00, "company id 4C 00 (Apple)"),
         (0x02, "iBeacon type 02"), (0x15, "iBeacon length 15"),
@@ -27,13 +30,16 @@ public struct IBeaconAdvertisement: Sendable, Hashable {
     public let minor: UInt16
     /// The expected RSSI at one metre, in dBm.
     public let measuredPower: Int8
+    /// The advertiser's Bluetooth flags (`1A` in the seed, `06` from many beacons).
+    public let flags: UInt8
 
     /// Creates an advertisement from its fields.
-    public init(proximityUUID: UUID, major: UInt16, minor: UInt16, measuredPower: Int8) {
+    public init(proximityUUID: UUID, major: UInt16, minor: UInt16, measuredPower: Int8, flags: UInt8 = 0x1A) {
         self.proximityUUID = proximityUUID
         self.major = major
         self.minor = minor
         self.measuredPower = measuredPower
+        self.flags = flags
     }
 
     /// Parses the 30 bytes of advertising data. Zero bytes after them are accepted (scanners
@@ -46,7 +52,7 @@ public struct IBeaconAdvertisement: Sendable, Hashable {
                     .tooShort, offset: offset, expected: expected.meaning,
                     found: "end of data after \(bytes.count) bytes")
             }
-            guard bytes[offset] == expected.byte else {
+            guard expected.byte == nil || bytes[offset] == expected.byte else {
                 let isCompany = offset == 5 || offset == 6
                 let found = isCompany ? Self.hex(bytes[5..<min(7, bytes.count)]) : Self.hex(bytes[offset...offset])
                 throw BeaconParseError(
@@ -74,6 +80,7 @@ public struct IBeaconAdvertisement: Sendable, Hashable {
         major = UInt16(bytes[25]) << 8 | UInt16(bytes[26])
         minor = UInt16(bytes[27]) << 8 | UInt16(bytes[28])
         measuredPower = Int8(bitPattern: bytes[29])
+        flags = bytes[2]
     }
 
     /// Parses hex text such as the seed's `02 01 1A 1A FF 4C 00 02 15 F2 A7 …`; spaces, tabs,
@@ -102,7 +109,7 @@ public struct IBeaconAdvertisement: Sendable, Hashable {
 
     /// The 30 bytes of advertising data.
     public var bytes: [UInt8] {
-        var result = Self.header.map(\.byte)
+        var result = Self.header.map { $0.byte ?? flags }
         withUnsafeBytes(of: proximityUUID.uuid) { result.append(contentsOf: $0) }
         result += [UInt8(major >> 8), UInt8(major & 0xFF), UInt8(minor >> 8), UInt8(minor & 0xFF)]
         result.append(UInt8(bitPattern: measuredPower))

@@ -14,7 +14,8 @@ public struct Area: Sendable, Hashable, Codable {
         case beacon(proximityUUID: String, major: Int?, minor: Int?)
     }
 
-    /// Opaque identifier, unique in the namespace.
+    /// Opaque identifier, unique among the namespace's areas of the same kind (seed 004: a geofence and a
+    /// beacon region may share an id and are still two areas).
     public var id: String
     public var region: Region
     public var name: String
@@ -48,11 +49,14 @@ public struct Area: Sendable, Hashable, Codable {
         self.rules = rules
     }
 
-    /// `"geofence"` or `"beacon"`.
-    public var kind: String {
-        if case .geofence = region { return "geofence" }
-        return "beacon"
+    /// Geofence or beacon region: with the id, what names an area.
+    public var kind: Kind {
+        if case .geofence = region { return .geofence }
+        return .beacon
     }
+
+    /// The kind and id that name this area.
+    public var identity: Identity { Identity(kind: kind, id: id) }
 
     /// The circle of a geofence; nil for a beacon region.
     public var circle: Circle? {

@@ -26,15 +26,17 @@ public enum UbuduFormat {
             throw MusterError(.invalidArgument, "the areas are not valid JSON: \(error.localizedDescription)")
         }
         var document = Document(areas: [], warnings: [])
-        var seen = Set<String>()
+        // Ids are unique within a kind only: a geofence and a beacon region may share one.
+        var seen = Set<Area.Identity>()
         func add(_ object: Any, _ path: String, beacon: Bool?) throws {
             guard let fields = object as? [String: Any] else {
                 throw MusterError(.invalidArgument, "\(path): expected an area object")
             }
             var reader = FieldReader(fields: fields, path: path)
             let area = try reader.area(beacon: beacon ?? (fields["proximity_uid"] != nil))
-            guard seen.insert(area.id).inserted else {
-                throw MusterError(.invalidArgument, "\(path).id: area \(String(reflecting: area.id)) appears twice")
+            guard seen.insert(area.identity).inserted else {
+                throw MusterError(
+                    .invalidArgument, "\(path).id: \(area.kind) \(String(reflecting: area.id)) appears twice")
             }
             document.areas.append(area)
             document.warnings += reader.warnings

@@ -187,8 +187,19 @@ public struct Audit: Sendable {
                 return filter.user == nil ? [e] : []
             }
             if let removed = try AreaRemoved.decode(event) {
-                var e = entry(.areaRemoved, "area \(removed.id) removed")
+                let kind = Area.Kind(rawValue: removed.kind)?.description ?? "area"
+                var e = entry(.areaRemoved, "\(kind) \(removed.id) removed")
                 e.area = removed.id
+                return filter.user == nil ? [e] : []
+            }
+            if let changed = try AreaCountsChanged.decode(event) {
+                let kind = Area.Kind(rawValue: changed.kind)?.description ?? changed.kind
+                var e = entry(
+                    .areaCountsChanged,
+                    "rule \(changed.rule) of \(kind) \(changed.area): counts changed from \(changed.old) to \(changed.new); its counters start again"
+                        + (changed.resetsGroup ? ", and group \(changed.group ?? "")'s for \(changed.trigger)" : ""))
+                e.area = changed.area
+                e.rule = changed.rule
                 return filter.user == nil ? [e] : []
             }
             if let transition = try AreaTransition.decode(event) {

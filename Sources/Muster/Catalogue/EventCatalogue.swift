@@ -8,6 +8,7 @@ public enum EventCatalogue {
         ResponseReceived.self, NamedPayloadStored.self, RequestTemplateStored.self, DocumentUploaded.self,
         SettingChanged.self, TopicPublished.self, TokenIssued.self, TokenRevoked.self, LoginFailed.self,
         AreaDefined.self, AreaRemoved.self,
+        AreaCountsChanged.self,
         LocationReported.self, BeaconSighted.self, AreaTransition.self, RuleEvaluated.self,
         GeotriggerDefined.self, GeotriggerRemoved.self, GeotriggerNotified.self,
         PushSourceConfigured.self, PushSourceRemoved.self, PushDelivered.self, PushFailed.self, PushExpired.self,

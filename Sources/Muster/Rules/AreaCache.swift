@@ -8,7 +8,8 @@ import Synchronization
 final class AreaCache: Sendable {
     struct Compiled: Sendable {
         var version: UInt64
-        var areas: [String: Area]
+        var areas: [Area.Identity: Area]
+        /// The geofences, by id.
         var detector: PresenceDetector<String>
         var beaconRegions: [Area]
         var geotriggers: [CompiledGeotrigger]
@@ -38,16 +39,17 @@ final class AreaCache: Sendable {
         for area in areas {
             if let circle = area.circle { index.insert(circle, id: area.id) }
         }
-        let byId = Dictionary(uniqueKeysWithValues: areas.map { ($0.id, $0) })
+        let geofences = Dictionary(uniqueKeysWithValues: areas.filter { $0.kind == .geofence }.map { ($0.id, $0) })
         let geotriggers = try scope.geotriggers.geotriggers(namespace: namespace)
         let compiled = Compiled(
-            version: version, areas: byId, detector: PresenceDetector(fences: index),
-            beaconRegions: areas.filter { if case .beacon = $0.region { true } else { false } },
-            geotriggers: geotriggers.map { Self.compile($0, areas: byId) })
+            version: version, areas: Dictionary(uniqueKeysWithValues: areas.map { ($0.identity, $0) }),
+            detector: PresenceDetector(fences: index), beaconRegions: areas.filter { $0.kind == .beacon },
+            geotriggers: geotriggers.map { Self.compile($0, areas: geofences) })
         entries.withLock { $0[namespace] = compiled }
         return compiled
     }
 
+    /// `areas`: the geofences by id (a geotrigger names geofences by id).
     static func compile(_ geotrigger: Geotrigger, areas: [String: Area]) -> CompiledGeotrigger {
         var index = CircleIndex<String>()
         var attributes: [String: ArcadeDictionary] = [:]
@@ -84,5 +86,13 @@ final class AreaCache: Sendable {
         return CompiledGeotrigger(
             geotrigger: geotrigger, expression: try? MessageExpression(geotrigger.messageExpression),
             detector: PresenceDetector(fences: index), polygons: polygons, attributes: attributes)
+    }
+}
+
+extension AreaCache.Compiled {
+    /// The area a recorded kind and id name; an empty kind (schema 1) is the one area of that id.
+    func area(kind: String, id: String) -> Area? {
+        if let kind = Area.Kind(rawValue: kind) { return areas[Area.Identity(kind: kind, id: id)] }
+        return Area.Kind.allCases.lazy.compactMap { areas[Area.Identity(kind: $0, id: id)] }.first
     }
 }

@@ -2,9 +2,12 @@ import EventLog
 import Foundation
 
 /// A device entered or left an area; rules with a latch time wait for quiet before counting it.
+///
+/// Schema 2 adds the area's kind after the latches; schema 1 (0.1.0) reads with an empty kind, the one area of
+/// that id when it was recorded.
 public struct AreaTransition: DomainEvent, Hashable {
     public static let type = "AreaTransition"
-    public static let schemaVersion: UInt16 = 1
+    public static let schemaVersion: UInt16 = 2
 
     /// What detected it.
     public enum Source: String, Sendable, Hashable, Codable {
@@ -37,9 +40,11 @@ public struct AreaTransition: DomainEvent, Hashable {
     /// The beacon's proximity for beacon transitions.
     public var proximity: String?
     public var latches: [Latch]
+    /// `geofence` or `beacon`; empty in schema 1.
+    public var kind: String
 }
 
-/// Schema 1's layout, written by hand: one presence byte stands for latitude and longitude together,
+/// Schema 1's layout then the kind, written by hand: one presence byte stands for latitude and longitude together,
 /// which `BinaryCoding`'s optionals do not do.
 extension AreaTransition {
     public func encode(into w: inout ByteWriter) {
@@ -60,6 +65,7 @@ extension AreaTransition {
             w.write(latch.rule)
             w.write(signed: latch.dueAt)
         }
+        w.write(kind)
     }
 
     public init(from r: inout ByteReader) throws {
@@ -84,5 +90,6 @@ extension AreaTransition {
         for _ in 0..<count {
             latches.append(Latch(rule: try r.readString("rule"), dueAt: try r.readSigned("due at")))
         }
+        kind = try r.readString("kind")
     }
 }

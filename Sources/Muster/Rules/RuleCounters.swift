@@ -10,6 +10,8 @@ public struct RuleCounters: Sendable {
     /// One rule's event count for one user in one area (or, with `group`, one trigger in one group).
     public struct Counter: Sendable, Hashable, Codable {
         public var user: String
+        /// The area's kind (`geofence` or `beacon`), or nil for a group counter.
+        public var kind: String?
         /// The area, or nil for a group counter.
         public var area: String?
         public var rule: String?
@@ -18,9 +20,12 @@ public struct RuleCounters: Sendable {
         public var count: Int
     }
 
-    /// Every area counter (optionally of one area) then every group counter, in key order.
-    public func counters(area: String? = nil, namespace: String = Names.defaultNamespace) throws -> [Counter] {
-        try log.read { try $0.rules.counters(area: area, namespace: namespace) }
+    /// Every area counter (optionally of one area, of one kind when given) then every group counter, in key
+    /// order.
+    public func counters(
+        area: String? = nil, kind: Area.Kind? = nil, namespace: String = Names.defaultNamespace
+    ) throws -> [Counter] {
+        try log.read { try $0.rules.counters(area: area, kind: kind, namespace: namespace) }
     }
 
     /// Rule notifications the user had on a day of their time zone (`YYYY-MM-DD`).

@@ -79,6 +79,8 @@ public struct RuleEngine: Sendable {
         public var user: String
         public var deviceId: String
         public var area: String
+        /// The area's kind; nil when the id names one area only (an id naming both is refused).
+        public var kind: Area.Kind?
         /// `on_entry` or `on_exit`.
         public var trigger: String
         public var at: Date?
@@ -88,12 +90,13 @@ public struct RuleEngine: Sendable {
         public var namespace: String
 
         public init(
-            user: String, deviceId: String, area: String, trigger: String, at: Date? = nil, latitude: Double? = nil,
-            longitude: Double? = nil, namespace: String = Names.defaultNamespace
+            user: String, deviceId: String, area: String, kind: Area.Kind? = nil, trigger: String, at: Date? = nil,
+            latitude: Double? = nil, longitude: Double? = nil, namespace: String = Names.defaultNamespace
         ) {
             self.user = user
             self.deviceId = deviceId
             self.area = area
+            self.kind = kind
             self.trigger = trigger
             self.at = at
             self.latitude = latitude
@@ -217,7 +220,7 @@ public struct RuleEngine: Sendable {
             let cutoff = (now.map(Self.microseconds) ?? Self.microseconds(Date())) - Self.beaconExitAfter * 1_000_000
             let areas = try reader.areas
             return try reader.rules.beaconPresences(seenBefore: cutoff).filter { namespace, _, _, area in
-                if case .beacon? = try areas.area(area, namespace: namespace)?.region { true } else { false }
+                try areas.area(Area.Identity(kind: .beacon, id: area), namespace: namespace) != nil
             }
         }
         guard !stale.isEmpty else { return LocationAnswer() }

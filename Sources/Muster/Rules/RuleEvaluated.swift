@@ -4,9 +4,11 @@ import Foundation
 /// The engine decided about one rule for one transition: it fired, or why not, with the counters
 /// it set. A rule waiting for its server hook is recorded too (`awaitingServer`), and its answer
 /// later in a second record for the same transition.
+///
+/// Schema 2 adds the area's kind (last); schema 1 (0.1.0) reads with an empty kind, the one area of that id.
 public struct RuleEvaluated: DomainEvent, Hashable, Codable {
     public static let type = "RuleEvaluated"
-    public static let schemaVersion: UInt16 = 1
+    public static let schemaVersion: UInt16 = 2
 
     public var user: String
     public var deviceId: String
@@ -36,4 +38,6 @@ public struct RuleEvaluated: DomainEvent, Hashable, Codable {
     public var decision: String?
     /// True while the server hook has not answered; a later record for the same transition ends it.
     public var awaitingServer = false
+    /// `geofence` or `beacon`; empty in schema 1.
+    public var kind = ""
 }

@@ -53,7 +53,8 @@ final class RuleRun {
         let inside = try insideGeofences(user, deviceId)
         for crossing in areas.detector.crossings(inside: inside, previous: previous, fix: fix) {
             try transition(
-                deviceId: deviceId, user: user, area: crossing.id, trigger: crossing.trigger.rawValue,
+                deviceId: deviceId, user: user, area: Area.Identity(kind: .geofence, id: crossing.id),
+                trigger: crossing.trigger.rawValue,
                 source: .location, at: at, location: fix.coordinate, proximity: nil)
         }
         try runGeotriggers(deviceId: deviceId, user: user, fix: fix, previous: previous, at: at)
@@ -67,12 +68,11 @@ final class RuleRun {
         }
         let matched = Set(regions.map(\.id))
         // Regions the device is in but has not seen for a while: left.
-        var stale: [String] = []
-        try state.scan("inside", prefix: Key.joined(namespace, user, sighting.deviceId)) { key, value in
-            let area = Self.lastComponent(key)
-            guard let known = areas.areas[area], case .beacon = known.region, !matched.contains(area) else {
-                return true
-            }
+        var stale: [Area.Identity] = []
+        let beaconPrefix = Key.joined(namespace, user, sighting.deviceId, Area.Kind.beacon.rawValue)
+        try state.scan("inside", prefix: beaconPrefix) { key, value in
+            let area = Area.Identity(kind: .beacon, id: Self.lastComponent(key))
+            guard areas.areas[area] != nil, !matched.contains(area.id) else { return true }
             if value.loadUnaligned(as: Int64.self) < at - RuleEngine.beaconExitAfter * 1_000_000 { stale.append(area) }
             return true
         }
@@ -107,17 +107,18 @@ final class RuleRun {
             return
         }
         for region in regions
-        where try state.get("inside", Key.joined(namespace, user, sighting.deviceId, region.id)) == nil {
+        where try state.get("inside", Key.joined(namespace, user, sighting.deviceId) + region.identity.key) == nil {
             try transition(
-                deviceId: sighting.deviceId, user: user, area: region.id, trigger: "on_entry", source: .beacon, at: at,
-                location: location, proximity: proximity.rawValue)
+                deviceId: sighting.deviceId, user: user, area: region.identity, trigger: "on_entry", source: .beacon,
+                at: at, location: location, proximity: proximity.rawValue)
         }
     }
 
     /// Takes the user's device out of a beacon region not seen for `beaconExitAfter` seconds, if that is still so.
-    func expireBeaconRegion(user: String, deviceId: String, area: String, at: Int64) throws {
-        // Beacon regions keep the user after the time: a shorter value is a geofence's.
-        guard let value = try state.get("inside", Key.joined(namespace, user, deviceId, area)), value.count > 8 else {
+    func expireBeaconRegion(user: String, deviceId: String, area id: String, at: Int64) throws {
+        let area = Area.Identity(kind: .beacon, id: id)
+        guard let value = try state.get("inside", Key.joined(namespace, user, deviceId) + area.key), value.count > 8
+        else {
             return
         }
         let lastSeen = value.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
@@ -129,32 +130,45 @@ final class RuleRun {
 
     /// An entry or exit the device reported: recorded when it changes where the device is.
     func reported(_ report: RuleEngine.TransitionReport, at: Int64, location: Coordinate?) throws {
-        guard areas.areas[report.area] != nil else {
+        let named = Area.Kind.allCases.filter { report.kind == nil || report.kind == $0 }.compactMap {
+            areas.areas[Area.Identity(kind: $0, id: report.area)]
+        }
+        guard let area = named.first else {
             throw MusterError(
-                .invalidArgument, "area: no area \(String(reflecting: report.area)) in namespace \(namespace)")
+                .invalidArgument,
+                "area: no \(report.kind?.description ?? "area") \(String(reflecting: report.area)) in namespace \(namespace)"
+            )
+        }
+        guard named.count == 1 else {
+            throw MusterError(
+                .invalidArgument,
+                "area: \(String(reflecting: report.area)) names both a geofence and a beacon region; give kind (geofence or beacon)"
+            )
         }
         let isInside =
-            try state.get("inside", Key.joined(namespace, reporter!.name, report.deviceId, report.area)) != nil
+            try state.get("inside", Key.joined(namespace, reporter!.name, report.deviceId) + area.identity.key) != nil
         if isInside == (report.trigger == "on_entry") {
             evaluation.ignored =
                 "device \(report.deviceId) is already \(isInside ? "inside" : "outside") area \(report.area): nothing changed"
             return
         }
         try transition(
-            deviceId: report.deviceId, user: reporter!.name, area: report.area, trigger: report.trigger,
+            deviceId: report.deviceId, user: reporter!.name, area: area.identity, trigger: report.trigger,
             source: .device, at: at, location: location, proximity: nil)
     }
 
     // MARK: Transitions and latches
 
     func transition(
-        deviceId: String, user: String, area id: String, trigger: String, source: AreaTransition.Source, at: Int64,
-        location: Coordinate?, proximity: String?
+        deviceId: String, user: String, area identity: Area.Identity, trigger: String, source: AreaTransition.Source,
+        at: Int64, location: Coordinate?, proximity: String?
     ) throws {
+        let id = identity.id
+        let kind = identity.kind.rawValue
         evaluation.transitions.append(LocationAnswer.Transition(area: id, trigger: trigger))
         // Rules still waiting for their latch time: this newer event supersedes them.
         var waiting: [(rule: String, transition: UInt64)] = []
-        try state.scan("latches", prefix: Key.joined(namespace, user, deviceId, id)) { key, value in
+        try state.scan("latches", prefix: Key.joined(namespace, user, deviceId) + identity.key) { key, value in
             let pending = try RulesProjection.pending(Array(value))
             waiting.append((Self.lastComponent(key), pending.transition))
             return true
@@ -168,16 +182,17 @@ final class RuleRun {
             try record(
                 RuleEvaluated(
                     user: earlier.user, deviceId: deviceId, area: id, rule: rule, trigger: earlier.trigger,
-                    transition: position, at: at, reason: reason))
+                    transition: position, at: at, reason: reason, kind: kind))
         }
-        let area = areas.areas[id]
+        let area = areas.areas[identity]
         let rules = (area?.rules ?? []).filter { $0.trigger == trigger }
         let latches = rules.filter { $0.latchTime > 0 }.map {
             AreaTransition.Latch(rule: $0.id, dueAt: at + Int64($0.latchTime) * 1_000_000)
         }
         let event = AreaTransition(
             user: user, deviceId: deviceId, area: id, trigger: trigger, source: source, at: at,
-            latitude: location?.latitude, longitude: location?.longitude, proximity: proximity, latches: latches)
+            latitude: location?.latitude, longitude: location?.longitude, proximity: proximity, latches: latches,
+            kind: kind)
         let position = try append(stream: deviceId, event)
         guard let area else { return }
         for rule in rules {
@@ -229,12 +244,14 @@ final class RuleRun {
     }
 
     private func fireLatch(_ transition: AreaTransition, position: UInt64, rule id: String, at: Int64) throws {
-        guard let area = areas.areas[transition.area], let rule = area.rules.first(where: { $0.id == id }) else {
+        guard let area = areas.area(kind: transition.kind, id: transition.area),
+            let rule = area.rules.first(where: { $0.id == id })
+        else {
             try record(
                 RuleEvaluated(
                     user: transition.user, deviceId: transition.deviceId, area: transition.area, rule: id,
                     trigger: transition.trigger, transition: position, at: at,
-                    reason: "the area or rule was removed before its latch time ended"))
+                    reason: "the area or rule was removed before its latch time ended", kind: transition.kind))
             return
         }
         try evaluate(area, rule, transition, transition: position, at: at)
@@ -247,8 +264,9 @@ final class RuleRun {
         let user = event.user
         var decision = RuleEvaluated(
             user: user, deviceId: event.deviceId, area: area.id, rule: rule.id, trigger: event.trigger,
-            transition: transition, at: at)
-        decision.areaCount = try count("counters", Key.joined(namespace, user, area.id, rule.id)) + 1
+            transition: transition, at: at, kind: area.kind.rawValue)
+        decision.areaCount =
+            try count("counters", Key.joined(namespace, user) + area.identity.key + Key.joined(rule.id)) + 1
         if let group = area.groupId {
             decision.group = group
             decision.groupCount = try groupCount(
@@ -293,9 +311,11 @@ final class RuleRun {
     /// Ends a rule that waited for its server hook with the hook's answer.
     func complete(_ pending: PendingHook, answer: ServerHook.Answer) throws {
         // Already answered (another instance, or a resumed hook): nothing to do.
-        let hookKey = Key.joined(
-            namespace, pending.record.user, pending.record.deviceId, pending.record.area, pending.record.rule,
-            String(pending.record.transition))
+        let waiting = pending.record
+        let hookKey =
+            Key.joined(namespace, waiting.user, waiting.deviceId)
+            + (try RulesProjection.areaKey(waiting.kind, waiting.area, namespace: namespace, state))
+            + Key.joined(waiting.rule, String(waiting.transition))
         guard try state.get("hooks", hookKey) != nil else { return }
         var decision = pending.record
         decision.awaitingServer = false
@@ -314,7 +334,8 @@ final class RuleRun {
                 try record(decision)
                 return
             }
-            guard let area = areas.areas[decision.area], let rule = area.rules.first(where: { $0.id == decision.rule })
+            guard let area = areas.area(kind: decision.kind, id: decision.area),
+                let rule = area.rules.first(where: { $0.id == decision.rule })
             else {
                 decision.reason = "the area or rule was removed while the server hook answered"
                 try record(decision)
@@ -430,10 +451,8 @@ final class RuleRun {
 
     private func insideGeofences(_ user: String, _ deviceId: String) throws -> Set<String> {
         var inside = Set<String>()
-        try state.scan("inside", prefix: Key.joined(namespace, user, deviceId)) { key, _ in
-            let area = Self.lastComponent(key)
-            if let known = areas.areas[area], case .beacon = known.region { return true }
-            inside.insert(area)
+        try state.scan("inside", prefix: Key.joined(namespace, user, deviceId, Area.Kind.geofence.rawValue)) { key, _ in
+            inside.insert(Self.lastComponent(key))
             return true
         }
         return inside

@@ -61,7 +61,8 @@ struct AdministrationController: APIController {
         .Counter]
     {
         let area = request.uri.queryParameters.get("area").map { String($0) }
-        return try RuleCounters(log: api.log).counters(area: area, namespace: caller.namespace)
+        let kind = try AreaKind.domain(request.uri.queryParameters.get("kind").map { String($0) })
+        return try RuleCounters(log: api.log).counters(area: area, kind: kind, namespace: caller.namespace)
     }
 
     @Sendable func quota(_ request: Request, context: API.Context, caller: API.Caller) async throws

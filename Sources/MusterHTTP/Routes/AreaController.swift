@@ -41,13 +41,14 @@ struct AreaController: APIController {
         -> HTTPResponse.Status
     {
         let found = try area(context.parameters.require("id"), namespace: caller.namespace)
-        try await api.areas.remove(id: found.id, namespace: caller.namespace, actor: caller.username)
+        try await api.areas.remove(
+            id: found.id, kind: kind.area, namespace: caller.namespace, actor: caller.username)
         return .noContent
     }
 
     /// The area `id` of this kind, or 404.
     func area(_ id: String, namespace: String) throws -> Area {
-        guard let area = try api.areas.area(id: id, namespace: namespace), kind.holds(area) else {
+        guard let area = try api.areas.area(id: id, kind: kind.area, namespace: namespace) else {
             throw APIError(
                 .notFound, "not_found", "no \(kind.singular) \(String(reflecting: id)) in namespace \(namespace)")
         }
@@ -69,7 +70,21 @@ extension Area {
 enum AreaKind: String, CaseIterable {
     case geofences, beacons
 
-    var singular: String { self == .geofences ? "geofence" : "beacon region" }
+    var singular: String { area.description }
+
+    /// The domain's kind of area this path serves.
+    var area: Area.Kind { self == .geofences ? .geofence : .beacon }
+
+    /// A `kind` field or parameter: nil when absent, else `geofence` or `beacon`.
+    static func domain(_ text: String?, field: String = "kind") throws -> Area.Kind? {
+        guard let text else { return nil }
+        guard let kind = Area.Kind(argument: text) else {
+            throw APIError(
+                .badRequest, "bad_request", "\(field): expected geofence or beacon, not \(String(reflecting: text))",
+                fields: [.init(field: field, message: "expected geofence or beacon")])
+        }
+        return kind
+    }
 
     func holds(_ area: Area) -> Bool {
         if case .beacon = area.region { return self == .beacons }

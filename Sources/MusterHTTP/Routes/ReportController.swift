@@ -3,8 +3,9 @@ import Hummingbird
 import Muster
 import MusterWire
 
-/// `/locations`, `/transitions` and `/beacons/sightings`: what a device reports, evaluated by the rules; the
-/// answer says which transitions and rules that made.
+/// `/locations`, `/transitions`, `/beacons/sightings` and `/beacons/adverts`: what a device reports, evaluated by
+/// the rules; the answer says which transitions and rules that made. `/devices/{id}/areas`: what the device
+/// monitors and is active in.
 struct ReportController: APIController {
     let api: API
 
@@ -13,6 +14,21 @@ struct ReportController: APIController {
             .post("locations", for: .user, use: report(LocationBody.self))
             .post("transitions", for: .user, use: report(TransitionBody.self))
             .post("beacons/sightings", for: .user, use: report(SightingBody.self))
+            .post("beacons/adverts", for: .user, use: report(AdvertBody.self))
+            .get("devices/:deviceId/areas", for: .user, use: areas)
+    }
+
+    /// The device's position and its monitored and active areas; an administrator may name another `user`.
+    @Sendable func areas(_ request: Request, context: API.Context, caller: API.Caller) async throws -> DeviceAreas {
+        let deviceId = try context.parameters.require("deviceId")
+        var user = caller.username
+        if let named = request.uri.queryParameters.get("user"), named != caller.username {
+            guard caller.isAdmin else {
+                throw APIError(.forbidden, "forbidden", "user: only an administrator reads another user's device")
+            }
+            user = named
+        }
+        return try api.areas.monitoring(user: user, deviceId: deviceId, namespace: caller.namespace)
     }
 
     /// The handler of one kind of report: the body read, its time checked, the rules run as the caller.
@@ -59,8 +75,18 @@ extension TransitionBody: DeviceReport {
     func report(to rules: RuleEngine, as caller: API.Caller, at time: Date?) async throws -> LocationAnswer {
         try await rules.report(
             RuleEngine.TransitionReport(
-                user: caller.username, deviceId: deviceId, area: area, trigger: trigger, at: time, latitude: lat,
-                longitude: lng, namespace: caller.namespace))
+                user: caller.username, deviceId: deviceId, area: area, kind: try AreaKind.domain(kind),
+                trigger: trigger,
+                at: time, latitude: lat, longitude: lng, namespace: caller.namespace))
+    }
+}
+
+extension AdvertBody: DeviceReport {
+    func report(to rules: RuleEngine, as caller: API.Caller, at time: Date?) async throws -> LocationAnswer {
+        try await rules.report(
+            RuleEngine.BeaconReport(
+                user: caller.username, deviceId: deviceId, advert: advert, rssi: rssi, at: time,
+                namespace: caller.namespace))
     }
 }
 

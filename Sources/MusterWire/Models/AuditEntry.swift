@@ -7,7 +7,8 @@ public struct AuditEntry: Sendable, Hashable, Codable {
         case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
             documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
             areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified, pushDelivered,
-            pushFailed, pushExpired, locationRequested, deviceDataReported
+            pushFailed, pushExpired, locationRequested, deviceDataReported,
+            areaCountsChanged
     }
 
     /// Position of the event that says so.

@@ -29,6 +29,8 @@ public struct TransitionBody: Sendable, Hashable, Codable {
     public var deviceId: String
     /// The area entered or left.
     public var area: String
+    /// `geofence` or `beacon`; needed only when the id names both.
+    public var kind: String?
     /// `on_entry` or `on_exit`.
     public var trigger: String
     /// Where the device was, for URL templates; with `lng`.
@@ -40,10 +42,12 @@ public struct TransitionBody: Sendable, Hashable, Codable {
 
     /// Creates a transition report; `at` is written as the wire writes dates.
     public init(
-        deviceId: String, area: String, trigger: String, lat: Double? = nil, lng: Double? = nil, at: Date? = nil
+        deviceId: String, area: String, kind: String? = nil, trigger: String, lat: Double? = nil, lng: Double? = nil,
+        at: Date? = nil
     ) {
         self.deviceId = deviceId
         self.area = area
+        self.kind = kind
         self.trigger = trigger
         self.lat = lat
         self.lng = lng
@@ -78,6 +82,27 @@ public struct SightingBody: Sendable, Hashable, Codable {
         self.minor = minor
         self.rssi = rssi
         self.txPower = txPower
+        self.at = at.map(MusterJSON.formatDate)
+    }
+}
+
+/// The body of `POST /beacons/adverts`: the raw iBeacon advertisement the device received.
+public struct AdvertBody: Sendable, Hashable, Codable {
+    /// The reporting device; it must be one of the user's.
+    public var deviceId: String
+    /// The 30 bytes of advertising data as hex, e.g. `02 01 06 1A FF 4C 00 02 15` then the UUID, major, minor
+    /// and measured power; spaces and colons between bytes are ignored.
+    public var advert: String
+    /// The received signal strength in dBm.
+    public var rssi: Int
+    /// When it was received (ISO 8601); nil for now.
+    public var at: String?
+
+    /// Creates an advert report; `at` is written as the wire writes dates.
+    public init(deviceId: String, advert: String, rssi: Int, at: Date? = nil) {
+        self.deviceId = deviceId
+        self.advert = advert
+        self.rssi = rssi
         self.at = at.map(MusterJSON.formatDate)
     }
 }

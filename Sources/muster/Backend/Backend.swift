@@ -81,8 +81,8 @@ protocol Backend: Sendable {
 
     /// The audit entries matching `filter`, oldest first, handed to `each` until it returns false.
     func audit(_ filter: Muster.Audit.Filter, _ each: (AuditLine) throws -> Bool) async throws
-    /// The rules' event counters.
-    func counters(area: String?) async throws -> [RuleCounters.Counter]
+    /// The rules' event counters, of one area (of one kind) when given.
+    func counters(area: String?, kind: Area.Kind?) async throws -> [RuleCounters.Counter]
     /// A user's rule notifications on a day.
     func quota(user: String, date: String?) async throws -> RuleCounters.QuotaReport
 
@@ -93,10 +93,15 @@ protocol Backend: Sendable {
     func sighted(
         _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int
     ) async throws -> LocationAnswer
+    /// A raw iBeacon advertisement the device received (hex); what the rules decided.
+    func advert(_ device: DeviceReportOptions, advert: String, rssi: Int) async throws -> LocationAnswer
     /// An entry or exit the device detected itself; what the rules decided.
     func transition(
-        _ device: DeviceReportOptions, area: String, trigger: String, latitude: Double?, longitude: Double?
+        _ device: DeviceReportOptions, area: String, kind: Area.Kind?, trigger: String, latitude: Double?,
+        longitude: Double?
     ) async throws -> LocationAnswer
+    /// The device's position and the areas it monitors and is active in.
+    func deviceAreas(user: String, deviceId: String) async throws -> DeviceAreas
 }
 
 /// An answer to a message or to a request template, as `muster respond` gives it.

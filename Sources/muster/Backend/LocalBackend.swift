@@ -182,8 +182,8 @@ struct LocalBackend: Backend {
         }
     }
 
-    func counters(area: String?) async throws -> [RuleCounters.Counter] {
-        try RuleCounters(log: log).counters(area: area, namespace: namespace)
+    func counters(area: String?, kind: Area.Kind?) async throws -> [RuleCounters.Counter] {
+        try RuleCounters(log: log).counters(area: area, kind: kind, namespace: namespace)
     }
 
     func quota(user: String, date: String?) async throws -> RuleCounters.QuotaReport {
@@ -214,11 +214,12 @@ struct LocalBackend: Backend {
     }
 
     func transition(
-        _ device: DeviceReportOptions, area: String, trigger: String, latitude: Double?, longitude: Double?
+        _ device: DeviceReportOptions, area: String, kind: Area.Kind?, trigger: String, latitude: Double?,
+        longitude: Double?
     ) async throws -> LocationAnswer {
         try await RuleEngine(log: log).report(
             RuleEngine.TransitionReport(
-                user: device.user, deviceId: device.deviceId, area: area, trigger: trigger, at: device.time,
+                user: device.user, deviceId: device.deviceId, area: area, kind: kind, trigger: trigger, at: device.time,
                 latitude: latitude, longitude: longitude, namespace: namespace))
     }
 }

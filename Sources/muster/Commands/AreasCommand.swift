@@ -7,7 +7,7 @@ import Muster
 struct AreasCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "areas", abstract: "Import and list areas (geofences and beacon regions).",
-        subcommands: [Import.self, List.self])
+        subcommands: [Import.self, List.self, Monitored.self])
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -42,6 +42,11 @@ struct AreasCommand: AsyncParsableCommand {
             Output.line(
                 "\(result.defined.count) area\(result.defined.count == 1 ? "" : "s") defined, \(result.unchanged.count) unchanged"
             )
+            for change in result.countsChanged {
+                Output.line(
+                    "rule \(change.rule) of \(change.kind) \(change.area): counts changed (\(change.old) → \(change.new)); its counters start again"
+                )
+            }
         }
     }
 
@@ -63,7 +68,7 @@ struct AreasCommand: AsyncParsableCommand {
                 ["ID", "KIND", "WHERE", "GROUP", "ZONE", "RULES", "NAME"],
                 areas.map { area in
                     [
-                        area.id, area.kind, Self.place(area), area.groupId ?? "", area.timeZone,
+                        area.id, area.kind.rawValue, Self.place(area), area.groupId ?? "", area.timeZone,
                         area.rules.map { "\($0.id):\($0.trigger)" }.joined(separator: ","), area.name,
                     ]
                 })

@@ -10,10 +10,11 @@ struct Counters: AsyncParsableCommand {
 
     @OptionGroup var options: BackendOptions
     @Option(help: "Only this area's counters.") var area: String?
+    @Option(help: "Only areas of this kind: geofence or beacon (an id may name one of each).") var kind: Area.Kind?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
     func run() async throws {
-        try await options.printRows(namespace: namespace) { try await $0.counters(area: area) }
+        try await options.printRows(namespace: namespace) { try await $0.counters(area: area, kind: kind) }
     }
 }
 

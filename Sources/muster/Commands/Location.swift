@@ -27,23 +27,44 @@ struct Location: AsyncParsableCommand {
     }
 }
 
-/// `muster beacon`: a device's sighting of an iBeacon.
+/// `muster beacon`: a device's sighting of an iBeacon, by its numbers or as the raw advertisement.
 struct Beacon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Report a device's iBeacon sighting; print the transitions and each rule's outcome.")
+        abstract: "Report a device's iBeacon sighting; print the transitions and each rule's outcome.",
+        discussion: """
+            Give --uuid, --major and --minor, or --advert with the advertisement's 30 bytes as hex \
+            (02 01 1A 1A FF 4C 00 02 15, the UUID, major, minor, measured power; flags other than 1A, such as \
+            06, are accepted). A malformed advert is refused naming the offset and what was expected there.
+            """)
 
     @OptionGroup var options: BackendOptions
     @OptionGroup var report: DeviceReportOptions
-    @Option(help: "The beacon's proximity UUID.") var uuid: String
-    @Option(help: "The beacon's major number.") var major: Int
-    @Option(help: "The beacon's minor number.") var minor: Int
+    @Option(help: "The beacon's proximity UUID.") var uuid: String?
+    @Option(help: "The beacon's major number.") var major: Int?
+    @Option(help: "The beacon's minor number.") var minor: Int?
+    @Option(help: ArgumentHelp("The raw iBeacon advertisement, hex.", valueName: "HEX")) var advert: String?
     @Option(parsing: .unconditional, help: "Received signal strength, dBm (e.g. -60).") var rssi: Int
-    @Option(parsing: .unconditional, help: "The beacon's measured power at 1 m, dBm (default -59).")
-    var txPower: Int = -59
+    @Option(
+        parsing: .unconditional, help: "The beacon's measured power at 1 m, dBm (default -59; an advert has its own).")
+    var txPower: Int?
+
+    func validate() throws {
+        if advert != nil {
+            if uuid != nil || major != nil || minor != nil || txPower != nil {
+                throw ValidationError(
+                    "--advert carries the UUID, major, minor and power: give it alone, not with --uuid, --major, --minor or --tx-power"
+                )
+            }
+        } else if uuid == nil || major == nil || minor == nil {
+            throw ValidationError("give --uuid, --major and --minor, or --advert HEX")
+        }
+    }
 
     func run() async throws {
         try await options.printAnswer(to: report) {
-            try await $0.sighted(report, uuid: uuid, major: major, minor: minor, rssi: rssi, txPower: txPower)
+            if let advert { return try await $0.advert(report, advert: advert, rssi: rssi) }
+            return try await $0.sighted(
+                report, uuid: uuid ?? "", major: major ?? 0, minor: minor ?? 0, rssi: rssi, txPower: txPower ?? -59)
         }
     }
 }
@@ -102,6 +123,7 @@ struct Transition: AsyncParsableCommand {
     @OptionGroup var options: BackendOptions
     @OptionGroup var report: DeviceReportOptions
     @Option(help: "The area entered or left.") var area: String
+    @Option(help: "geofence or beacon: needed when a geofence and a beacon region share the id.") var kind: Area.Kind?
     @Option(help: "on_entry or on_exit.") var trigger: String
     @Option(parsing: .unconditional, help: "Latitude of the device, for URL templates.") var lat: Double?
     @Option(parsing: .unconditional, help: "Longitude of the device, for URL templates.") var lng: Double?
@@ -112,7 +134,9 @@ struct Transition: AsyncParsableCommand {
 
     func run() async throws {
         try await options.printAnswer(to: report) {
-            try await $0.transition(report, area: area, trigger: trigger, latitude: lat, longitude: lng)
+            try await $0.transition(report, area: area, kind: kind, trigger: trigger, latitude: lat, longitude: lng)
         }
     }
 }
+
+extension Area.Kind: ExpressibleByArgument {}

@@ -199,8 +199,8 @@ extension ServerSession: Backend {
         }
     }
 
-    func counters(area: String?) async throws -> [RuleCounters.Counter] {
-        try await call { try await $0.counters(area: area) }.map {
+    func counters(area: String?, kind: Area.Kind?) async throws -> [RuleCounters.Counter] {
+        try await call { try await $0.counters(area: area, kind: kind?.rawValue) }.map {
             try JSONDecoder().decode(RuleCounters.Counter.self, from: $0.jsonData())
         }
     }
@@ -233,13 +233,14 @@ extension ServerSession: Backend {
     }
 
     func transition(
-        _ device: DeviceReportOptions, area: String, trigger: String, latitude: Double?, longitude: Double?
+        _ device: DeviceReportOptions, area: String, kind: Area.Kind?, trigger: String, latitude: Double?,
+        longitude: Double?
     ) async throws -> LocationAnswer {
         try requireSelf(device.user, option: "--user", why: "a transition is reported by its own user")
         return try await call {
             try await $0.reportTransition(
-                deviceId: device.deviceId, area: area, trigger: trigger, latitude: latitude, longitude: longitude,
-                at: device.time)
+                deviceId: device.deviceId, area: area, kind: kind?.rawValue, trigger: trigger, latitude: latitude,
+                longitude: longitude, at: device.time)
         }
     }
 

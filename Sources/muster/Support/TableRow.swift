@@ -78,8 +78,8 @@ extension NamespaceSetting: TableRow {
 }
 
 extension RuleCounters.Counter: TableRow {
-    static let header = ["USER", "AREA", "RULE", "GROUP", "TRIGGER", "COUNT"]
-    var cells: [String] { [user, area ?? "", rule ?? "", group ?? "", trigger ?? "", String(count)] }
+    static let header = ["USER", "KIND", "AREA", "RULE", "GROUP", "TRIGGER", "COUNT"]
+    var cells: [String] { [user, kind ?? "", area ?? "", rule ?? "", group ?? "", trigger ?? "", String(count)] }
 }
 
 extension RuleCounters.QuotaReport: TableRow {

@@ -1,0 +1,19 @@
+import Foundation
+import Muster
+import MusterWire
+
+extension LocalBackend {
+    func advert(_ device: DeviceReportOptions, advert: String, rssi: Int) async throws -> LocationAnswer {
+        try await RuleEngine(log: log).report(
+            try RuleEngine.BeaconReport(
+                user: device.user, deviceId: device.deviceId, advert: advert, rssi: rssi, at: device.time,
+                namespace: namespace))
+    }
+
+    func deviceAreas(user: String, deviceId: String) async throws -> DeviceAreas {
+        guard try Directory(log: log).user(user, namespace: namespace) != nil else {
+            throw CommandFailure.invalid("no user named \(user) in namespace \(namespace)")
+        }
+        return try Areas(log: log).monitoring(user: user, deviceId: deviceId, namespace: namespace)
+    }
+}
