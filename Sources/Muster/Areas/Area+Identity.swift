@@ -36,6 +36,9 @@ extension Area {
         }
 
         /// The two key components `kind 0 id 0` projections store it as.
+        /// Not inlined: Swift 6.3.1's optimizer (CopyPropagation, "Found ownership error?!") crashed on functions
+        /// it was inlined into in a release build.
+        @inline(never)
         var key: [UInt8] { Key.joined(kind.rawValue, id) }
     }
 }
