@@ -8,6 +8,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
             documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
             areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified, pushDelivered,
             pushFailed, pushExpired, locationRequested, deviceDataReported
+        case geotriggerMonitorStarted, geotriggerMonitorStopped
     }
 
     /// Position of the event that says so.
