@@ -25,3 +25,4 @@ extension DeliveryRecord: ResponseEncodable {}
 extension LocationRequest: ResponseEncodable {}
 extension MQTTStatus: ResponseEncodable {}
 extension MQTTSettingsAnswer: ResponseEncodable {}
+extension GeotriggerMonitor: ResponseEncodable {}
