@@ -186,6 +186,8 @@ import Testing
                 user: "ada", deviceId: "d1", area: "shop", rule: "r1", trigger: "on_exit", transition: 1, at: 9)
         ),
         ("geotrigger-removed", GeotriggerRemoved(id: "g")),
+        ("geotrigger-monitor-started", GeotriggerMonitorStarted(id: "g")),
+        ("geotrigger-monitor-stopped", GeotriggerMonitorStopped(id: "g")),
         (
             "geotrigger-notified",
             GeotriggerNotified(
@@ -384,6 +386,14 @@ import Testing
             #"{"area":"shop","at":9,"awaitingServer":false,"deviceId":"d1","fired":false,"kind":"","reason":"","rule":"r1","transition":1,"trigger":"on_exit","user":"ada"}"#
         ),
         "geotrigger-removed": (
+            "0167",
+            #"{"id":"g"}"#
+        ),
+        "geotrigger-monitor-started": (
+            "0167",
+            #"{"id":"g"}"#
+        ),
+        "geotrigger-monitor-stopped": (
             "0167",
             #"{"id":"g"}"#
         ),

@@ -30,8 +30,9 @@ import Synchronization
 /// keepalive makes the broker drop the connection. A handler must not await a QoS 1 `publish` of the same client:
 /// its PUBACK cannot be read before the handler returns (it times out).
 ///
-/// A batch holds at most `receiveMaximum` messages (MQTT 5 tells the broker so; with 3.1.1 the broker's
-/// `max_inflight_messages` limits it).
+/// A batch holds at most `batchLimit` messages. The broker may have up to `receiveMaximum` unacknowledged (MQTT 5
+/// tells it so; with 3.1.1 its `max_inflight_messages` limits it): with the receive maximum above the batch limit,
+/// the next batch is already on its way while one is handled, and is read from the socket right after the PUBACKs.
 ///
 /// Thread use of the `mosquitto *` handle: the loop thread makes all network calls, runs every callback and destroys
 /// the handle; other threads call only `mosquitto_publish_v5` and `mosquitto_subscribe_multiple`, which libmosquitto

@@ -25,17 +25,19 @@ public struct MQTTConfiguration: Sendable, CustomStringConvertible {
     public var reconnectDelay: Duration
     /// The longest wait between reconnect attempts.
     public var maximumReconnectDelay: Duration
-    /// How many QoS 1 messages the broker may send before Muster acknowledges them (MQTT 5 receive maximum), and
-    /// so the largest batch handed to the message handler.
+    /// How many QoS 1 messages the broker may have sent and not yet had acknowledged (MQTT 5 receive maximum).
     public var receiveMaximum: Int
+    /// The largest batch handed to the message handler (at most `receiveMaximum`). Half the receive maximum by
+    /// default: while one batch is handled, the broker can already send the next, which waits in the socket.
+    public var batchLimit: Int
 
     /// A configuration with the defaults: MQTT 5, keepalive 60 s, a persistent session that never expires,
-    /// reconnect after 1 s doubling up to 30 s, receive maximum 100.
+    /// reconnect after 1 s doubling up to 30 s, receive maximum 2,000 in batches of up to 1,000.
     public init(
         host: String, port: Int = 1883, clientID: String, userName: String? = nil, password: String? = nil,
         tls: MQTTTLS? = nil, protocolVersion: MQTTProtocolVersion = .v5, keepalive: Int = 60,
         session: MQTTSession = .persistent(expiry: nil), reconnectDelay: Duration = .seconds(1),
-        maximumReconnectDelay: Duration = .seconds(30), receiveMaximum: Int = 100
+        maximumReconnectDelay: Duration = .seconds(30), receiveMaximum: Int = 2000, batchLimit: Int? = nil
     ) {
         self.host = host
         self.port = port
@@ -49,6 +51,7 @@ public struct MQTTConfiguration: Sendable, CustomStringConvertible {
         self.reconnectDelay = reconnectDelay
         self.maximumReconnectDelay = maximumReconnectDelay
         self.receiveMaximum = receiveMaximum
+        self.batchLimit = batchLimit ?? max(1, receiveMaximum / 2)
     }
 
     /// `host:port`, the way errors and logs name the broker.
@@ -78,6 +81,10 @@ public struct MQTTConfiguration: Sendable, CustomStringConvertible {
         }
         guard (1...65535).contains(receiveMaximum) else {
             throw MQTTError.configuration("receive maximum \(receiveMaximum) is out of range; expected 1…65535")
+        }
+        guard (1...receiveMaximum).contains(batchLimit) else {
+            throw MQTTError.configuration(
+                "batch limit \(batchLimit) is out of range; expected 1…\(receiveMaximum) (the receive maximum)")
         }
         guard reconnectDelay > .zero, maximumReconnectDelay >= reconnectDelay else {
             throw MQTTError.configuration(

@@ -77,7 +77,7 @@ extension MQTTClient {
                 lastNetworkError = MQTTError.libraryText(rc)
                 return
             }
-        } while batch.count < configuration.receiveMaximum && socketReadable()
+        } while batch.count < configuration.batchLimit && socketReadable()
     }
 
     private func socketReadable() -> Bool {

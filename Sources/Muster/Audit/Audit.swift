@@ -233,6 +233,16 @@ public struct Audit: Sendable {
                 e.geotrigger = removed.id
                 return filter.user == nil && filter.area == nil ? [e] : []
             }
+            if let started = try GeotriggerMonitorStarted.decode(event) {
+                var e = entry(.geotriggerMonitorStarted, "the monitor of geotrigger \(started.id) started")
+                e.geotrigger = started.id
+                return filter.user == nil && filter.area == nil ? [e] : []
+            }
+            if let stopped = try GeotriggerMonitorStopped.decode(event) {
+                var e = entry(.geotriggerMonitorStopped, "the monitor of geotrigger \(stopped.id) stopped")
+                e.geotrigger = stopped.id
+                return filter.user == nil && filter.area == nil ? [e] : []
+            }
             if let notified = try GeotriggerNotified.decode(event) {
                 guard concerns(notified.user) else { return [] }
                 var e = entry(

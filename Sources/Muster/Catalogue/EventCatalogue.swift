@@ -11,6 +11,7 @@ public enum EventCatalogue {
         AreaCountsChanged.self,
         LocationReported.self, BeaconSighted.self, AreaTransition.self, RuleEvaluated.self,
         GeotriggerDefined.self, GeotriggerRemoved.self, GeotriggerNotified.self,
+        GeotriggerMonitorStarted.self, GeotriggerMonitorStopped.self,
         PushSourceConfigured.self, PushSourceRemoved.self, PushDelivered.self, PushFailed.self, PushExpired.self,
         LocationRequested.self, DeviceDataReported.self,
     ]

@@ -126,6 +126,13 @@ extension Geotrigger {
         }
     }
 
+    /// The API's JSON form with `"monitor":"running"|"stopped"`, as the listings show it (`read` ignores it).
+    public func json(monitor: GeotriggerMonitor.State) -> JSONValue {
+        guard case .object(var object) = json else { return json }
+        object["monitor"] = .string(monitor.rawValue)
+        return .object(object)
+    }
+
     /// The API's JSON form, as `read` takes it.
     public var json: JSONValue {
         var object: [String: JSONValue] = [

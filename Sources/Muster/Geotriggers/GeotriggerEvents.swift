@@ -42,3 +42,21 @@ public struct GeotriggerNotified: DomainEvent, Hashable, Codable {
     public var properties = "{}"
     public var messageId: UUID?
 }
+
+/// A geotrigger's monitor was started: its fence crossings notify again.
+public struct GeotriggerMonitorStarted: DomainEvent, Hashable, Codable {
+    public static let type = "GeotriggerMonitorStarted"
+    public static let schemaVersion: UInt16 = 1
+
+    /// The geotrigger's id.
+    public var id: String
+}
+
+/// A geotrigger's monitor was stopped: its fence crossings are recorded, and notify no one.
+public struct GeotriggerMonitorStopped: DomainEvent, Hashable, Codable {
+    public static let type = "GeotriggerMonitorStopped"
+    public static let schemaVersion: UInt16 = 1
+
+    /// The geotrigger's id.
+    public var id: String
+}

@@ -4,15 +4,20 @@ import EventLog
 /// `geotriggers`: `ns 0 id 0` → the `GeotriggerDefined` body;
 /// `inside`: `ns 0 user 0 device 0 geotrigger 0 fence 0` → nothing. The user is part of the key
 /// because a device id is only the reporter's word: another user's report for the same id is another
-/// presence (version 2; version 1 keyed by device alone).
+/// presence (version 2; version 1 keyed by device alone);
+/// `stopped`: `ns 0 id` → nothing, for each geotrigger whose monitor is stopped. A monitor runs from
+/// its geotrigger's definition on, so a log without start or stop events has none (version 3).
 public struct GeotriggersProjection: Projection {
     public static let name = "geotriggers"
     public var name: String { Self.name }
-    public var version: UInt32 { 2 }
+    public var version: UInt32 { 3 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["geotriggers", "inside"] }
+    public var tables: [String] { ["geotriggers", "inside", "stopped"] }
     public var eventTypes: Set<String>? {
-        [GeotriggerDefined.type, GeotriggerRemoved.type, GeotriggerNotified.type]
+        [
+            GeotriggerDefined.type, GeotriggerRemoved.type, GeotriggerNotified.type, GeotriggerMonitorStarted.type,
+            GeotriggerMonitorStopped.type,
+        ]
     }
 
     public init() {}
@@ -25,6 +30,13 @@ public struct GeotriggersProjection: Projection {
         case GeotriggerRemoved.type:
             let removed = try GeotriggerRemoved.decode(event)!
             try state.delete("geotriggers", Key.joined(event.namespace, removed.id))
+            try state.delete("stopped", Key.joined(event.namespace, removed.id))
+        case GeotriggerMonitorStarted.type:
+            let started = try GeotriggerMonitorStarted.decode(event)!
+            try state.delete("stopped", Key.joined(event.namespace, started.id))
+        case GeotriggerMonitorStopped.type:
+            let stopped = try GeotriggerMonitorStopped.decode(event)!
+            try state.put("stopped", Key.joined(event.namespace, stopped.id), [])
         case GeotriggerNotified.type:
             let notified = try GeotriggerNotified.decode(event)!
             let key = Key.joined(
@@ -54,6 +66,11 @@ extension ProjectionView<GeotriggersProjection> {
     /// One geotrigger, or nil.
     func geotrigger(_ id: String, namespace: String) throws -> Geotrigger? {
         try event("geotriggers", Key.joined(namespace, id), as: GeotriggerDefined.self)?.geotrigger
+    }
+
+    /// Whether the monitor of geotrigger `id` runs (true for one never stopped, or started again).
+    func isRunning(_ id: String, namespace: String) throws -> Bool {
+        try state.get("stopped", Key.joined(namespace, id)) == nil
     }
 
     /// The fences of `geotrigger` the user's device is in.

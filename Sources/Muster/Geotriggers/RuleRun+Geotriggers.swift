@@ -6,12 +6,15 @@ import MusterWire
 
 extension RuleRun {
     /// Runs every geotrigger of the namespace on a fix: its fences entered or exited, and for those
-    /// its rule matches, the message expression's notification delivered to the user's inbox.
+    /// its rule matches and its monitor runs, the message expression's notification delivered to the
+    /// user's inbox. A stopped monitor's crossings are recorded too (reason "the monitor is stopped"), so
+    /// the fences a device is in stay true and `muster audit` says why nothing came.
     func runGeotriggers(deviceId: String, user: String, fix: Fix, previous: Coordinate?, at: Int64) throws {
         guard !areas.geotriggers.isEmpty else { return }
         let state = try scope.geotriggers
         for compiled in areas.geotriggers {
             let geotrigger = compiled.geotrigger
+            let running = try state.isRunning(geotrigger.id, namespace: namespace)
             let inside = try state.fencesInside(
                 user: user, deviceId: deviceId, geotrigger: geotrigger.id, namespace: namespace)
             let polygonIds = Set(compiled.polygons.map(\.id))
@@ -24,7 +27,9 @@ extension RuleRun {
                     user: user, deviceId: deviceId, geotrigger: geotrigger.id, fence: crossing.id,
                     notificationType: type.rawValue, at: at, latitude: fix.coordinate.latitude,
                     longitude: fix.coordinate.longitude, fired: false, reason: "")
-                if !geotrigger.rule.fires(on: type) {
+                if !running {
+                    event.reason = Self.monitorStopped
+                } else if !geotrigger.rule.fires(on: type) {
                     event.reason = "the rule is \(geotrigger.rule.rawValue)"
                 } else if let expression = compiled.expression {
                     try notify(&event, compiled, expression: expression, fix: fix, type: type)
@@ -43,6 +48,9 @@ extension RuleRun {
             }
         }
     }
+
+    /// The reason a crossing of a geotrigger whose monitor is stopped notified no one.
+    static let monitorStopped = "the monitor is stopped"
 
     /// The polygon fences' crossings, by the detector's rules: in when within the buffer distance,
     /// out beyond it plus the margin, a path through (≤ 2 km) is an entry and an exit.

@@ -5,7 +5,8 @@ import Hummingbird
 import Muster
 import MusterWire
 
-/// `/geotriggers`: fence geotriggers — defined and removed by administrators, read by every user.
+/// `/geotriggers`: fence geotriggers — defined, removed, their monitors started and stopped by administrators,
+/// read by every user (each with `"monitor":"running"|"stopped"`).
 struct GeotriggerController: APIController {
     let api: API
 
@@ -15,6 +16,8 @@ struct GeotriggerController: APIController {
             .get("geotriggers/:id", for: .user, use: geotrigger)
             .get("geotriggers", for: .user, use: list)
             .delete("geotriggers/:id", for: .administrator, use: remove)
+            .post("geotriggers/:id/start", for: .administrator, use: start)
+            .post("geotriggers/:id/stop", for: .administrator, use: stop)
     }
 
     var geotriggers: Geotriggers { Geotriggers(log: api.log) }
@@ -25,7 +28,9 @@ struct GeotriggerController: APIController {
         let geotrigger = try Geotrigger.read(
             try await request.jsonBody(context: context), id: try context.parameters.require("id"))
         let changed = try await geotriggers.define(geotrigger, namespace: caller.namespace, actor: caller.username)
-        return EditedResponse(status: changed ? .created : .ok, response: JSONText(geotrigger.json.jsonData()))
+        let monitor = try geotriggers.monitor(id: geotrigger.id, namespace: caller.namespace)
+        return EditedResponse(
+            status: changed ? .created : .ok, response: JSONText(geotrigger.json(monitor: monitor.monitor).jsonData()))
     }
 
     @Sendable func geotrigger(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
@@ -34,11 +39,13 @@ struct GeotriggerController: APIController {
             throw APIError(
                 .notFound, "not_found", "no geotrigger \(String(reflecting: id)) in namespace \(caller.namespace)")
         }
-        return JSONText(geotrigger.json.jsonData())
+        let monitor = try geotriggers.monitor(id: id, namespace: caller.namespace)
+        return JSONText(geotrigger.json(monitor: monitor.monitor).jsonData())
     }
 
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
-        return JSONText(JSONValue.array(try geotriggers.list(namespace: caller.namespace).map(\.json)).jsonData())
+        let listed = try geotriggers.monitored(namespace: caller.namespace)
+        return JSONText(JSONValue.array(listed.map { $0.geotrigger.json(monitor: $0.monitor) }).jsonData())
     }
 
     @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws
@@ -47,5 +54,23 @@ struct GeotriggerController: APIController {
         try await geotriggers.remove(
             id: try context.parameters.require("id"), namespace: caller.namespace, actor: caller.username)
         return .noContent
+    }
+
+    /// Starts the geotrigger's monitor (again); answers what it is doing now.
+    @Sendable func start(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> GeotriggerMonitor
+    {
+        let id = try context.parameters.require("id")
+        try await geotriggers.start(id: id, namespace: caller.namespace, actor: caller.username)
+        return try geotriggers.monitor(id: id, namespace: caller.namespace)
+    }
+
+    /// Stops the geotrigger's monitor; answers what it is doing now.
+    @Sendable func stop(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> GeotriggerMonitor
+    {
+        let id = try context.parameters.require("id")
+        try await geotriggers.stop(id: id, namespace: caller.namespace, actor: caller.username)
+        return try geotriggers.monitor(id: id, namespace: caller.namespace)
     }
 }

@@ -26,3 +26,4 @@ extension LocationRequest: ResponseEncodable {}
 extension MQTTStatus: ResponseEncodable {}
 extension MQTTSettingsAnswer: ResponseEncodable {}
 extension DeviceAreas: ResponseEncodable {}
+extension GeotriggerMonitor: ResponseEncodable {}

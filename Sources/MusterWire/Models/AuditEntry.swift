@@ -9,6 +9,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
             areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified, pushDelivered,
             pushFailed, pushExpired, locationRequested, deviceDataReported,
             areaCountsChanged
+        case geotriggerMonitorStarted, geotriggerMonitorStopped
     }
 
     /// Position of the event that says so.

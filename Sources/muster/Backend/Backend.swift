@@ -44,6 +44,15 @@ protocol Backend: Sendable {
     /// Asks the user's phones where they are: a silent push to each through the outbox.
     func requestLocation(user: String, reason: String?) async throws -> LocationRequest
 
+    /// Creates or replaces geotrigger `id` from its JSON document; returns it as stored, with its `monitor`.
+    func putGeotrigger(id: String, document: JSONValue) async throws -> JSONValue
+    /// The namespace's geotriggers, by id, each with its `monitor`.
+    func geotriggers() async throws -> [JSONValue]
+    /// Removes a geotrigger.
+    func removeGeotrigger(id: String) async throws
+    /// Starts or stops the geotrigger's monitor; what it does now.
+    func setGeotriggerMonitor(id: String, to monitor: GeotriggerMonitor.State) async throws -> GeotriggerMonitor
+
     /// Sends `payload` (JSON text) to the recipients; `dialog` is what their MQTT devices' DialogMessage shows
     /// beyond the payload.
     func send(
