@@ -11,10 +11,16 @@ struct ProofKey: Sendable {
     /// 128 random bits the issuer hands back unchanged.
     let state: String
 
+    /// Fresh secrets for one request.
     init() {
-        verifier = Self.randomText(bits: 256)
-        challenge = Self.base64url(Data(SHA256.hash(data: Data(verifier.utf8))))
-        state = Self.randomText(bits: 128)
+        self.init(verifier: Self.randomText(bits: 256), state: Self.randomText(bits: 128))
+    }
+
+    /// The challenge for a given verifier (RFC 7636's example, in tests).
+    init(verifier: String, state: String) {
+        self.verifier = verifier
+        self.challenge = Self.base64url(Data(SHA256.hash(data: Data(verifier.utf8))))
+        self.state = state
     }
 
     /// `bits` of the system's secure random source, base64url without padding.
