@@ -13,7 +13,8 @@ import Testing
             "--no-push", "--auth", "oauth", "--oidc-issuer", issuer.issuer, "--oidc-audience", "muster-app",
             "--jwks", "\(issuer.issuer)/jwks",
         ])
-        let joe = try await server.run(["users", "add", "joe", "--password-stdin"] + server.data, stdin: "unused\n")
+        let joe = try await server.run(
+            ["users", "add", "joe", "--password-stdin"] + server.data, stdin: "unused-password\n")
         try #require(joe.status == 0, "\(joe)")
         return server
     }
