@@ -213,7 +213,7 @@ let package = Package(
         // The Swift client SDK: the operations of the VantiqUI class, over HTTP, for Linux and Apple.
         .target(
             name: "MusterClient",
-            dependencies: ["MusterWire"]
+            dependencies: ["Geo", "MusterWire", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // The operator's command line.

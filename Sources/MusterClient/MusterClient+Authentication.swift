@@ -3,7 +3,7 @@ import MusterWire
 
 extension MusterClient {
     /// Asks the server how it authenticates: `serverType` is `Internal` (use ``authWithInternal(username:password:deviceId:)``)
-    /// or `OAuth` (use ``authWithOAuth(token:)``). `GET /api/v1/server`; no login needed.
+    /// or `OAuth` (use ``authWithOAuth(urlScheme:clientId:browser:)``). `GET /api/v1/server`; no login needed.
     public func serverType() async -> MusterSession {
         await sessionOperation { () async throws(MusterClientError) in
             let request = APIRequest("GET", ["server"], authorized: false)
@@ -46,13 +46,18 @@ extension MusterClient {
         }
     }
 
-    /// Logs in with a JWT from the server's OAuth provider: sends it as the bearer token, keeps it when the server
-    /// verifies it (``verifyAuthToken()``), and forgets it otherwise. The JWT's `exp` claim tells when it expires;
-    /// there is no refresh token, so an expired JWT means getting a new one from the provider.
+    /// Logs in with a JWT the app got from the server's OAuth provider itself: sends it as the bearer token, keeps
+    /// it when the server verifies it (``verifyAuthToken()``), and forgets it otherwise. The JWT's `exp` claim tells
+    /// when it expires; with no refresh token, an expired JWT means getting a new one from the provider
+    /// (``authWithOAuth(urlScheme:clientId:browser:)`` signs in and refreshes by itself).
     ///
     /// - Parameter token: the access token (a JWT) the provider issued to the app.
     public func authWithOAuth(token: String) async -> MusterSession {
-        let tokens = AuthTokens(oauthJWT: token)
+        await adoptOAuth(AuthTokens(oauthJWT: token))
+    }
+
+    /// Holds the issuer's `tokens` as the login when the server verifies them, and forgets them otherwise.
+    func adoptOAuth(_ tokens: AuthTokens) async -> MusterSession {
         state.withLock { state in
             state.tokens = tokens
             state.session.serverType = .oauth
@@ -147,7 +152,7 @@ extension MusterClient {
     }
 
     /// Runs a session operation: its failure becomes the session's `errorStr` and `statusCode`.
-    private func sessionOperation(_ body: () async throws(MusterClientError) -> Void) async -> MusterSession {
+    func sessionOperation(_ body: () async throws(MusterClientError) -> Void) async -> MusterSession {
         do {
             try await body()
         } catch {

@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// Two kinds of operation:
 /// - the session operations of the seed — ``serverType()``, ``verifyAuthToken()``,
-///   ``authWithInternal(username:password:deviceId:)``, ``authWithOAuth(token:)``, ``ensureValidToken()``,
-///   ``logout()`` — return a ``MusterSession`` and never throw: a failure is `errorStr` and `statusCode`, and
+///   ``authWithInternal(username:password:deviceId:)``, ``authWithOAuth(urlScheme:clientId:browser:)``,
+///   ``authWithOAuth(token:)``, ``ensureValidToken()``, ``logout()`` — return a ``MusterSession`` and never throw: a failure is `errorStr` and `statusCode`, and
 ///   `authValid` says whether the app must log in (again);
 /// - the data operations (``inbox()``, ``respond(messageId:deviceId:deviceName:submitValue:values:location:)``,
 ///   …) return their result or throw a ``MusterClientError`` with the status, the server's code, its message

@@ -8,7 +8,8 @@ import MusterWire
 public struct AuthTokens: Sendable, Hashable, Codable {
     /// The bearer token sent on every request.
     public var accessToken: String
-    /// The token that buys a new pair when the access token expires; nil for an OAuth JWT.
+    /// The token that buys a new pair when the access token expires; for an OAuth login, the issuer's, when
+    /// it gave one.
     public var refreshToken: String?
     /// When the access token stops working; nil when unknown (it is then used until the server refuses it).
     public var expiresAt: Date?
@@ -22,11 +23,17 @@ public struct AuthTokens: Sendable, Hashable, Codable {
     public var server: URL?
     /// The namespace the login is in; nil for the server's default.
     public var namespace: String?
+    /// Where an OAuth login's refresh token buys a new ID token: the issuer's token endpoint. Nil for the
+    /// server's own tokens, which `POST /api/v1/auth/refresh` renews.
+    public var tokenEndpoint: URL?
+    /// The client id an OAuth login signed in as; the issuer wants it again with the refresh token.
+    public var clientId: String?
 
     /// Creates tokens from their parts.
     public init(
         accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil, username: String? = nil,
-        preferredUsername: String? = nil, serverType: ServerType? = nil, server: URL? = nil, namespace: String? = nil
+        preferredUsername: String? = nil, serverType: ServerType? = nil, server: URL? = nil, namespace: String? = nil,
+        tokenEndpoint: URL? = nil, clientId: String? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -36,6 +43,8 @@ public struct AuthTokens: Sendable, Hashable, Codable {
         self.serverType = serverType
         self.server = server
         self.namespace = namespace
+        self.tokenEndpoint = tokenEndpoint
+        self.clientId = clientId
     }
 
     /// Tokens for an OAuth JWT: the expiry from its `exp` claim and the user from `sub` and

@@ -129,7 +129,8 @@ extension MusterClient {
         }
     }
 
-    /// `POST /auth/refresh`: a new pair for the stale one. A refusal means the user must log in again.
+    /// `POST /auth/refresh`, or the issuer's token endpoint for an OAuth login: a new pair for the stale one. A
+    /// refusal means the user must log in again.
     private func refresh(_ stale: AuthTokens) async throws(MusterClientError) -> AuthTokens {
         do throws(MusterClientError) {
             guard let refreshToken = stale.refreshToken else {
@@ -137,10 +138,15 @@ extension MusterClient {
                     code: .loginRequired,
                     message: "the access token has expired and cannot be refreshed: log in again")
             }
-            let request = try APIRequest("POST", ["auth", "refresh"], json: ["refreshToken": refreshToken])
-            let response = try await send(request, bearer: nil)
-            guard response.succeeded else { throw response.error }
-            var renewed = try decode(AuthTokens.self, from: response, of: request)
+            var renewed: AuthTokens
+            if let endpoint = stale.tokenEndpoint {
+                renewed = try await renewedAtIssuer(stale, refreshToken: refreshToken, endpoint: endpoint)
+            } else {
+                let request = try APIRequest("POST", ["auth", "refresh"], json: ["refreshToken": refreshToken])
+                let response = try await send(request, bearer: nil)
+                guard response.succeeded else { throw response.error }
+                renewed = try decode(AuthTokens.self, from: response, of: request)
+            }
             renewed.serverType = renewed.serverType ?? stale.serverType
             renewed.username = renewed.username ?? stale.username
             renewed.preferredUsername = renewed.preferredUsername ?? stale.preferredUsername

@@ -13,12 +13,15 @@ struct ServerSession: Sendable {
     let username: String?
     /// The namespace of the login.
     let namespace: String
+    /// Whether the login was an OpenID Connect sign-in (`muster login --oidc`).
+    let signedInAtIssuer: Bool
 
     /// A session on `server` with the stored login, when that login is to this server.
     init(server: URL, stored: AuthTokens?) {
         let login = stored.flatMap { $0.server != nil && $0.belong(to: server) ? $0 : nil }
         self.server = server
         username = login?.username
+        signedInAtIssuer = login?.serverType == .oauth
         namespace = login?.namespace ?? Names.defaultNamespace
         // Another server's login stays in the file, untouched: this client starts with none.
         let store: any TokenStore = login == nil ? InMemoryTokenStore() : SessionFile.store
@@ -26,7 +29,9 @@ struct ServerSession: Sendable {
     }
 
     /// What to run to log in (again).
-    var loginCommand: String { "muster login --server \(server.absoluteString) \(username ?? "USER")" }
+    var loginCommand: String {
+        "muster login --server \(server.absoluteString) " + (signedInAtIssuer ? "--oidc" : username ?? "USER")
+    }
 
     /// Runs one client operation. A failure ends the command: invalid form values or payloads as
     /// ``FormProblems`` (reported as the local verbs report them), anything else as one line.

@@ -18,8 +18,13 @@ final class SignInIssuer: Sendable {
 
     /// What the token endpoint refused, and why, in order.
     let refusals = Mutex<[String]>([])
+    /// How many refresh tokens were traded for new ID tokens.
+    let refreshes = Mutex(0)
     let port: Int
+    /// Whether the token endpoint hands out refresh tokens with the ID token (as many issuers do).
+    let issuesRefreshTokens: Bool
     private let grants = Mutex<[String: Grant]>([:])
+    private let refreshTokens = Mutex<[String: Grant]>([:])
     private let key = ES256PrivateKey()
     private let keys = JWTKeyCollection()
     private let running: Task<Void, any Error>
@@ -32,12 +37,14 @@ final class SignInIssuer: Sendable {
         return #"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","alg":"ES256","use":"sig","x":"\#(x)","y":"\#(y)"}]}"#
     }
 
-    private init(port: Int, running: Task<Void, any Error>) {
+    private init(port: Int, issuesRefreshTokens: Bool, running: Task<Void, any Error>) {
         self.port = port
+        self.issuesRefreshTokens = issuesRefreshTokens
         self.running = running
     }
 
-    static func start() async throws -> SignInIssuer {
+    /// An issuer on a free port; `refreshTokens` makes its token endpoint hand out (rotating) refresh tokens.
+    static func start(refreshTokens: Bool = false) async throws -> SignInIssuer {
         let holder = Holder()
         let router = Router()
         router.get("/.well-known/openid-configuration") { _, _ in try holder.issuer!.discovery() }
@@ -58,7 +65,7 @@ final class SignInIssuer: Sendable {
             running.cancel()
             throw CocoaError(.fileReadUnknown)
         }
-        let issuer = SignInIssuer(port: port, running: running)
+        let issuer = SignInIssuer(port: port, issuesRefreshTokens: refreshTokens, running: running)
         await issuer.keys.add(ecdsa: issuer.key, kid: "k1")
         holder.issuer = issuer
         return issuer
@@ -112,25 +119,21 @@ final class SignInIssuer: Sendable {
         return Response(status: .found, headers: [.location: back.string!])
     }
 
-    /// Trades a code for an ID token when the verifier hashes to the challenge and the client and redirect match.
+    /// Trades a code for an ID token when the verifier hashes to the challenge and the client and redirect match;
+    /// with refresh tokens on, also a refresh token for a new ID token.
     private func token(_ form: [String: String]) async throws -> Response {
-        let grant = grants.withLock { $0.removeValue(forKey: form["code"] ?? "") }
-        let verifier = Data((form["code_verifier"] ?? "").utf8)
-        let hashed = Data(SHA256.hash(data: verifier)).base64EncodedString()
-            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
-        let refusal: String? =
-            if form["grant_type"] != "authorization_code" { "unsupported_grant_type" } else if let grant {
-                if grant.challenge != hashed {
-                    "invalid_grant: the code_verifier does not match the code_challenge"
-                } else if grant.clientId != form["client_id"] || grant.redirectURI != form["redirect_uri"] {
-                    "invalid_grant: another client or redirect_uri"
-                } else {
-                    nil
-                }
-            } else { "invalid_grant: unknown or used code" }
-        if let refusal {
-            refusals.withLock { $0.append(refusal) }
-            return json(#"{"error":"invalid_grant","error_description":"\#(refusal)"}"#, status: .badRequest)
+        let granted: Result<(clientId: String, subject: String), Refusal> =
+            switch form["grant_type"] {
+            case "authorization_code": codeGrant(form)
+            case "refresh_token" where issuesRefreshTokens: refreshGrant(form)
+            default: .failure(Refusal(reason: "unsupported_grant_type"))
+            }
+        let grant: (clientId: String, subject: String)
+        switch granted {
+        case .success(let granted): grant = granted
+        case .failure(let refusal):
+            refusals.withLock { $0.append(refusal.reason) }
+            return json(#"{"error":"invalid_grant","error_description":"\#(refusal.reason)"}"#, status: .badRequest)
         }
         struct Claims: JWTPayload {
             var iss: IssuerClaim
@@ -142,11 +145,53 @@ final class SignInIssuer: Sendable {
         }
         let idToken = try await keys.sign(
             Claims(
-                iss: .init(value: issuer), aud: .init(value: [grant!.clientId]),
+                iss: .init(value: issuer), aud: .init(value: [grant.clientId]),
                 exp: .init(value: Date(timeIntervalSinceNow: 600)), iat: .init(value: Date()),
-                sub: .init(value: grant!.subject)),
+                sub: .init(value: grant.subject)),
             kid: "k1")
-        return json(#"{"id_token":"\#(idToken)","token_type":"Bearer","expires_in":600}"#)
+        guard issuesRefreshTokens else {
+            return json(#"{"id_token":"\#(idToken)","token_type":"Bearer","expires_in":600}"#)
+        }
+        let refreshToken = UUID().uuidString
+        refreshTokens.withLock {
+            $0[refreshToken] = Grant(clientId: grant.clientId, redirectURI: "", challenge: "", subject: grant.subject)
+        }
+        return json(
+            #"{"id_token":"\#(idToken)","refresh_token":"\#(refreshToken)","token_type":"Bearer","expires_in":600}"#)
+    }
+
+    /// Why the token endpoint refused.
+    private struct Refusal: Error {
+        var reason: String
+    }
+
+    /// The code's grant, used up, when the verifier, client and redirect are the ones it was issued for.
+    private func codeGrant(_ form: [String: String]) -> Result<(clientId: String, subject: String), Refusal> {
+        guard let grant = grants.withLock({ $0.removeValue(forKey: form["code"] ?? "") }) else {
+            return .failure(Refusal(reason: "invalid_grant: unknown or used code"))
+        }
+        let verifier = Data((form["code_verifier"] ?? "").utf8)
+        let hashed = Data(SHA256.hash(data: verifier)).base64EncodedString()
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        if grant.challenge != hashed {
+            return .failure(Refusal(reason: "invalid_grant: the code_verifier does not match the code_challenge"))
+        }
+        if grant.clientId != form["client_id"] || grant.redirectURI != form["redirect_uri"] {
+            return .failure(Refusal(reason: "invalid_grant: another client or redirect_uri"))
+        }
+        return .success((grant.clientId, grant.subject))
+    }
+
+    /// The refresh token's grant, rotated: each refresh token buys one new ID token (and the next refresh token).
+    private func refreshGrant(_ form: [String: String]) -> Result<(clientId: String, subject: String), Refusal> {
+        guard let grant = refreshTokens.withLock({ $0.removeValue(forKey: form["refresh_token"] ?? "") }) else {
+            return .failure(Refusal(reason: "invalid_grant: unknown or used refresh token"))
+        }
+        guard grant.clientId == form["client_id"] else {
+            return .failure(Refusal(reason: "invalid_grant: the refresh token is another client's"))
+        }
+        refreshes.withLock { $0 += 1 }
+        return .success((grant.clientId, grant.subject))
     }
 
     /// A JSON answer any origin may read (the browser fetches the token endpoint from Muster's page).
