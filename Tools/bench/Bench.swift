@@ -50,7 +50,9 @@ struct Bench: AsyncParsableCommand {
 
     @Option(
         name: .customLong("mqtt-receive-maximum"),
-        help: "MQTT 5 receive maximum of both mqtt-ingest subscribers, the largest batch (default: the client's, 100).")
+        help:
+            "MQTT 5 receive maximum of both mqtt-ingest subscribers, in batches of half of it (default: the client's, 2,000)."
+    )
     var mqttReceiveMaximum: Int?
 
     @Flag(name: .customLong("keep-data"), help: "Keep the temporary data directories for inspection.")
