@@ -63,8 +63,8 @@ struct DevicePublications: Sendable {
     }
 
     /// The report of one message: QR and NFC content that is JSON text kept as JSON; a picture stored as a
-    /// document and its base64 left out of the body. A body changed so keeps the arriving message's hash, so a
-    /// redelivery is still known.
+    /// document and its base64 left out of the body. The report carries the arriving message's hash (computed once
+    /// here), so a redelivery is known even when the body was changed.
     private func report(_ message: MQTTMessage, _ publication: DevicePublication, _ device: MQTTDevice) async throws
         -> MQTTDevices.Report?
     {
@@ -72,15 +72,13 @@ struct DevicePublications: Sendable {
             user: device.user, deviceId: device.deviceId, topic: message.topic, body: message.payload,
             namespace: device.namespace)
         let hash = DeviceDataReported.contentHash(topic: message.topic, body: message.payload)
+        report.contentHash = hash
         var json = publication.json
         for (member, content) in [("QRContent", publication.qrContent), ("NFCContent", publication.nfcContent)] {
             guard case .json(let value) = content, json[member] != value else { continue }
             json[member] = value
         }
-        if json != publication.json {
-            report.body = Array(JSONValue.object(json).jsonData())
-            report.contentHash = hash
-        }
+        if json != publication.json { report.body = Array(JSONValue.object(json).jsonData()) }
         guard let picture = publication.picture else { return report }
         if try devices.isRecorded(
             contentHash: hash, namespace: device.namespace, user: device.user, deviceId: device.deviceId)
@@ -100,7 +98,6 @@ struct DevicePublications: Sendable {
         json[picture.member] = .object(["document": .string(stored.name)])
         report.body = Array(JSONValue.object(json).jsonData())
         report.document = stored.name
-        report.contentHash = hash
         return report
     }
 

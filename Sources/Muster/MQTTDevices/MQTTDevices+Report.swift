@@ -79,7 +79,7 @@ extension MQTTDevices {
                 case .success(let prepared): event = prepared
                 }
                 do {
-                    try Self.check(report, in: scope)
+                    try Self.check(report, devices: devices, in: scope)
                 } catch let error as MusterError {
                     outcomes[index] = .refused(error)
                     continue
@@ -143,11 +143,8 @@ extension MQTTDevices {
 
     /// Refuses (`MusterError`) a report from a device that is not a registered `mqtt` device of its user, or
     /// naming a document that does not exist.
-    static func check(_ report: Report, in scope: WriteScope) throws {
-        guard
-            try scope.mqttDevices.device(user: report.user, deviceId: report.deviceId, namespace: report.namespace)
-                != nil
-        else {
+    static func check(_ report: Report, devices: ProjectionView<MQTTDevicesProjection>, in scope: WriteScope) throws {
+        guard try devices.hasDevice(user: report.user, deviceId: report.deviceId, namespace: report.namespace) else {
             throw MusterError(
                 .notFound,
                 "deviceId: user \(String(reflecting: report.user)) has no mqtt device "

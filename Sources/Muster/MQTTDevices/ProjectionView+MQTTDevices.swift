@@ -22,6 +22,11 @@ extension ProjectionView<MQTTDevicesProjection> {
         return target.flatMap { MQTTDevice($0, namespace: namespace) }
     }
 
+    /// Whether `deviceId` of `user` is a registered `mqtt` device (the table holds no other), without reading it.
+    func hasDevice(user: String, deviceId: String, namespace: String) throws -> Bool {
+        try state.get("devices", Key.joined(namespace, user, deviceId)) != nil
+    }
+
     /// Every device of the namespace (of every namespace when nil), by namespace, user and device id.
     func devices(namespace: String?) throws -> [MQTTDevice] {
         var devices: [MQTTDevice] = []
