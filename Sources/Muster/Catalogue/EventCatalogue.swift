@@ -13,6 +13,7 @@ public enum EventCatalogue {
         GeotriggerDefined.self, GeotriggerRemoved.self, GeotriggerNotified.self,
         PushSourceConfigured.self, PushSourceRemoved.self, PushDelivered.self, PushFailed.self, PushExpired.self,
         LocationRequested.self, DeviceDataReported.self,
+        AreaNotificationHanded.self, AreaNotificationPerformed.self, AreaNotificationDismissed.self,
     ]
 
     /// The body of a domain event as JSON (sorted keys), or nil when the type is not Muster's.
