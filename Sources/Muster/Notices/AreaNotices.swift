@@ -36,7 +36,7 @@ public struct AreaNotices: Sendable {
             switch handed.action {
             case .notifyUser:
                 performed.messageId = try RuleRun.send(
-                    title: handed.title, body: handed.body, payload: handed.message,
+                    title: handed.title, body: handed.body, payload: Array(handed.message.utf8),
                     responseTopic: handed.responseTopic, to: user, namespace: namespace, scope)
                 try Self.append(performed, namespace: namespace, actor: actor ?? user, scope)
             case .notifyServer:

@@ -41,8 +41,9 @@ public struct AreaNotificationHanded: DomainEvent, Hashable, Codable {
     public var openPBK: String?
     /// The rule's application data (`notify_user.payload`), JSON text.
     public var data: String?
-    /// The inbox message's payload and response topic, sent as they are when the notice is performed.
-    public var message: [UInt8]
+    /// The inbox message's payload (JSON text) and response topic, sent as they are when the notice is performed;
+    /// empty for `notifyServer`.
+    public var message: String
     public var responseTopic: String
     /// The server notification URL, expanded from `notify_server`; set for `notifyServer` only.
     public var serverURL: String?

@@ -21,7 +21,7 @@ extension RuleRun {
             transition: decision.transition, at: decision.at, title: message.title, body: message.notice.alertBody,
             openURL: openURL, openPBK: openPBK,
             data: message.notice.payload.map { String(decoding: $0, as: UTF8.self) },
-            message: message.payload(),
+            message: String(decoding: message.payload(), as: UTF8.self),
             responseTopic: message.responseTopic, serverURL: nil)
         decision.reason =
             "fired; handed to the application as area notification \(noticeId.uuidString.lowercased()) "
@@ -39,7 +39,7 @@ extension RuleRun {
             noticeId: noticeId, action: .notifyServer, user: decision.user, deviceId: decision.deviceId,
             areaKind: decision.kind, area: decision.area, rule: decision.rule, trigger: decision.trigger,
             transition: decision.transition, at: decision.at, title: "", body: "", openURL: nil, openPBK: nil,
-            data: nil, message: [], responseTopic: "", serverURL: url)
+            data: nil, message: "", responseTopic: "", serverURL: url)
         decision.decision = "delegated"
         decision.reason =
             "notify_server handed to the application as area notification \(noticeId.uuidString.lowercased()) "
