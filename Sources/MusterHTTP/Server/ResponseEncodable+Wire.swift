@@ -26,3 +26,5 @@ extension LocationRequest: ResponseEncodable {}
 extension MQTTStatus: ResponseEncodable {}
 extension MQTTSettingsAnswer: ResponseEncodable {}
 extension DeviceAreas: ResponseEncodable {}
+extension AreaNotification: ResponseEncodable {}
+extension NoticeOutcome: ResponseEncodable {}
