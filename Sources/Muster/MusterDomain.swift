@@ -7,6 +7,6 @@ public enum MusterDomain {
         DirectoryProjection(), InboxProjection(), NamedPayloadProjection(), RequestProjection(),
         DocumentsProjection(), SettingsProjection(), SessionsProjection(), AreasProjection(), RulesProjection(),
         GeotriggersProjection(), DeviceOwnersProjection(), PushSourcesProjection(), OutboxProjection(),
-        MQTTDevicesProjection(),
+        MQTTDevicesProjection(), NoticesProjection(),
     ]
 }

@@ -36,15 +36,17 @@ extension MusterClient {
     /// The longest pause between reconnection attempts.
     static let maximumReconnectionTime: Duration = .seconds(30)
 
-    private func liveStream<Event: Sendable & Hashable>(
-        path: [String], after position: String?,
+    func liveStream<Event: Sendable & Hashable>(
+        path: [String], query: [URLQueryItem] = [], after position: String?,
         decode: @escaping @Sendable (ServerSentEvent) throws(MusterClientError) -> Event?
     ) -> LiveStream<Event> {
         LiveStream { [self] in
             let (events, continuation) = AsyncThrowingStream<LiveEvent<Event>, any Error>.makeStream()
             let pump = Task {
                 do {
-                    try await follow(path: path, after: position ?? "", decode: decode) { continuation.yield($0) }
+                    try await follow(path: path, query: query, after: position ?? "", decode: decode) {
+                        continuation.yield($0)
+                    }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -57,7 +59,7 @@ extension MusterClient {
 
     /// Connects, delivers, and reconnects after `lastEventId` until cancelled or refused for good.
     private func follow<Event: Sendable & Hashable>(
-        path: [String], after position: String,
+        path: [String], query: [URLQueryItem], after position: String,
         decode: @Sendable (ServerSentEvent) throws(MusterClientError) -> Event?,
         deliver: (LiveEvent<Event>) -> Void
     ) async throws(MusterClientError) {
@@ -71,6 +73,7 @@ extension MusterClient {
                 let tokens = try await validTokens()
                 used = tokens
                 var request = APIRequest("GET", path)
+                request.query = query
                 request.accept = "text/event-stream"
                 var urlRequest = try request.urlRequest(serverURL: serverURL, bearer: tokens.accessToken)
                 urlRequest.setValue("no-cache", forHTTPHeaderField: "Cache-Control")

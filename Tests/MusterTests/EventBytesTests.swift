@@ -75,6 +75,27 @@ import Testing
         ("location-request", LocationRequested(requestId: message, user: "ada", reason: "roll call")),
         ("location-request-bare", LocationRequested(requestId: message, user: "ada")),
         (
+            "area-notification",
+            AreaNotificationHanded(
+                noticeId: message, action: .notifyUser, user: "ada", deviceId: "d1", areaKind: "geofence", area: "shop",
+                rule: "r", trigger: "on_entry", transition: 7, at: 1_700_000_000_000_000, title: "Shop", body: "Hi",
+                openURL: "https://e.example/c", openPBK: nil, data: #"{"k":1}"#, message: #"{"fields":[]}"#,
+                responseTopic: "/areas/shop/rules/r", serverURL: nil)
+        ),
+        (
+            "server-notification",
+            AreaNotificationHanded(
+                noticeId: message, action: .notifyServer, user: "ada", deviceId: "d1", areaKind: "beacon", area: "b",
+                rule: "r", trigger: "on_exit", transition: 7, at: 1_700_000_000_000_000, title: "", body: "",
+                openURL: nil, openPBK: nil, data: nil, message: "", responseTopic: "", serverURL: "http://h.example/b")
+        ),
+        (
+            "area-notification-performed",
+            AreaNotificationPerformed(
+                noticeId: message, user: "ada", deviceId: "d1", messageId: session, serverURL: nil)
+        ),
+        ("area-notification-dismissed", AreaNotificationDismissed(noticeId: message, user: "ada", deviceId: "d1")),
+        (
             "sent",
             PayloadSent(
                 sender: "op", title: "T", body: "B", source: "src", payload: payload, responseTopic: "/r",
@@ -272,6 +293,22 @@ import Testing
         "push-expired": (
             "6f9619ff8b86d011b42d00c04fc964ff0361646102643112",
             #"{"attempts":9,"deviceId":"d1","messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
+        ),
+        "area-notification": (
+            "6f9619ff8b86d011b42d00c04fc964ff0a6e6f7469667955736572036164610264310867656f66656e63650473686f700172086f6e5f656e747279078080f281838985060453686f700248691368747470733a2f2f652e6578616d706c652f6300077b226b223a317d0d7b226669656c6473223a5b5d7d132f61726561732f73686f702f72756c65732f7200",
+            #"{"action":"notifyUser","area":"shop","areaKind":"geofence","at":1700000000000000,"body":"Hi","data":"{\"k\":1}","deviceId":"d1","message":"{\"fields\":[]}","noticeId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","openURL":"https://e.example/c","responseTopic":"/areas/shop/rules/r","rule":"r","title":"Shop","transition":7,"trigger":"on_entry","user":"ada"}"#
+        ),
+        "server-notification": (
+            "6f9619ff8b86d011b42d00c04fc964ff0c6e6f746966795365727665720361646102643106626561636f6e01620172076f6e5f65786974078080f281838985060000000000000012687474703a2f2f682e6578616d706c652f62",
+            #"{"action":"notifyServer","area":"b","areaKind":"beacon","at":1700000000000000,"body":"","deviceId":"d1","message":"","noticeId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","responseTopic":"","rule":"r","serverURL":"http://h.example/b","title":"","transition":7,"trigger":"on_exit","user":"ada"}"#
+        ),
+        "area-notification-performed": (
+            "6f9619ff8b86d011b42d00c04fc964ff03616461026431010e984725c51c4bf49960e1c80e27aba000",
+            #"{"deviceId":"d1","messageId":"0E984725-C51C-4BF4-9960-E1C80E27ABA0","noticeId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
+        ),
+        "area-notification-dismissed": (
+            "6f9619ff8b86d011b42d00c04fc964ff03616461026431",
+            #"{"deviceId":"d1","noticeId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
         ),
         "location-request": (
             "6f9619ff8b86d011b42d00c04fc964ff0361646109726f6c6c2063616c6c",

@@ -75,6 +75,8 @@ public struct Audit: Sendable {
         let filter: Filter
         var members: [String: [String]] = [:]
         var titles: [UUID: String] = [:]
+        /// The area and rule of each area notification handed, for its performing or dismissal.
+        var notices: [UUID: (area: String, rule: String)] = [:]
 
         func keeps(_ entry: AuditEntry) -> Bool {
             if let deviceId = filter.deviceId, entry.deviceId != deviceId { return false }
@@ -169,6 +171,7 @@ public struct Audit: Sendable {
             }
             if let found = try deliveryEntries(for: event, entry) { return found }
             if let found = try deviceDataEntries(for: event, entry) { return found }
+            if let found = try noticeEntries(for: event, entry) { return found }
             if let found = try ruleEntries(for: event, entry) { return found }
             return try sessionEntries(for: event, entry)
         }

@@ -288,14 +288,11 @@ final class RuleRun {
             area: area.id, latitude: event.latitude, longitude: event.longitude, deviceId: event.deviceId,
             namespace: namespace)
         if !rule.action.notifyServer.isEmpty {
+            let url = URLTemplate.expand(rule.action.notifyServer, values)
             guard try setting(.automaticServerNotifications) else {
-                decision.decision = "delegated"
-                decision.reason =
-                    "notify_server handed to the application (automaticServerNotifications is false); the application decides"
-                try record(decision)
+                try handServerNotification(decision, url: url)
                 return
             }
-            let url = URLTemplate.expand(rule.action.notifyServer, values)
             decision.serverURL = url
             decision.awaitingServer = true
             decision.reason = "waiting for the server hook \(url)"
@@ -382,27 +379,18 @@ final class RuleRun {
             try record(decision)
             return
         }
-        guard try setting(.automaticUserNotifications) else {
-            decision.reason =
-                "fired; the notification is handed to the application (automaticUserNotifications is false)"
-            try record(decision)
-            return
-        }
         let link: RuleNotice.Link? =
             !openURL.isEmpty
             ? .web(URLTemplate.expand(openURL, values))
             : !openPBK.isEmpty ? .wallet(URLTemplate.expand(openPBK, values)) : nil
         let message = RuleNotice(area: area, rule: decision.rule, trigger: decision.trigger, notice: notice, link: link)
-        let messageId = EventID.make()
-        let sent = PayloadSent(
-            sender: "rules", title: message.title, body: notice.alertBody, source: "rules", payload: message.payload(),
-            responseTopic: message.responseTopic,
-            recipients: [PayloadSent.Recipient(user: decision.user, messageId: messageId)])
-        try scope.append(
-            AppendRequest(
-                namespace: namespace, stream: "send/\(messageId.uuidString)", expectedVersion: .noStream,
-                events: [sent.newEvent(actor: "rules")]))
-        decision.messageId = messageId
+        guard try setting(.automaticUserNotifications) else {
+            try handUserNotification(decision, message)
+            return
+        }
+        decision.messageId = try Self.send(
+            title: message.title, body: notice.alertBody, payload: message.payload(),
+            responseTopic: message.responseTopic, to: decision.user, namespace: namespace, scope)
         decision.reason = "notified \(decision.user): \(String(reflecting: notice.alertBody))"
         try record(decision)
     }
@@ -410,7 +398,7 @@ final class RuleRun {
     // MARK: State
 
     @discardableResult
-    private func record(_ decision: RuleEvaluated) throws -> UInt64 {
+    func record(_ decision: RuleEvaluated) throws -> UInt64 {
         let position = try append(stream: decision.deviceId, decision)
         if let i = evaluation.outcomes.lastIndex(where: {
             $0.rule == decision.rule && $0.area == decision.area && $0.reason.hasPrefix("waiting for the latch time")
@@ -425,7 +413,7 @@ final class RuleRun {
     }
 
     @discardableResult
-    private func append(stream deviceId: String, _ event: some DomainEvent) throws -> UInt64 {
+    func append(stream deviceId: String, _ event: some DomainEvent) throws -> UInt64 {
         try scope.append(
             AppendRequest(namespace: namespace, stream: "device/\(deviceId)", events: [event.newEvent(actor: "rules")]))
         return scope.head
@@ -475,7 +463,7 @@ final class RuleRun {
         return TimeZone(identifier: name) ?? TimeZone(identifier: "UTC")!
     }
 
-    private func setting(_ setting: Setting) throws -> Bool {
+    func setting(_ setting: Setting) throws -> Bool {
         try scope.settings.value(setting, namespace: namespace) != "false"
     }
 

@@ -18,6 +18,10 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
     /// Whether a response's `deviceId` must be one of the responder's registered devices (push targets); when
     /// false (the default) it is recorded as given.
     case requireRegisteredDevice
+    /// Whether devices' live streams also carry the rules' decisions not to act (counts, schedule, quota,
+    /// latch) as `trace` events (the Ubudu SDK's trace logging); a stream may ask for them with `trace=true`
+    /// whatever this says. Default false.
+    case traceLogging
 
     /// The value when never set, as text; nil for "unset".
     public var defaultValue: String? {
@@ -29,6 +33,7 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
         case .documentQuotaPerUser: String(1 << 30)
         case .documentQuotaPerNamespace: nil
         case .requireRegisteredDevice: "false"
+        case .traceLogging: "false"
         }
     }
 
@@ -45,7 +50,7 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
                     "\(rawValue) takes a whole number ≥ 0, or unset for no limit; not \(String(reflecting: text))")
             }
             return String(n)
-        case .automaticServerNotifications, .automaticUserNotifications, .requireRegisteredDevice:
+        case .automaticServerNotifications, .automaticUserNotifications, .requireRegisteredDevice, .traceLogging:
             switch value.lowercased() {
             case "true", "yes", "on", "1": return "true"
             case "false", "no", "off", "0": return "false"

@@ -60,7 +60,7 @@ public enum TopicEvent: Sendable, Hashable {
 }
 
 /// Decodes an event's `data` as JSON.
-private func decodeData<T: Decodable>(_ type: T.Type, _ event: ServerSentEvent) throws(MusterClientError) -> T {
+func decodeData<T: Decodable>(_ type: T.Type, _ event: ServerSentEvent) throws(MusterClientError) -> T {
     do {
         return try MusterJSON.decoder().decode(T.self, from: Data(event.data.utf8))
     } catch {

@@ -27,3 +27,5 @@ extension MQTTStatus: ResponseEncodable {}
 extension MQTTSettingsAnswer: ResponseEncodable {}
 extension DeviceAreas: ResponseEncodable {}
 extension GeotriggerMonitor: ResponseEncodable {}
+extension AreaNotification: ResponseEncodable {}
+extension NoticeOutcome: ResponseEncodable {}

@@ -8,7 +8,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
             documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
             areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified, pushDelivered,
             pushFailed, pushExpired, locationRequested, deviceDataReported,
-            areaCountsChanged
+            areaCountsChanged, areaNotificationHanded, areaNotificationPerformed, areaNotificationDismissed
         case geotriggerMonitorStarted, geotriggerMonitorStopped
     }
 

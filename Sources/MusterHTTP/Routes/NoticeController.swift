@@ -1,0 +1,108 @@
+import EventLog
+import Foundation
+import Hummingbird
+import Muster
+import MusterWire
+
+/// The application side of the rules (seed 004): `/devices/{id}/notices` (the area notifications waiting for
+/// the device's app), `/notices/{id}/perform` and `/notices/{id}/dismiss`, and `/devices/{id}/events`, the
+/// device's live stream (areas entered and left, positions, area notifications, trace messages).
+struct NoticeController: APIController {
+    let api: API
+    var notices: AreaNotices { AreaNotices(engine: api.rules) }
+
+    func addRoutes(to routes: some RouterMethods<API.Context>) {
+        routes
+            .get("devices/:deviceId/notices", for: .user, use: pending)
+            .get("devices/:deviceId/events", for: .user, use: events)
+            .post("notices/:id/perform", for: .user, use: perform)
+            .post("notices/:id/dismiss", for: .user, use: dismiss)
+    }
+
+    @Sendable func pending(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> [AreaNotification]
+    {
+        let deviceId = try context.parameters.require("deviceId")
+        return try notices.pending(user: caller.username, deviceId: deviceId, namespace: caller.namespace)
+            .map(AreaNotification.init)
+    }
+
+    @Sendable func perform(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> NoticeOutcome
+    {
+        let id = try Self.noticeId(context)
+        let (performed, answer) = try await notices.perform(id, user: caller.username, namespace: caller.namespace)
+        return NoticeOutcome(
+            state: "performed", id: id, messageId: performed.messageId, serverURL: performed.serverURL,
+            outcomes: performed.serverURL == nil ? nil : answer.outcomes)
+    }
+
+    @Sendable func dismiss(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> NoticeOutcome
+    {
+        let id = try Self.noticeId(context)
+        try await notices.dismiss(id, user: caller.username, namespace: caller.namespace)
+        return NoticeOutcome(state: "dismissed", id: id)
+    }
+
+    /// The device's live stream; `trace=true|false` overrides the namespace's `traceLogging` setting.
+    @Sendable func events(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {
+        let deviceId = try context.parameters.require("deviceId")
+        let trace = try request.query("trace", "true or false") { ["true": true, "false": false][$0] }
+        let changes = notices.deviceEvents(
+            user: caller.username, deviceId: deviceId, namespace: caller.namespace,
+            from: try EventStream.start(request, head: api.log.head), trace: trace)
+        let events = changes.map { event in try ServerSentEvent(event) }
+        return EventStream.response(events, keepAlive: api.configuration.keepAlive)
+    }
+
+    /// The path's `{id}` as a notice id; a 400 naming it when it is not a UUID.
+    static func noticeId(_ context: API.Context) throws -> UUID {
+        guard let id = context.parameters.get("id", as: UUID.self) else {
+            throw APIError(
+                .badRequest, "bad_request", "notice id \(context.parameters.get("id") ?? "") is not a UUID",
+                fields: [.init(field: "id", message: "expected a UUID such as 3f2c1a9e-…")])
+        }
+        return id
+    }
+}
+
+extension ServerSentEvent {
+    /// A device's live event as the stream sends it.
+    init(_ event: AreaNotices.DeviceEvent) throws {
+        let encoder = MusterJSON.encoder()
+        switch event.change {
+        case .areaEntered(let transition), .areaExited(let transition):
+            let crossing = AreaCrossing(
+                area: transition.area, kind: transition.kind, trigger: transition.trigger,
+                source: transition.source.rawValue, at: Timestamp.iso8601(microseconds: transition.at),
+                latitude: transition.latitude, longitude: transition.longitude, proximity: transition.proximity)
+            let name = transition.trigger == "on_exit" ? "areaExited" : "areaEntered"
+            self.init(id: event.position, event: name, data: try encoder.encode(crossing))
+        case .positionChanged(let fix):
+            let position = PositionChange(
+                latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy,
+                at: Timestamp.iso8601(microseconds: fix.at))
+            self.init(id: event.position, event: "positionChanged", data: try encoder.encode(position))
+        case .areaNotification(let handed):
+            self.init(id: event.position, event: "areaNotification", data: try encoder.encode(AreaNotification(handed)))
+        case .trace(let message, let decision):
+            let trace = TraceMessage(
+                message: message, area: decision.area, rule: decision.rule,
+                at: Timestamp.iso8601(microseconds: decision.at))
+            self.init(id: event.position, event: "trace", data: try encoder.encode(trace))
+        }
+    }
+}
+
+extension AreaNotification {
+    /// A handed notice as the API shows it.
+    init(_ handed: AreaNotificationHanded) {
+        self.init(
+            id: handed.noticeId, action: handed.action == .notifyUser ? .notifyUser : .notifyServer,
+            deviceId: handed.deviceId, areaKind: handed.areaKind, area: handed.area, rule: handed.rule,
+            trigger: handed.trigger, at: Timestamp.iso8601(microseconds: handed.at), title: handed.title,
+            body: handed.body, openURL: handed.openURL, openPBK: handed.openPBK,
+            data: handed.data.flatMap { try? JSONValue(json: Data($0.utf8)) }, serverURL: handed.serverURL)
+    }
+}

@@ -1,0 +1,166 @@
+import EventLog
+import Foundation
+import Muster
+import MusterWire
+import Testing
+
+/// Seed 004's application side: with automatic sending off, a fired rule's notification (or server notification
+/// URL) is handed to the device's application, which has the server perform it or dismisses it.
+@Suite(.timeLimit(.minutes(1))) struct AreaNoticesTests {
+    static let monday = RulesWorld.paris("2026-11-23T10:00:00")
+
+    static func world(_ setting: Setting = .automaticUserNotifications) async throws -> RulesWorld {
+        let world = try await RulesWorld()
+        try await Settings(log: world.log).set(setting, to: "false")
+        return world
+    }
+
+    static func shop(_ rule: AreaRule) -> Area { RulesWorld.shop(rules: [rule]) }
+
+    static let welcome = AreaRule(
+        id: "r", trigger: "on_entry",
+        action: AreaRule.Action(notifyUser: "Welcome!", openURL: "https://shop.example/{id}/coupon"))
+
+    @Test func withAutomaticUserNotificationsOffAFiredRuleHandsANoticeAndSendsNothing() async throws {
+        let world = try await Self.world()
+        defer { world.remove() }
+        try await Areas(log: world.log).define([Self.shop(Self.welcome)])
+        let answer = try await world.enter(Self.shop(Self.welcome), at: Self.monday)
+        let outcome = try #require(answer.outcome("r"))
+        #expect(outcome.fired)
+        #expect(outcome.reason.contains("handed to the application as area notification"))
+        #expect(try world.inbox().isEmpty)
+        let pending = try AreaNotices(engine: world.engine).pending(user: "ada", deviceId: "phone")
+        #expect(pending.count == 1)
+        #expect(pending.first?.action == .notifyUser)
+        #expect(pending.first?.body == "Welcome!")
+        #expect(pending.first?.openURL == "https://shop.example/shop/coupon")
+        #expect(try AreaNotices(engine: world.engine).pending(user: "ada", deviceId: "tablet").isEmpty)
+        let audit = try Audit(log: world.log).entries(Audit.Filter(area: "shop"))
+        #expect(audit.map(\.what).contains(.areaNotificationHanded))
+    }
+
+    @Test func performingSendsTheNotificationOnceAndASecondPerformIsRefused() async throws {
+        let world = try await Self.world()
+        defer { world.remove() }
+        try await Areas(log: world.log).define([Self.shop(Self.welcome)])
+        _ = try await world.enter(Self.shop(Self.welcome), at: Self.monday)
+        let notices = AreaNotices(engine: world.engine)
+        let notice = try #require(try notices.pending(user: "ada", deviceId: "phone").first)
+        let performed = try await notices.perform(notice.noticeId, user: "ada").performed
+        let inbox = try world.inbox()
+        #expect(inbox.map(\.body) == ["Welcome!"])
+        #expect(performed.messageId == inbox.first?.messageId)
+        #expect(try notices.pending(user: "ada", deviceId: "phone").isEmpty)
+        let again = await #expect(throws: MusterError.self) { try await notices.perform(notice.noticeId, user: "ada") }
+        #expect(again?.code == .conflict)
+        #expect(again?.description.contains("already performed") == true)
+        #expect(try world.inbox().count == 1)
+        let audit = try Audit(log: world.log).entries(Audit.Filter(user: "ada", rule: "r"))
+        #expect(audit.last?.what == .areaNotificationPerformed)
+        #expect(audit.last?.messageId == inbox.first?.messageId)
+    }
+
+    @Test func dismissingRecordsItAndNothingIsSent() async throws {
+        let world = try await Self.world()
+        defer { world.remove() }
+        try await Areas(log: world.log).define([Self.shop(Self.welcome)])
+        _ = try await world.enter(Self.shop(Self.welcome), at: Self.monday)
+        let notices = AreaNotices(engine: world.engine)
+        let notice = try #require(try notices.pending(user: "ada", deviceId: "phone").first)
+        let stranger = await #expect(throws: MusterError.self) {
+            try await notices.dismiss(notice.noticeId, user: "bob")
+        }
+        #expect(stranger?.code == .notFound)
+        try await notices.dismiss(notice.noticeId, user: "ada")
+        #expect(try world.inbox().isEmpty)
+        #expect(try notices.pending(user: "ada", deviceId: "phone").isEmpty)
+        let perform = await #expect(throws: MusterError.self) {
+            try await notices.perform(notice.noticeId, user: "ada")
+        }
+        #expect(perform?.description.contains("already dismissed") == true)
+        let audit = try Audit(log: world.log).entries(Audit.Filter(user: "ada"))
+        #expect(audit.last?.what == .areaNotificationDismissed)
+        #expect(audit.last?.area == "shop")
+    }
+
+    @Test func withAutomaticServerNotificationsOffTheDeviceGetsTheURLAndPerformingCallsIt() async throws {
+        let world = try await Self.world(.automaticServerNotifications)
+        defer { world.remove() }
+        // Port 9 (discard) on loopback refuses the connection: the hook fails, and the rule is aborted.
+        let rule = AreaRule(
+            id: "r", trigger: "on_entry",
+            action: AreaRule.Action(notifyServer: "http://127.0.0.1:9/hook/{id}/{udid}", notifyUser: "Welcome!"))
+        try await Areas(log: world.log).define([Self.shop(rule)])
+        let answer = try await world.enter(Self.shop(rule), at: Self.monday)
+        #expect(answer.outcome("r")?.reason.contains("notify_server handed to the application") == true)
+        let notices = AreaNotices(engine: world.engine)
+        let notice = try #require(try notices.pending(user: "ada", deviceId: "phone").first)
+        #expect(notice.action == .notifyServer)
+        #expect(notice.serverURL == "http://127.0.0.1:9/hook/shop/phone")
+        let (performed, continued) = try await notices.perform(notice.noticeId, user: "ada")
+        #expect(performed.serverURL == "http://127.0.0.1:9/hook/shop/phone")
+        #expect(continued.outcome("r")?.reason.hasPrefix("aborted") == true)
+        #expect(try world.inbox().isEmpty)
+    }
+
+    /// The second entry is past max_events 1: with trace logging the device hears why nothing happened.
+    static func secondEntryPastTheMaximum(trace: Bool) async throws -> [AreaNotices.DeviceEvent.Change] {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        try await Settings(log: world.log).set(.traceLogging, to: trace ? "true" : "false")
+        var rule = AreaRule(id: "r", trigger: "on_entry", action: AreaRule.Action(notifyUser: "Welcome!"))
+        rule.maxEvents = 1
+        let shop = Self.shop(rule)
+        try await Areas(log: world.log).define([shop])
+        _ = try await world.enter(shop, at: Self.monday)
+        _ = try await world.leave(shop, at: Self.monday + 60)
+        let from = world.log.head + 1
+        _ = try await world.enter(shop, at: Self.monday + 120)
+        _ = try await world.leave(shop, at: Self.monday + 180)
+        var changes: [AreaNotices.DeviceEvent.Change] = []
+        for try await event in AreaNotices(engine: world.engine).deviceEvents(
+            user: "ada", deviceId: "phone", from: from)
+        {
+            changes.append(event.change)
+            if case .areaExited = event.change { break }
+        }
+        return changes
+    }
+
+    @Test func withTraceLoggingOnTheDeviceStreamSaysWhyTheRuleDidNotAct() async throws {
+        let changes = try await Self.secondEntryPastTheMaximum(trace: true)
+        let traces = changes.compactMap { change -> String? in
+            if case .trace(let message, _) = change { return message }
+            return nil
+        }
+        #expect(
+            traces == [
+                "not acting: rule r of geofence shop (on_entry): event 2 for this area, max_events is 1 (reached)"
+            ])
+        #expect(changes.contains { if case .areaEntered(let t) = $0 { t.area == "shop" } else { false } })
+        #expect(changes.contains { if case .positionChanged = $0 { true } else { false } })
+    }
+
+    @Test func withTraceLoggingOffTheDeviceStreamHasNoTrace() async throws {
+        let changes = try await Self.secondEntryPastTheMaximum(trace: false)
+        #expect(!changes.contains { if case .trace = $0 { true } else { false } })
+        #expect(changes.contains { if case .areaEntered = $0 { true } else { false } })
+    }
+
+    @Test func theDeviceStreamCarriesTheHandedNotice() async throws {
+        let world = try await Self.world()
+        defer { world.remove() }
+        try await Areas(log: world.log).define([Self.shop(Self.welcome)])
+        let from = world.log.head + 1
+        _ = try await world.enter(Self.shop(Self.welcome), at: Self.monday)
+        let stream = AreaNotices(engine: world.engine).deviceEvents(user: "ada", deviceId: "phone", from: from)
+        for try await event in stream {
+            guard case .areaNotification(let handed) = event.change else { continue }
+            #expect(handed.body == "Welcome!")
+            #expect(handed.title == "Shop shop")
+            return
+        }
+        Issue.record("the stream ended without the area notification")
+    }
+}
