@@ -65,5 +65,40 @@ extension MQTTEndToEndTests {
             await rules.close()
             await stage.stop()
         }
+
+        /// The forwarder goes on where it stopped: a document recorded while the broker was away, and not yet
+        /// published when Muster was killed, is published by the restarted Muster once the broker is back — and the
+        /// one published before is not published again.
+        @Test func aDocumentNotYetPublishedWhenMusterDiedIsPublishedAfterTheRestart() async throws {
+            let stage = try await Stage.start()
+            let rules = try await MQTTTesting.MQTTDevice(stage.broker.configuration(user: "muster", clientID: "rules"))
+            do {
+                try await rules.subscribe("muster/mqtt/#")
+                let ada = MusterClient(serverURL: stage.server.base)
+                let session = await ada.authWithInternal(username: "ada", password: "secret-ada")
+                try #require(session.authValid, "\(session.errorStr)")
+                _ = try await ada.publish(.object(["door": .string("open")]), to: "/mqtt/door")
+                let first = try await rules.messages(count: 1, timeout: .seconds(20))
+                try #require(first.map(\.topic) == ["muster/mqtt/door"], "\(first)")
+
+                await stage.broker.stop()
+                _ = try await ada.publish(.object(["door": .string("closed")]), to: "/mqtt/door")
+                try await stage.server.restart(after: SIGKILL)
+                try await stage.broker.restart()
+
+                // In order from where it stopped: "open" again would come before "closed".
+                let both = try await rules.messages(count: 2, timeout: .seconds(30))
+                #expect(
+                    both.map { String(decoding: $0.payload, as: UTF8.self) } == [
+                        #"{"door":"open"}"#, #"{"door":"closed"}"#,
+                    ])
+            } catch {
+                await rules.close()
+                await stage.stop()
+                throw error
+            }
+            await rules.close()
+            await stage.stop()
+        }
     }
 }
