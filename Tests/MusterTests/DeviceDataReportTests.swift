@@ -85,6 +85,34 @@ import Testing
         #expect(try await f.devices.report(Self.report(Self.sensors)) == .duplicate(of: again))
     }
 
+    @Test func hashesOlderThanTheWindowAreForgottenAsNewMessagesArrive() async throws {
+        let f = try await Self.fixture()
+        defer { f.t.directory.remove() }
+        for n in 1...10 { try await f.devices.report(Self.report(Self.text(#"{"Battery":\#(n)}"#))) }
+        #expect(try rememberedHashes(f.log) == (recent: 10, byTime: 10))
+        f.t.clock.advance(seconds: 601)
+        // Each new message forgets up to four expired ones, oldest first.
+        for n in 11...13 { try await f.devices.report(Self.report(Self.text(#"{"Battery":\#(n)}"#))) }
+        #expect(try rememberedHashes(f.log) == (recent: 3, byTime: 3))
+    }
+
+    /// Entries in the mqttDevices projection's `recent` and `recentByTime` tables.
+    private func rememberedHashes(_ log: EventLog) throws -> (recent: Int, byTime: Int) {
+        try log.read { reader in
+            let state = try reader.projection(MQTTDevicesProjection.name)
+            var counts = (recent: 0, byTime: 0)
+            try state.scan("recent", prefix: []) { _, _ in
+                counts.recent += 1
+                return true
+            }
+            try state.scan("recentByTime", prefix: []) { _, _ in
+                counts.byTime += 1
+                return true
+            }
+            return counts
+        }
+    }
+
     @Test func aRedeliveryAfterTheLogIsReopenedIsStillADuplicate() async throws {
         let f = try await Self.fixture()
         defer { f.t.directory.remove() }
