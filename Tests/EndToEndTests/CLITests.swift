@@ -309,7 +309,7 @@ import Testing
             Set(projections.compactMap { $0["name"] as? String }) == [
                 "byType", "byNamespace", "statistics", "directory", "inbox", "namedPayloads", "requests", "settings",
                 "documents", "sessions", "areas", "rules", "geotriggers", "deviceOwners", "pushSources", "outbox",
-                "mqttDevices",
+                "mqttDevices", "notices",
             ])
         for p in projections {
             for key in ["name", "mode", "version", "storedVersion", "generation", "checkpoint", "isCurrent", "lag"] {

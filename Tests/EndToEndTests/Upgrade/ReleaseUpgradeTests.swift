@@ -9,11 +9,12 @@ import Testing
 @Suite struct ReleaseUpgradeTests {
     static let release = "0.1.0"
 
-    /// The projections 0.1.0 kept at another version (directory, documents, rules, geotriggers, sessions) or did
-    /// not have (deviceOwners, pushSources, outbox, mqttDevices): what bringing its directory forward rebuilds.
+    /// The projections 0.1.0 kept at another version (directory, documents, rules, geotriggers, sessions, areas) or
+    /// did not have (deviceOwners, pushSources, outbox, mqttDevices, notices): what bringing its directory forward
+    /// rebuilds.
     static let rebuiltOnUpgrade: Set<String> = [
         "directory", "documents", "rules", "geotriggers", "sessions", "deviceOwners", "pushSources", "outbox",
-        "mqttDevices", "areas",
+        "mqttDevices", "areas", "notices",
     ]
 
     @Test func statusShowsTheStoredFormatAndWhatIsPending() async throws {
