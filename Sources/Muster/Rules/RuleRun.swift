@@ -447,15 +447,7 @@ final class RuleRun {
     }
 
     private func lastFix(_ user: String, _ deviceId: String) throws -> Coordinate? {
-        guard let bytes = try state.get("fixes", Key.joined(namespace, user, deviceId)), bytes.count == 16 else {
-            return nil
-        }
-        return bytes.withUnsafeBytes { buffer in
-            try? Coordinate(
-                latitude: Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(as: UInt64.self))),
-                longitude: Double(
-                    bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))))
-        }
+        try ProjectionView<RulesProjection>(state: state).fix(user: user, deviceId: deviceId, namespace: namespace)
     }
 
     private func userTimeZone(_ user: String) throws -> TimeZone {
