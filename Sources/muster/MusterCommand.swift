@@ -12,7 +12,7 @@ struct MusterCommand: AsyncParsableCommand {
             Every command takes --data DIR (or MUSTER_DATA; default ./muster-data), after its name or before \
             it (muster --data DIR users list). Every verb takes --json.
             The domain verbs (users, groups, devices, send, inbox, respond, listen, payloads, requests, \
-            documents, settings, audit, push-sources, deliveries, request-location, geotriggers) also act on a running server as the user of muster login: with \
+            documents, settings, audit, push-sources, deliveries, request-location, geotriggers, notices) also act on a running server as the user of muster login: with \
             --server URL, or when a login is stored and neither --data nor MUSTER_DATA is given.
             Exit status: 0 ok, 1 runtime failure, 2 bad usage or invalid input, 3 conflict.
             """,
@@ -22,7 +22,7 @@ struct MusterCommand: AsyncParsableCommand {
             Send.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
             Documents.self, Audit.self, SettingsCommand.self, Login.self, Logout.self, Whoami.self,
             AreasCommand.self, GeotriggersCommand.self, Location.self, Beacon.self, Transition.self, Counters.self,
-            Quota.self,
+            Quota.self, NoticesCommand.self,
             PushSourcesCommand.self, DeliveriesCommand.self, RequestLocation.self, MQTTCommand.self,
         ]
     )

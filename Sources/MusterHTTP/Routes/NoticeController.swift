@@ -96,8 +96,8 @@ extension ServerSentEvent {
 }
 
 extension AreaNotification {
-    /// A handed notice as the API shows it.
-    init(_ handed: AreaNotificationHanded) {
+    /// A handed notice as the API shows it (and the command line prints it).
+    public init(_ handed: AreaNotificationHanded) {
         self.init(
             id: handed.noticeId, action: handed.action == .notifyUser ? .notifyUser : .notifyServer,
             deviceId: handed.deviceId, areaKind: handed.areaKind, area: handed.area, rule: handed.rule,

@@ -77,3 +77,42 @@ public struct NoticeOutcome: Sendable, Hashable, Codable {
         self.outcomes = outcomes
     }
 }
+
+extension AreaNotification {
+    private enum CodingKeys: String, CodingKey {
+        case id, action, deviceId, areaKind, area, rule, trigger, at, title, body, openURL, openPBK, data, serverURL
+    }
+
+    /// Encodes as the server writes it: the id in lower case, as every other id the API sends.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(action, forKey: .action)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(areaKind, forKey: .areaKind)
+        try container.encode(area, forKey: .area)
+        try container.encode(rule, forKey: .rule)
+        try container.encode(trigger, forKey: .trigger)
+        try container.encode(at, forKey: .at)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encodeIfPresent(openURL, forKey: .openURL)
+        try container.encodeIfPresent(openPBK, forKey: .openPBK)
+        try container.encodeIfPresent(data, forKey: .data)
+        try container.encodeIfPresent(serverURL, forKey: .serverURL)
+    }
+}
+
+extension NoticeOutcome {
+    private enum CodingKeys: String, CodingKey { case state, id, messageId, serverURL, outcomes }
+
+    /// Encodes as the server writes it: the ids in lower case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encodeIfPresent(messageId?.uuidString.lowercased(), forKey: .messageId)
+        try container.encodeIfPresent(serverURL, forKey: .serverURL)
+        try container.encodeIfPresent(outcomes, forKey: .outcomes)
+    }
+}

@@ -111,6 +111,15 @@ protocol Backend: Sendable {
     ) async throws -> LocationAnswer
     /// The device's position and the areas it monitors and is active in.
     func deviceAreas(user: String, deviceId: String) async throws -> DeviceAreas
+
+    /// The area notifications waiting for the application on `user`'s device (nil: the logged-in user's),
+    /// oldest first.
+    func notices(user: String?, deviceId: String) async throws -> [AreaNotification]
+    /// Does what the notice's rule would have done: sends the notification to the user, or calls the server
+    /// notification URL and goes on with the rule. Once per notice.
+    func performNotice(_ id: UUID, user: String?) async throws -> NoticeOutcome
+    /// Records that the application dealt with the notice itself: nothing is sent. Once per notice.
+    func dismissNotice(_ id: UUID, user: String?) async throws -> NoticeOutcome
 }
 
 /// An answer to a message or to a request template, as `muster respond` gives it.

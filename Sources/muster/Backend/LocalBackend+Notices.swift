@@ -1,0 +1,39 @@
+import Foundation
+import Muster
+import MusterHTTP
+import MusterWire
+
+/// The area notifications handed to devices' applications, on a data directory, through the calls the HTTP
+/// routes make; the verb names the user, as the server takes the logged-in one.
+extension LocalBackend {
+    func notices(user: String?, deviceId: String) async throws -> [AreaNotification] {
+        let user = try noticeUser(user)
+        return try AreaNotices(engine: RuleEngine(log: log)).pending(
+            user: user, deviceId: deviceId, namespace: namespace
+        )
+        .map(AreaNotification.init)
+    }
+
+    func performNotice(_ id: UUID, user: String?) async throws -> NoticeOutcome {
+        let user = try noticeUser(user)
+        let (performed, answer) = try await AreaNotices(engine: RuleEngine(log: log)).perform(
+            id, user: user, namespace: namespace, actor: "cli")
+        return NoticeOutcome(
+            state: "performed", id: id, messageId: performed.messageId, serverURL: performed.serverURL,
+            outcomes: performed.serverURL == nil ? nil : answer.outcomes)
+    }
+
+    func dismissNotice(_ id: UUID, user: String?) async throws -> NoticeOutcome {
+        let user = try noticeUser(user)
+        try await AreaNotices(engine: RuleEngine(log: log)).dismiss(id, user: user, namespace: namespace, actor: "cli")
+        return NoticeOutcome(state: "dismissed", id: id)
+    }
+
+    /// The notice's user: a data directory has no logged-in user to default to.
+    private func noticeUser(_ user: String?) throws -> String {
+        guard let user else {
+            throw CommandFailure.invalid("--user: name the user whose device the notices were handed to: --user USER")
+        }
+        return user
+    }
+}
