@@ -27,7 +27,11 @@ public final class MQTTBroker: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: more lines for mosquitto.conf (for example `max_queued_messages 5000`).
     ///   - tls: listen with TLS only, with a certificate for 127.0.0.1 from a CA made for it (`caFile`).
-    public init(users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false) async throws {
+    ///   - clientCertificates: TLS as with `tls`, taking only clients that show a certificate of that CA
+    ///     (`clientTLS(commonName:)`), each as the user its common name names.
+    public init(
+        users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false, clientCertificates: Bool = false
+    ) async throws {
         Self.stopOrphans()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(Self.directoryPrefix)\(UUID().uuidString.prefix(8))", isDirectory: true)
@@ -35,7 +39,10 @@ public final class MQTTBroker: @unchecked Sendable {
             at: directory.appendingPathComponent("persistence"), withIntermediateDirectories: true)
         self.users = users
         port = try Self.freePort()
-        try await writeFiles(settings: settings, tls: tls ? Self.makeCertificates(in: directory) : [])
+        let listener =
+            tls || clientCertificates
+            ? try await Self.makeCertificates(in: directory, clientCertificates: clientCertificates) : []
+        try await writeFiles(settings: settings, tls: listener)
         try await start()
     }
 
@@ -169,9 +176,11 @@ public struct MQTTBrokerError: Error, CustomStringConvertible {
 
 /// Runs `body` with a fresh broker and stops the broker afterwards, also when `body` throws.
 public func withMQTTBroker<Result>(
-    users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false, _ body: (MQTTBroker) async throws -> Result
+    users: [MQTTBrokerUser], settings: [String] = [], tls: Bool = false, clientCertificates: Bool = false,
+    _ body: (MQTTBroker) async throws -> Result
 ) async throws -> Result {
-    let broker = try await MQTTBroker(users: users, settings: settings, tls: tls)
+    let broker = try await MQTTBroker(
+        users: users, settings: settings, tls: tls, clientCertificates: clientCertificates)
     do {
         let result = try await body(broker)
         await broker.stop()

@@ -68,4 +68,13 @@ public struct MQTTSettingsAnswer: Sendable, Hashable, Codable {
         self.deviceId = deviceId
         self.receipt = receipt
     }
+
+    private enum CodingKeys: String, CodingKey { case deviceId, receipt }
+
+    /// Writes `receipt` as null when none came, as documented, rather than leaving it out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(receipt, forKey: .receipt)
+    }
 }

@@ -26,7 +26,7 @@ struct MQTTCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: """
                 Publish a settings message to a user's MQTT device (seed 001) and print its receipt (null when it \
-                sent none within 30 s).
+                sent none within the server's --mqtt-receipt-timeout, 30 s by default).
                 """)
 
         @OptionGroup var options: BackendOptions

@@ -21,18 +21,30 @@ struct ServeMQTTOptions: ParsableArguments {
     var mqttClientId = "muster"
     @Option(help: "PEM file of the certificate authorities that sign the broker's certificate (mqtts://).")
     var mqttCaFile: String?
+    @Option(help: "PEM file of the bridge's client certificate, for a broker that asks for one (with --mqtt-key-file).")
+    var mqttCertFile: String?
+    @Option(help: "PEM file (owner-only, not encrypted) of the private key of --mqtt-cert-file.")
+    var mqttKeyFile: String?
     @Flag(help: "Speak MQTT 3.1.1 to the broker instead of MQTT 5.") var mqtt311 = false
     @Option(
         help: ArgumentHelp(
             "Publish the default namespace's response topics /a/b/c to MQTT as PREFIX/a/b/c; \"\" publishes none.",
             valueName: "PREFIX"))
     var mqttTopicPrefix = "muster"
+    @Option(
+        help: ArgumentHelp(
+            "How long muster mqtt settings waits for the device's receipt (default 30).", valueName: "SECONDS"))
+    var mqttReceiptTimeout: String?
 
     /// The bridge's options; nil without `--mqtt`.
     func bridgeOptions() throws -> MQTTBridgeOptions? {
         guard let mqtt else {
-            guard mqttUser == nil, mqttPasswordFile == nil, mqttCaFile == nil else {
-                throw ValidationError("--mqtt-user, --mqtt-password-file and --mqtt-ca-file need --mqtt URL")
+            guard mqttUser == nil, mqttPasswordFile == nil, mqttCaFile == nil, mqttCertFile == nil,
+                mqttKeyFile == nil, mqttReceiptTimeout == nil
+            else {
+                throw ValidationError(
+                    "--mqtt-user, --mqtt-password-file, --mqtt-ca-file, --mqtt-cert-file, --mqtt-key-file and "
+                        + "--mqtt-receipt-timeout need --mqtt URL")
             }
             return nil
         }
@@ -43,25 +55,50 @@ struct ServeMQTTOptions: ParsableArguments {
         }
         do {
             let connection = try MQTTConfiguration(
-                url: mqtt, clientID: mqttClientId, userName: mqttUser, password: try password(),
-                tls: mqttCaFile.map { MQTTTLS(caFile: $0) }, protocolVersion: mqtt311 ? .v311 : .v5)
+                url: mqtt, clientID: mqttClientId, userName: mqttUser, password: try password(), tls: try tls(),
+                protocolVersion: mqtt311 ? .v311 : .v5)
             var options = MQTTBridgeOptions(connection: connection)
             options.topicPrefix = mqttTopicPrefix.isEmpty ? nil : mqttTopicPrefix
+            options.receiptTimeout = try receiptTimeout() ?? options.receiptTimeout
             return options
         } catch let error as MQTTError {
             throw ValidationError("--mqtt: \(error.message)")
         }
     }
 
+    /// `--mqtt-receipt-timeout` as a duration: a number of seconds over 0, at most a day.
+    private func receiptTimeout() throws -> Duration? {
+        guard let mqttReceiptTimeout else { return nil }
+        guard let seconds = Double(mqttReceiptTimeout), seconds > 0, seconds <= 86_400 else {
+            throw ValidationError(
+                "--mqtt-receipt-timeout \(mqttReceiptTimeout): expected seconds over 0 (at most 86400), such as 30")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+
+    /// The CA file, and the client certificate and key when given: both or neither, the key owner-only.
+    private func tls() throws -> MQTTTLS? {
+        guard mqttCertFile != nil || mqttKeyFile != nil else { return mqttCaFile.map { MQTTTLS(caFile: $0) } }
+        guard let mqttCertFile, let mqttKeyFile else {
+            throw ValidationError("--mqtt-cert-file and --mqtt-key-file go together: give both or neither")
+        }
+        guard let mqttCaFile else {
+            throw ValidationError(
+                "--mqtt-cert-file and --mqtt-key-file are for TLS: give --mqtt-ca-file and an mqtts:// URL too")
+        }
+        guard FileManager.default.isReadableFile(atPath: mqttCertFile) else {
+            throw ValidationError("--mqtt-cert-file \(mqttCertFile) cannot be read")
+        }
+        try requireOwnerOnly(mqttKeyFile, option: "--mqtt-key-file")
+        guard FileManager.default.isReadableFile(atPath: mqttKeyFile) else {
+            throw ValidationError("--mqtt-key-file \(mqttKeyFile) cannot be read")
+        }
+        return MQTTTLS(caFile: mqttCaFile, certificateFile: mqttCertFile, keyFile: mqttKeyFile)
+    }
+
     private func password() throws -> String? {
         if let mqttPasswordFile {
-            if let mode = (try? FileManager.default.attributesOfItem(atPath: mqttPasswordFile))?[.posixPermissions]
-                as? Int, mode & 0o077 != 0
-            {
-                throw ValidationError(
-                    "--mqtt-password-file \(mqttPasswordFile) can be read by others (mode \(String(mode, radix: 8))): "
-                        + "chmod 600 \(mqttPasswordFile)")
-            }
+            try requireOwnerOnly(mqttPasswordFile, option: "--mqtt-password-file")
             guard let text = try? String(contentsOfFile: mqttPasswordFile, encoding: .utf8) else {
                 throw ValidationError("--mqtt-password-file \(mqttPasswordFile) cannot be read")
             }
@@ -72,5 +109,15 @@ struct ServeMQTTOptions: ParsableArguments {
             return line
         }
         return ProcessInfo.processInfo.environment["MUSTER_MQTT_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Refuses a secret's file that others than its owner may read or write.
+    private func requireOwnerOnly(_ path: String, option: String) throws {
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+            mode & 0o077 != 0
+        {
+            throw ValidationError(
+                "\(option) \(path) can be read by others (mode \(String(mode, radix: 8))): chmod 600 \(path)")
+        }
     }
 }

@@ -19,7 +19,10 @@ struct MQTTStage {
     /// - Parameters:
     ///   - brokerSettings: more lines for mosquitto.conf.
     ///   - phoneWrites: the topics the phone may publish to, besides its own publish topic.
-    static func start(brokerSettings: [String] = [], phoneWrites: [String] = []) async throws -> MQTTStage {
+    ///   - serveArguments: more options for `muster serve` (for example `--mqtt-receipt-timeout 1`).
+    static func start(
+        brokerSettings: [String] = [], phoneWrites: [String] = [], serveArguments: [String] = []
+    ) async throws -> MQTTStage {
         let broker = try await MQTTBroker(
             users: [
                 .everything(name: "muster", password: "bridge-secret"),
@@ -30,9 +33,10 @@ struct MQTTStage {
         let passwordFile = work.url.appendingPathComponent("mqtt-password")
         try Data("bridge-secret\n".utf8).write(to: passwordFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
-        let server = try await ServerProcess(extraArguments: [
-            "--mqtt", broker.url, "--mqtt-user", "muster", "--mqtt-password-file", passwordFile.path,
-        ])
+        let server = try await ServerProcess(
+            extraArguments: [
+                "--mqtt", broker.url, "--mqtt-user", "muster", "--mqtt-password-file", passwordFile.path,
+            ] + serveArguments)
         for arguments in [
             ["users", "add", "joe", "--password-stdin"],
             [
@@ -53,9 +57,11 @@ struct MQTTStage {
 
     /// Runs `body` on a started stage and stops the stage afterwards, also when `body` throws.
     static func with(
-        brokerSettings: [String] = [], phoneWrites: [String] = [], _ body: (MQTTStage) async throws -> Void
+        brokerSettings: [String] = [], phoneWrites: [String] = [], serveArguments: [String] = [],
+        _ body: (MQTTStage) async throws -> Void
     ) async throws {
-        let stage = try await start(brokerSettings: brokerSettings, phoneWrites: phoneWrites)
+        let stage = try await start(
+            brokerSettings: brokerSettings, phoneWrites: phoneWrites, serveArguments: serveArguments)
         do {
             try await body(stage)
         } catch {
