@@ -197,7 +197,7 @@ let package = Package(
 
         .target(
             name: "MQTTTesting",
-            dependencies: ["MQTT"]
+            dependencies: ["MQTT", "EventLogTesting"]
         ),
 
         // Headless Chromium driven by chromedriver (W3C WebDriver), for the web app's tests and benchmark.

@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import MQTT
 

@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import MQTT
 
@@ -20,7 +21,7 @@ public final class MQTTBroker: @unchecked Sendable {
     /// The users it accepts.
     public let users: [MQTTBrokerUser]
     private let lock = NSLock()
-    private var process: BrokerProcess?
+    private var process: ChildProcess?
 
     /// Starts a broker for `users` and waits until it accepts connections.
     ///
@@ -95,7 +96,7 @@ public final class MQTTBroker: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
             throw MQTTBrokerError(description: "/usr/sbin/mosquitto is not installed: run Tools/install-deps")
         }
-        let process = try BrokerProcess(
+        let process = try ChildProcess(
             "/usr/sbin/mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
         lock.withLock { self.process = process }
         try Self.recordOwner(of: directory, brokerPID: process.pid)
@@ -111,7 +112,7 @@ public final class MQTTBroker: @unchecked Sendable {
 
     /// Connects over TCP until the listener answers (or the process died, or 60 s passed: a full test run's load has
     /// kept a broker from opening its port for over 10 s).
-    private func waitUntilAccepting(_ process: BrokerProcess) async throws {
+    private func waitUntilAccepting(_ process: ChildProcess) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             guard process.isRunning else {
@@ -161,7 +162,7 @@ public final class MQTTBroker: @unchecked Sendable {
     /// Runs a helper program to its end, off the cooperative threads (posix_spawn, not Foundation's `Process`, whose
     /// `waitUntilExit` spins a run loop on the calling thread).
     static func run(_ executable: String, _ arguments: [String]) async throws {
-        let status = await (try BrokerProcess(executable, arguments)).waitForExit()
+        let status = await (try ChildProcess(executable, arguments)).waitForExit()
         guard status == 0 else {
             throw MQTTBrokerError(
                 description: "\(executable) \(arguments.joined(separator: " ")) exited with wait status \(status)")

@@ -66,27 +66,19 @@ enum MusterProcess {
         if stdinFile == nil { try Data(stdin.utf8).write(to: inURL) }
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        if let command = launcher.first {
-            process.executableURL = URL(fileURLWithPath: command)
-            process.arguments = launcher.dropFirst() + [try binary().path] + arguments
-        } else {
-            process.executableURL = try binary()
-            process.arguments = arguments
-        }
-        if let environment { process.environment = environment }
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
+        // posix_spawn (`ChildProcess`), not Foundation's `Process`: its `run()` crashed the test process twice in
+        // full runs (SIGSEGV in a memmove inside it, with other runs starting at the same time).
+        let muster = try binary().path
+        let executable = launcher.first ?? muster
+        let all = launcher.isEmpty ? arguments : launcher.dropFirst() + [muster] + arguments
+        let process = try ChildProcess(
+            executable, Array(all), stdin: inURL.path, stdout: outURL.path, stderr: errURL.path,
+            environment: environment)
         let watchdog = DispatchWorkItem { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.isRunning { process.send(SIGKILL) }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        let status = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let status = ChildProcess.exitCode(await process.waitForExit())
         watchdog.cancel()
         return Outcome(
             status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),
