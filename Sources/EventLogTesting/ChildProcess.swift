@@ -73,12 +73,15 @@ public final class ChildProcess: Sendable {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
-    /// Waits on a dispatch thread until the process exited, then reaps it; its wait status.
+    /// Waits on a thread of its own until the process exited, then reaps it; its wait status.
+    ///
+    /// Not on a dispatch global queue: on Linux those have about as many threads as cores, and Swift's cooperative
+    /// pool runs on them too — a few children waited for there at once starved every task (a full test run hung).
     @discardableResult
     public func waitForExit() async -> Int32 {
         let pid = pid
         return await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 done.resume(returning: status)
