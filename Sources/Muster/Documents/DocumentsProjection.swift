@@ -45,7 +45,7 @@ public struct DocumentsProjection: Projection {
     /// Lets the recipients of a message read the stored documents its payload shows.
     private func share(_ event: RecordedEvent, in state: ProjectionState) throws {
         // Most payloads show no document: their text has no document name to parse for.
-        guard event.body.bytes.firstRange(of: Self.documentPrefix) != nil, let sent = try PayloadSent.decode(event)
+        guard event.body.bytes.containsBytes(Self.documentPrefix), let sent = try PayloadSent.decode(event)
         else { return }
         let payload = Payload.parse(Data(sent.payload))
         for name in payload.shownDocuments.sorted()
