@@ -13,9 +13,13 @@ import Testing
     static let sensors = Array(
         #"{"iPhoneID":"9A093D8F","Battery":50,"GPS":{"Altitude":269.8218,"Latitude":47.9942,"Longitude":7.8397}}"#.utf8)
 
-    static func open(_ t: TestLog) throws -> EventLog {
+    /// - Parameter mqttDevices: the projection in place of the domain's.
+    static func open(_ t: TestLog, _ mqttDevices: MQTTDevicesProjection? = nil) throws -> EventLog {
         try t.open {
-            $0.projections += MusterDomain.projections
+            $0.projections += MusterDomain.projections.map { projection in
+                guard let mqttDevices, projection is MQTTDevicesProjection else { return projection }
+                return mqttDevices
+            }
             $0.upcasters = Migrations.upcasters
         }
     }
@@ -85,32 +89,67 @@ import Testing
         #expect(try await f.devices.report(Self.report(Self.sensors)) == .duplicate(of: again))
     }
 
-    @Test func hashesOlderThanTheWindowAreForgottenAsNewMessagesArrive() async throws {
+    @Test func messagesOlderThanTheWindowAreForgottenAsNewMessagesArrive() async throws {
         let f = try await Self.fixture()
         defer { f.t.directory.remove() }
         for n in 1...10 { try await f.devices.report(Self.report(Self.text(#"{"Battery":\#(n)}"#))) }
-        #expect(try rememberedHashes(f.log) == (recent: 10, byTime: 10))
+        #expect(try remembered(f.log) == 10)
         f.t.clock.advance(seconds: 601)
         // Each new message forgets up to four expired ones, oldest first.
         for n in 11...13 { try await f.devices.report(Self.report(Self.text(#"{"Battery":\#(n)}"#))) }
-        #expect(try rememberedHashes(f.log) == (recent: 3, byTime: 3))
+        #expect(try remembered(f.log) == 3)
     }
 
-    /// Entries in the mqttDevices projection's `recent` and `recentByTime` tables.
-    private func rememberedHashes(_ log: EventLog) throws -> (recent: Int, byTime: Int) {
-        try log.read { reader in
-            let state = try reader.projection(MQTTDevicesProjection.name)
-            var counts = (recent: 0, byTime: 0)
-            try state.scan("recent", prefix: []) { _, _ in
-                counts.recent += 1
-                return true
+    @Test func atMostTheBoundIsRememberedWhateverTheAgeAndTheOldestGoesFirst() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try Self.open(t, MQTTDevicesProjection(rememberedAtMost: 3))
+        try await Directory(log: log).addUser("ada", password: nil)
+        try await Directory(log: log).register(MQTTDeviceRegistrationTests.phone())
+        let devices = MQTTDevices(log: log)
+        var positions: [UInt64] = []
+        for n in 1...4 {
+            guard case .recorded(let position) = try await devices.report(Self.report(Self.text(#"{"n":\#(n)}"#)))
+            else {
+                Issue.record("message \(n) was not recorded")
+                return
             }
-            try state.scan("recentByTime", prefix: []) { _, _ in
-                counts.byTime += 1
-                return true
-            }
-            return counts
+            positions.append(position)
         }
+        #expect(try remembered(log) == 3)
+        // Within the window, but beyond the bound: recorded again. The newer ones are still known.
+        #expect(try await devices.report(Self.report(Self.text(#"{"n":4}"#))) == .duplicate(of: positions[3]))
+        #expect(try await devices.report(Self.report(Self.text(#"{"n":2}"#))) == .duplicate(of: positions[1]))
+        #expect(try await devices.report(Self.report(Self.text(#"{"n":1}"#))) == .recorded(position: log.head))
+        #expect(try remembered(log) == 3)
+    }
+
+    @Test func twoReportersOnOneLogFindEachOthersMessages() async throws {
+        let f = try await Self.fixture()
+        defer { f.t.directory.remove() }
+        let other = MQTTDevices(log: f.log)
+        // Each has its own index in memory; each reads what the other wrote before deciding.
+        guard case .recorded(let first) = try await f.devices.report(Self.report(Self.sensors)) else {
+            Issue.record("not recorded")
+            return
+        }
+        #expect(try await other.report(Self.report(Self.sensors)) == .duplicate(of: first))
+        let second = try await other.report(Self.report(Self.text(#"{"Battery":1}"#)))
+        #expect(try await f.devices.report(Self.report(Self.text(#"{"Battery":1}"#))) == .duplicate(of: f.log.head))
+        #expect(second == .recorded(position: f.log.head))
+        #expect(
+            try f.devices.isRecorded(
+                contentHash: DeviceDataReported.contentHash(topic: "cedalo/iPhone", body: Self.sensors), user: "ada",
+                deviceId: "9A093D8F"))
+        #expect(
+            try !f.devices.isRecorded(
+                contentHash: DeviceDataReported.contentHash(topic: "cedalo/iPhone", body: Self.sensors), user: "ada",
+                deviceId: "IPAD"))
+    }
+
+    /// Entries in the mqttDevices projection's `recentMessages` table.
+    private func remembered(_ log: EventLog) throws -> Int {
+        try log.read { try $0.projection(MQTTDevicesProjection.name).count("recentMessages") }
     }
 
     @Test func aRedeliveryAfterTheLogIsReopenedIsStillADuplicate() async throws {

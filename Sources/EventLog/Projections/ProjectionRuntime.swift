@@ -217,9 +217,12 @@ struct ProjectionRuntime: Sendable {
         try meta.remove(key(p, "rebuild.checkpoint"), in: txn)
     }
 
+    /// Drops every table of the generation — also those an earlier version of the projection had and this one no
+    /// longer declares (named by the version that made them, they would otherwise stay in the file for good).
     private func dropTables(_ p: any Projection, _ generation: UInt64, _ txn: Transaction) throws {
-        for name in p.tables {
-            if let table = try txn.environment.table(Self.tableName(p.name, generation, name), in: txn, create: false) {
+        let prefix = Self.tableName(p.name, generation, "")
+        for name in try txn.environment.tableNames(startingWith: prefix, in: txn) {
+            if let table = try txn.environment.table(name, in: txn, create: false) {
                 try txn.environment.dropTable(table, in: txn)
             }
         }

@@ -79,4 +79,9 @@ public struct ProjectionState {
 
     /// Number of entries in a table.
     public func count(_ table: String) throws -> Int { try txn.count(self.table(table)) }
+
+    /// The first and the last entry of a table (the oldest and newest of one keyed by position); nil when empty.
+    public func ends(_ table: String) throws -> (first: Transaction.Entry, last: Transaction.Entry)? {
+        try txn.ends(self.table(table))
+    }
 }

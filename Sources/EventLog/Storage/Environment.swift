@@ -387,17 +387,22 @@ public final class Environment: @unchecked Sendable {
 
     /// Names of every table in the environment.
     func tableNames() throws -> [String] {
-        try read { txn in
-            var names: [String] = []
-            var dbi = MDB_dbi()
-            try check(mdb_dbi_open(txn.raw, nil, 0, &dbi), "mdb_dbi_open(main)")
-            let main = Table(name: "", dbi: dbi)
-            try txn.scan(main) { key, _ in
-                names.append(String(decoding: key, as: UTF8.self))
-                return true
-            }
-            return names
+        try read { txn in try tableNames(startingWith: "", in: txn) }
+    }
+
+    /// The names of the tables that start with `prefix`, as `transaction` sees them.
+    func tableNames(startingWith prefix: String, in transaction: Transaction) throws -> [String] {
+        var names: [String] = []
+        var dbi = MDB_dbi()
+        try check(mdb_dbi_open(transaction.raw, nil, 0, &dbi), "mdb_dbi_open(main)")
+        let main = Table(name: "", dbi: dbi)
+        let collect = { (key: UnsafeRawBufferPointer, _: UnsafeRawBufferPointer) in
+            names.append(String(decoding: key, as: UTF8.self))
+            return true
         }
+        // LMDB refuses an empty key to seek to.
+        if prefix.isEmpty { try transaction.scan(main, collect) } else { try transaction.scan(main, prefix: Array(prefix.utf8), collect) }
+        return names
     }
 
     // MARK: Copy

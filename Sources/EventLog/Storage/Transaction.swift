@@ -68,6 +68,26 @@ public final class Transaction {
         }
     }
 
+    /// The first and the last entry of the table, copied out; nil when it is empty.
+    public func ends(_ table: Table) throws -> (first: Entry, last: Entry)? {
+        let cursor = try Cursor(self, table)
+        defer { cursor.close() }
+        guard let first = try cursor.first().map(Entry.init) else { return nil }
+        guard let last = try cursor.last().map(Entry.init) else { return nil }
+        return (first, last)
+    }
+
+    /// An entry copied out of the table.
+    public struct Entry: Sendable, Hashable {
+        public var key: [UInt8]
+        public var value: [UInt8]
+
+        init(_ borrowed: (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)) {
+            key = Array(borrowed.key)
+            value = Array(borrowed.value)
+        }
+    }
+
     /// Number of entries in the table.
     public func count(_ table: Table) throws -> Int {
         var stat = MDB_stat()

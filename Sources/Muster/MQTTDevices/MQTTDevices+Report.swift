@@ -61,65 +61,84 @@ extension MQTTDevices {
             Result { () throws(MusterError) -> DeviceDataReported in try Self.event(for: report) }
         }
         let window = MQTTDevicesProjection.microseconds(duplicateWindow)
-        return try await log.perform { scope in
+        return try await log.perform { [recent] scope in
             let devices = try scope.mqttDevices
-            var outcomes: [Outcome?] = Array(repeating: nil, count: reports.count)
-            // Where each new event goes: its stream's request, and its index there.
-            var requests: [AppendRequest] = []
-            var requestOfStream: [String: Int] = [:]
-            var placed: [(request: Int, event: Int)?] = Array(repeating: nil, count: reports.count)
-            var firstInBatch: [String: Int] = [:]
-            var duplicateOf: [Int: Int] = [:]
-            for (index, report) in reports.enumerated() {
-                let event: DeviceDataReported
-                switch prepared[index] {
-                case .failure(let error):
-                    outcomes[index] = .refused(error)
-                    continue
-                case .success(let prepared): event = prepared
-                }
-                do {
-                    try Self.check(report, devices: devices, in: scope)
-                } catch let error as MusterError {
-                    outcomes[index] = .refused(error)
-                    continue
-                }
-                let batchKey = "\(report.namespace)\u{0}\(report.user)\u{0}\(report.deviceId)\u{0}\(event.contentHash)"
-                if let first = firstInBatch[batchKey] {
-                    duplicateOf[index] = first
-                    continue
-                }
-                if let earlier = try devices.recentMessage(
-                    event.contentHash, user: report.user, deviceId: report.deviceId, namespace: report.namespace,
-                    since: scope.now - window)
-                {
-                    outcomes[index] = .duplicate(of: earlier)
-                    continue
-                }
-                firstInBatch[batchKey] = index
-                let stream = "device/\(report.deviceId)"
-                let request: Int
-                if let known = requestOfStream["\(report.namespace)\u{0}\(stream)"] {
-                    request = known
-                } else {
-                    request = requests.count
-                    requestOfStream["\(report.namespace)\u{0}\(stream)"] = request
-                    requests.append(AppendRequest(namespace: report.namespace, stream: stream, events: []))
-                }
-                placed[index] = (request, requests[request].events.count)
-                requests[request].events.append(event.newEvent(actor: actor))
+            return try recent.following(devices.state) { index in
+                try Self.record(
+                    reports, prepared, actor: actor, devices: devices, remembered: &index, since: scope.now - window,
+                    scope)
             }
-            let positions = try requests.map { try scope.append($0).positions }
-            for (index, place) in placed.enumerated() {
-                guard let place else { continue }
-                outcomes[index] = .recorded(position: positions[place.request][place.event])
-            }
-            for (index, first) in duplicateOf {
-                guard case .recorded(let position) = outcomes[first] else { continue }
-                outcomes[index] = .duplicate(of: position)
-            }
-            return outcomes.map { $0! }
         }
+    }
+
+    /// `report` on the writer; `remembered`: the messages the projection remembers, as of `scope`.
+    private static func record(
+        _ reports: [Report], _ prepared: [Result<DeviceDataReported, MusterError>], actor: String,
+        devices: ProjectionView<MQTTDevicesProjection>, remembered: inout RecentMessages.Index, since: Int64,
+        _ scope: WriteScope
+    ) throws -> [Outcome] {
+        var outcomes: [Outcome?] = Array(repeating: nil, count: reports.count)
+        // Where each new event goes: its stream's request, and its index there.
+        var requests: [AppendRequest] = []
+        var requestOfStream: [String: Int] = [:]
+        var placed: [(request: Int, event: Int, message: RecentMessages.Message)?] = Array(
+            repeating: nil, count: reports.count)
+        var firstInBatch: [RecentMessages.Message: Int] = [:]
+        var duplicateOf: [Int: Int] = [:]
+        for (i, report) in reports.enumerated() {
+            let event: DeviceDataReported
+            switch prepared[i] {
+            case .failure(let error):
+                outcomes[i] = .refused(error)
+                continue
+            case .success(let prepared): event = prepared
+            }
+            do {
+                try check(report, devices: devices, in: scope)
+            } catch let error as MusterError {
+                outcomes[i] = .refused(error)
+                continue
+            }
+            let message = RecentMessages.Message(
+                device: Key.joined(report.namespace, report.user, report.deviceId), contentHash: event.contentHash.utf8)
+            if let first = firstInBatch[message] {
+                duplicateOf[i] = first
+                continue
+            }
+            if let earlier = remembered.find(message), earlier.recordedAt > since {
+                outcomes[i] = .duplicate(of: earlier.position)
+                continue
+            }
+            firstInBatch[message] = i
+            let stream = "device/\(report.deviceId)"
+            let request: Int
+            if let known = requestOfStream["\(report.namespace)\u{0}\(stream)"] {
+                request = known
+            } else {
+                request = requests.count
+                requestOfStream["\(report.namespace)\u{0}\(stream)"] = request
+                requests.append(AppendRequest(namespace: report.namespace, stream: stream, events: []))
+            }
+            placed[i] = (request, requests[request].events.count, message)
+            requests[request].events.append(event.newEvent(actor: actor))
+        }
+        let positions = try requests.map { try scope.append($0).positions }
+        var appended: [(position: UInt64, message: RecentMessages.Message)] = []
+        for (i, place) in placed.enumerated() {
+            guard let place else { continue }
+            let position = positions[place.request][place.event]
+            outcomes[i] = .recorded(position: position)
+            appended.append((position, place.message))
+        }
+        for entry in appended.sorted(by: { $0.position < $1.position }) {
+            remembered.add(entry.message, position: entry.position, recordedAt: scope.now)
+        }
+        try remembered.caughtUp(with: devices.state)
+        for (i, first) in duplicateOf {
+            guard case .recorded(let position) = outcomes[first] else { continue }
+            outcomes[i] = .duplicate(of: position)
+        }
+        return outcomes.map { $0! }
     }
 
     /// The event a report records, once its topic and body pass the rules.

@@ -8,6 +8,8 @@ public struct MQTTDevices: Sendable {
     let log: EventLog
     /// The same message from a device again within this window is a redelivery: the projection's window.
     public let duplicateWindow: Duration
+    /// The projection's remembered messages, indexed for `report`.
+    let recent = RecentMessages()
 
     /// - Parameter log: a log whose projections include an `MQTTDevicesProjection` (its window is used).
     public init(log: EventLog) {
@@ -49,11 +51,13 @@ public struct MQTTDevices: Sendable {
     )
         throws -> Bool
     {
-        let since =
-            Int64(Date().timeIntervalSince1970 * 1_000_000) - MQTTDevicesProjection.microseconds(duplicateWindow)
-        return try log.read {
-            try $0.mqttDevices.recentMessage(
-                contentHash, user: user, deviceId: deviceId, namespace: namespace, since: since) != nil
+        let since = log.configuration.clock() - MQTTDevicesProjection.microseconds(duplicateWindow)
+        let message = RecentMessages.Message(
+            device: Key.joined(namespace, user, deviceId), contentHash: contentHash.utf8)
+        return try log.read { reader in
+            try recent.following(reader.projection(MQTTDevicesProjection.name)) { index in
+                index.find(message).map { $0.recordedAt > since } ?? false
+            }
         }
     }
 }

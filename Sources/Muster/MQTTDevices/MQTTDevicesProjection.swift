@@ -9,27 +9,38 @@ import EventLog
 /// - `publishTopics`: `namespace 0` SHA-256(publish topic) → `user 0 deviceId 0` (a topic may be longer than a
 ///   key may be).
 /// - `sessionObjects`: `device` → the JSON of the last first-level `SessionObject` the device sent.
-/// - `recent`: `device` content hash → recorded at (8 bytes), position (8 bytes), both big-endian: the messages
-///   of the last `duplicateWindow`, for `MQTTDevices.report` to find redeliveries.
-/// - `recentByTime`: recorded at (8 bytes) `device` content hash → nothing, to prune `recent` oldest first. Time
-///   first, so new entries are appended at its end and old ones removed from its start: keyed by device (version
-///   1), every message rewrote a page somewhere in the table, and with `recent` that was ~85 % of the bytes
-///   written per message at a thousand devices (bench mqtt-ingest).
+/// - `recentMessages`: position (8 bytes, big-endian) → recorded at (8 bytes, big-endian), `device`, content hash:
+///   the messages of the last `duplicateWindow` (at most `rememberedAtMost`), for `MQTTDevices.report` to find
+///   redeliveries. Keyed by position, so each message is appended at the end and pruned from the start, and a batch
+///   writes a page or two; it is looked up through an index in memory (`RecentMessages`). Version 2 kept a table
+///   keyed by device and hash, and every message wrote a random page of it: ~85 % of the bytes written per message
+///   at a thousand devices (bench mqtt-ingest).
 public struct MQTTDevicesProjection: Projection {
     public static let name = "mqttDevices"
     public var name: String { Self.name }
-    public var version: UInt32 { 2 }
+    public var version: UInt32 { 3 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["devices", "publishTopics", "sessionObjects", "recent", "recentByTime"] }
+    public var tables: [String] { ["devices", "publishTopics", "sessionObjects", Self.recentTable] }
     public var eventTypes: Set<String>? {
         [PushTargetRegistered.type, PushTargetUnregistered.type, DeviceDataReported.type]
     }
 
+    static let recentTable = "recentMessages"
+
     /// How long a message is remembered: the same one again within it is a redelivery.
     public let duplicateWindow: Duration
+    /// The most messages remembered, whatever their age: at a high rate the window is shorter. It bounds the
+    /// table and the index in memory (about 100 bytes each on disk, 60 in memory).
+    public let rememberedAtMost: Int
 
-    /// - Parameter duplicateWindow: measured on the events' recorded times; 10 minutes unless told.
-    public init(duplicateWindow: Duration = .seconds(600)) { self.duplicateWindow = duplicateWindow }
+    /// - Parameters:
+    ///   - duplicateWindow: measured on the events' recorded times; 10 minutes unless told.
+    ///   - rememberedAtMost: 500,000 unless told: 10 minutes at 830 messages/s, 25 s at 20,000 — far more than
+    ///     the bridge's receive maximum (what the broker can redeliver after an outage).
+    public init(duplicateWindow: Duration = .seconds(600), rememberedAtMost: Int = 500_000) {
+        self.duplicateWindow = duplicateWindow
+        self.rememberedAtMost = max(1, rememberedAtMost)
+    }
 
     /// The window in microseconds, as recorded times count.
     var windowMicroseconds: Int64 { Self.microseconds(duplicateWindow) }
@@ -82,46 +93,49 @@ public struct MQTTDevicesProjection: Projection {
         try state.delete("devices", key)
     }
 
-    /// Records a message's hash as seen at `recordedAt`, and forgets the hashes of every device older than the
-    /// window (a few per message, oldest first, so the work per message stays small).
+    /// Remembers a message as recorded at `recordedAt`, and forgets the oldest ones — older than the window, or
+    /// beyond `rememberedAtMost` — a few per message, so the work per message stays small.
     private func remember(
         _ hash: String, of device: [UInt8], at recordedAt: Int64, position: UInt64, _ state: ProjectionState
     ) throws {
-        let hashKey = device + Array(hash.utf8)
-        if let earlier = try state.get("recent", hashKey) {
-            try state.delete("recentByTime", Key.position(Self.time(earlier)) + hashKey)
-        }
-        let time = UInt64(max(0, recordedAt))
-        try state.put("recent", hashKey, Key.position(time) + Key.position(position))
-        try state.put("recentByTime", Key.position(time) + hashKey, [])
-
+        try state.put(
+            Self.recentTable, Key.position(position),
+            Key.position(UInt64(max(0, recordedAt))) + device + Array(hash.utf8))
         let cutoff = recordedAt - windowMicroseconds
-        guard cutoff > 0 else { return }
+        var excess = try state.count(Self.recentTable) - rememberedAtMost
         var expired: [[UInt8]] = []
-        try state.scan("recentByTime", prefix: []) { key, _ in
-            guard expired.count < Self.prunedPerMessage, Int64(Key.readPosition(key)) < cutoff else { return false }
+        try state.scan(Self.recentTable) { key, value in
+            guard expired.count < Self.prunedPerMessage,
+                excess > 0 || Int64(Key.readPosition(value)) < cutoff
+            else { return false }
             expired.append(Array(key))
+            excess -= 1
             return true
         }
-        for key in expired {
-            try state.delete("recentByTime", key)
-            let recentKey = Array(key[8...])
-            // Only when `recent` still holds this time: a later copy of the message moved it on.
-            if let value = try state.get("recent", recentKey), Self.time(value) == Self.time(key) {
-                try state.delete("recent", recentKey)
-            }
-        }
+        for key in expired { try state.delete(Self.recentTable, key) }
     }
 
-    /// At most this many expired hashes are forgotten per recorded message: more than one, so the table shrinks
-    /// back after a burst.
+    /// At most this many messages are forgotten per recorded message: more than one, so the table shrinks back
+    /// after a burst.
     static let prunedPerMessage = 4
+
+    /// A value of `recentMessages`.
+    struct RecentEntry {
+        /// Microseconds since 1970.
+        var recordedAt: Int64
+        var device: [UInt8]
+        var contentHash: ArraySlice<UInt8>
+
+        init(_ value: UnsafeRawBufferPointer) {
+            recordedAt = Int64(Key.readPosition(value))
+            let bytes = Array(value[8...])
+            device = Array(bytes.dropLast(64))
+            contentHash = bytes.suffix(64)
+        }
+    }
 
     /// `namespace 0` SHA-256(topic).
     static func topicKey(_ ns: String, _ topic: String) -> [UInt8] {
         Key.joined(ns) + Array(SHA256.hash(data: Array(topic.utf8)))
     }
-
-    /// The recorded time of a `recent` value or a `recentByTime` key (their first 8 bytes).
-    static func time(_ value: [UInt8]) -> UInt64 { value.withUnsafeBytes { Key.readPosition($0) } }
 }

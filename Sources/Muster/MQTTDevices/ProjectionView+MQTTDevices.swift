@@ -43,16 +43,4 @@ extension ProjectionView<MQTTDevicesProjection> {
     func sessionObject(user: String, deviceId: String, namespace: String) throws -> [UInt8]? {
         try state.get("sessionObjects", Key.joined(namespace, user, deviceId))
     }
-
-    /// The position of the message of this content hash the device sent after `since` (microseconds since 1970),
-    /// or nil.
-    func recentMessage(_ hash: String, user: String, deviceId: String, namespace: String, since: Int64) throws
-        -> UInt64?
-    {
-        guard let value = try state.get("recent", Key.joined(namespace, user, deviceId) + Array(hash.utf8)) else {
-            return nil
-        }
-        guard Int64(MQTTDevicesProjection.time(value)) > since else { return nil }
-        return value.withUnsafeBytes { Key.readPosition($0, at: 8) }
-    }
 }
