@@ -2,8 +2,9 @@ import Foundation
 
 extension MusterClient {
     /// Handles a push notification in the app delegate (`didReceiveRemoteNotification`): gives the message a Muster
-    /// push carries (fetching it when the push only names it), answers a location request, says `.test` for an
-    /// operator's test push and `.notMuster` for anything else.
+    /// push carries (fetching it when the push only names it), answers a location request, gives the area notice a
+    /// push names (fetched from the device's notices), says `.test` for an operator's test push and `.notMuster`
+    /// for anything else.
     ///
     /// Runs on the caller's actor, so the platform's non-`Sendable` `userInfo` never crosses to another one.
     ///
@@ -28,6 +29,10 @@ extension MusterClient {
             return .message(try await message(id: messageId))
         case .test(let title, let body):
             return .test(title: title, body: body)
+        case .areaNotice(let noticeId, let deviceId, _, _):
+            guard let notice = try await notices(deviceId: deviceId).first(where: { $0.id == noticeId })
+            else { return .areaNoticeSettled(noticeId) }
+            return .areaNotice(notice)
         case .locationRequest:
             guard let locationProvider else { return .locationRequested }
             let fix: LocationFix

@@ -151,8 +151,8 @@ public struct DeliveryService: Service {
     }
 
     /// The push for a delivery: the whole message when it fits the provider's and the namespace's limits, else its
-    /// id to fetch; for
-    /// a location request, a silent push asking for the location.
+    /// id to fetch; for a location request, a silent push asking for the location; for an area notice, its title
+    /// and body (silent for a server notification) and its id.
     private func content(of delivery: Delivery, token: String, fitting provider: any PushProvider) throws
         -> (Push, PushDelivered.Carried)
     {
@@ -163,6 +163,18 @@ public struct DeliveryService: Service {
                 token: token, title: "", body: "", notice: notice,
                 collapseId: delivery.messageId.uuidString.lowercased(),
                 expiresAt: expiresAt, silent: true)
+            return (push, .direct)
+        }
+        if delivery.kind == .areaNotice {
+            let handed = try deliveries.areaNotice(of: delivery)
+            let silent = handed.action == .notifyServer
+            let notice = PushNotice(
+                kind: .areaNotice, title: silent ? nil : handed.title, body: silent ? nil : handed.body,
+                noticeId: handed.noticeId, deviceId: handed.deviceId)
+            let push = Push(
+                token: token, title: silent ? "" : handed.title, body: silent ? "" : handed.body,
+                notice: Array(try MusterJSON.encoder().encode(notice)),
+                collapseId: delivery.messageId.uuidString.lowercased(), expiresAt: expiresAt, silent: silent)
             return (push, .direct)
         }
         let message = try deliveries.message(of: delivery)

@@ -45,6 +45,26 @@ let pushCases: [PushCase] = [
     PushCase(
         name: "FCM location request as JSON text", userInfo: ["muster": #"{"kind":"locationRequest"}"#],
         expected: .locationRequest),
+    PushCase(
+        name: "area notice",
+        userInfo: [
+            "aps": ["alert": ["title": "Shop", "body": "Welcome!"]],
+            "muster": [
+                "kind": "areaNotice", "noticeId": "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b", "deviceId": "phone",
+                "title": "Shop", "body": "Welcome!",
+            ],
+        ],
+        expected: .areaNotice(noticeId: messageId, deviceId: "phone", title: "Shop", body: "Welcome!")),
+    PushCase(
+        name: "silent area notice as JSON text",
+        userInfo: [
+            "muster": #"{"kind":"areaNotice","noticeId":"3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b","deviceId":"p"}"#
+        ],
+        expected: .areaNotice(noticeId: messageId, deviceId: "p", title: nil, body: nil)),
+    PushCase(
+        name: "area notice without its device",
+        userInfo: ["muster": ["kind": "areaNotice", "noticeId": "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b"]],
+        expected: nil),
     PushCase(name: "another app's push", userInfo: ["aps": ["alert": "Hello"], "custom": 1], expected: nil),
     PushCase(name: "empty userInfo", userInfo: [:], expected: nil),
     PushCase(name: "unknown kind", userInfo: ["muster": ["kind": "somethingNew"]], expected: nil),

@@ -40,6 +40,56 @@ import Testing
         #expect(audit.map(\.what).contains(.areaNotificationHanded))
     }
 
+    /// ada's phone and tablet are iPhones, her browser takes Web Push; sources for both.
+    static func withDevices(_ world: RulesWorld) async throws {
+        let devices: [(String, PushTargetRegistered.Platform)] = [
+            ("phone", .apns), ("tablet", .apns), ("browser", .web), ("sensor", .mqtt),
+        ]
+        for (device, platform) in devices {
+            try await Directory(log: world.log).register(
+                PushTargetRegistered(
+                    user: "ada", deviceId: device, deviceName: device, platform: platform, token: "ab",
+                    publishTopic: platform == .mqtt ? "sensor/out" : nil))
+        }
+        let sources = PushSources(log: world.log)
+        try await sources.configure("web", kind: .webpush, details: [], endpoint: nil, secret: [1])
+        try await sources.configure("ios", kind: .apns, details: [], endpoint: nil, secret: [2])
+    }
+
+    @Test func aHandedNoticeIsQueuedForPushToTheDeviceItWasHandedToOnly() async throws {
+        let world = try await Self.world()
+        defer { world.remove() }
+        try await Self.withDevices(world)
+        try await Areas(log: world.log).define([Self.shop(Self.welcome)])
+        _ = try await world.enter(Self.shop(Self.welcome), at: Self.monday)
+        _ = try await world.enter(Self.shop(Self.welcome), at: Self.monday, device: "browser")
+        let notices = AreaNotices(engine: world.engine)
+        for device in ["phone", "browser"] {
+            let notice = try #require(try notices.pending(user: "ada", deviceId: device).first)
+            let queued = try Deliveries(log: world.log).list(messageId: notice.noticeId)
+            #expect(queued.map(\.deviceId) == [device])
+            #expect(queued.first?.kind == .areaNotice)
+            #expect(queued.first?.status == .pending)
+        }
+    }
+
+    @Test func aServerNoticesSilentPushGoesToPhonesNeverToABrowser() async throws {
+        let world = try await Self.world(.automaticServerNotifications)
+        defer { world.remove() }
+        try await Self.withDevices(world)
+        let rule = AreaRule(
+            id: "r", trigger: "on_entry", action: AreaRule.Action(notifyServer: "http://127.0.0.1:9/hook/{id}"))
+        try await Areas(log: world.log).define([Self.shop(rule)])
+        for device in ["phone", "browser"] {
+            _ = try await world.enter(Self.shop(rule), at: Self.monday, device: device)
+        }
+        let notices = AreaNotices(engine: world.engine)
+        let phone = try #require(try notices.pending(user: "ada", deviceId: "phone").first)
+        let browser = try #require(try notices.pending(user: "ada", deviceId: "browser").first)
+        #expect(try Deliveries(log: world.log).list(messageId: phone.noticeId).map(\.deviceId) == ["phone"])
+        #expect(try Deliveries(log: world.log).list(messageId: browser.noticeId).isEmpty)
+    }
+
     @Test func performingSendsTheNotificationOnceAndASecondPerformIsRefused() async throws {
         let world = try await Self.world()
         defer { world.remove() }

@@ -84,6 +84,37 @@ import Testing
         }
     }
 
+    @Test func anAreaNotificationHandedToTheBrowsersAppIsPushedToItWithTheNoticesId() async throws {
+        let endpoint = try await WebPushEndpoint.start()
+        defer { Task { await endpoint.stop() } }
+        try await withService(endpoint) { log, _ in
+            try await Settings(log: log).set(.automaticUserNotifications, to: "false")
+            let shop = Area(
+                id: "shop", region: .geofence(latitude: 48.87, longitude: 2.33, radius: 50), name: "Shop",
+                timeZone: "Europe/Paris",
+                rules: [AreaRule(id: "r", trigger: "on_entry", action: AreaRule.Action(notifyUser: "Welcome!"))])
+            try await Areas(log: log).define([shop])
+            let engine = RuleEngine(log: log)
+            _ = try await engine.report(
+                RuleEngine.LocationReport(user: "ann", deviceId: "firefox", latitude: 48.87, longitude: 2.33))
+            let handed = try #require(try AreaNotices(engine: engine).pending(user: "ann", deviceId: "firefox").first)
+            let delivery = try await settled(log, handed.noticeId)
+            #expect(delivery.kind == .areaNotice)
+            #expect(delivery.status == .delivered)
+            let push = try #require(endpoint.received.first)
+            let plaintext = try JSONSerialization.jsonObject(with: Data(push.plaintext)) as? [String: Any]
+            #expect(plaintext?["title"] as? String == handed.title)
+            #expect(plaintext?["body"] as? String == "Welcome!")
+            let muster = try JSONSerialization.data(withJSONObject: try #require(plaintext?["muster"]))
+            let notice = try MusterJSON.decoder().decode(PushNotice.self, from: muster)
+            #expect(notice.kind == .areaNotice)
+            #expect(notice.noticeId == handed.noticeId && notice.deviceId == "firefox")
+            #expect(notice.messageId == nil)
+            // Still waiting for the app: the push tells it, performing or dismissing settles it.
+            #expect(try AreaNotices(engine: engine).pending(user: "ann", deviceId: "firefox").count == 1)
+        }
+    }
+
     @Test func aMessageTooLargeForOneRecordGoesIndirectly() async throws {
         let endpoint = try await WebPushEndpoint.start()
         defer { Task { await endpoint.stop() } }

@@ -401,7 +401,11 @@ public final class Environment: @unchecked Sendable {
             return true
         }
         // LMDB refuses an empty key to seek to.
-        if prefix.isEmpty { try transaction.scan(main, collect) } else { try transaction.scan(main, prefix: Array(prefix.utf8), collect) }
+        if prefix.isEmpty {
+            try transaction.scan(main, collect)
+        } else {
+            try transaction.scan(main, prefix: Array(prefix.utf8), collect)
+        }
         return names
     }
 

@@ -83,6 +83,17 @@ public struct Deliveries: Sendable {
         }
     }
 
+    /// The area notice a delivery of kind `areaNotice` tells the app of: the event that handed it.
+    public func areaNotice(of delivery: Delivery) throws -> AreaNotificationHanded {
+        let event = try log.read { try $0.event(at: delivery.sentPosition) }
+        guard let event, let handed = try AreaNotificationHanded.decode(event), handed.noticeId == delivery.messageId
+        else {
+            throw StoreError(
+                .corrupt, "the outbox refers to a missing AreaNotificationHanded for notice \(delivery.messageId)")
+        }
+        return handed
+    }
+
     /// The message the delivery carries, as `GET /api/v1/messages/{id}` gives it: read as
     /// `Notifications.message(id:user:namespace:)` reads it, with the send decoded once for all its deliveries.
     /// A direct payload (no `payloadName`) is parsed once per send; a named one is resolved on every call.

@@ -22,6 +22,9 @@ public struct Delivery: Sendable, Hashable, Codable {
         case message
         /// A location request: a silent push that wakes the app to publish where it is.
         case locationRequest
+        /// An area notification handed to the device's app (`AreaNotificationHanded`): a visible alert for a user
+        /// notification, a silent push for a server notification; `messageId` is the notice's id.
+        case areaNotice
     }
 
     /// How long a delivery is tried before it expires: 24 hours.
@@ -46,7 +49,7 @@ public struct Delivery: Sendable, Hashable, Codable {
     public var dueAt: Int64
     /// When it expires, in microseconds since 1970.
     public var expiresAt: Int64
-    /// The position of the `PayloadSent` (or `LocationRequested`) that made it.
+    /// The position of the `PayloadSent` (or `LocationRequested`, `AreaNotificationHanded`) that made it.
     public var sentPosition: UInt64
     /// The last failed attempt's HTTP status and reason.
     public var lastStatus: Int?

@@ -5,7 +5,8 @@ import Foundation
 /// source in the namespace, or an MQTT device) and per phone asked for its location, and where each stands. Kept
 /// inline, so a delivery exists as soon as its send is acknowledged and a restart resumes exactly what was pending.
 ///
-/// Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`).
+/// Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`). Version 4: an area
+/// notification handed to a device's app gets a delivery to that device (not to an MQTT device: it has no notices).
 ///
 /// Tables:
 /// - `deliveries`: `ns 0 messageId 0 deviceId 0` → `Delivery` (binary).
@@ -15,12 +16,13 @@ import Foundation
 public struct OutboxProjection: Projection {
     public static let name = "outbox"
     public var name: String { Self.name }
-    public var version: UInt32 { 3 }
+    public var version: UInt32 { 4 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["deliveries", "due", "targets", "sources"] }
     public var eventTypes: Set<String>? {
         [
-            PayloadSent.type, LocationRequested.type, PushDelivered.type, PushFailed.type, PushExpired.type,
+            PayloadSent.type, LocationRequested.type, AreaNotificationHanded.type, PushDelivered.type, PushFailed.type,
+            PushExpired.type,
             PushTargetRegistered.type, PushTargetUnregistered.type, PushSourceConfigured.type, PushSourceRemoved.type,
         ]
     }
@@ -34,6 +36,8 @@ public struct OutboxProjection: Projection {
             try queue(try PayloadSent.decode(event)!, event, state)
         case LocationRequested.type:
             try queue(try LocationRequested.decode(event)!, event, state)
+        case AreaNotificationHanded.type:
+            try queue(try AreaNotificationHanded.decode(event)!, event, state)
         case PushDelivered.type:
             let done = try PushDelivered.decode(event)!
             try update(ns, done.messageId, done.deviceId, state) { delivery in
@@ -99,6 +103,15 @@ public struct OutboxProjection: Projection {
             user: request.user, namespace: event.namespace, platforms: LocationRequested.platforms, in: state)
         for target in targets {
             try put(Delivery(.locationRequest, id: request.requestId, user: request.user, to: target, event), state)
+        }
+    }
+
+    /// One delivery to the device a notice was handed to, when a source reaches it: the push that tells its app.
+    private func queue(_ notice: AreaNotificationHanded, _ event: RecordedEvent, _ state: ProjectionState) throws {
+        let targets = try Self.reachable(
+            user: notice.user, namespace: event.namespace, platforms: notice.pushPlatforms, in: state)
+        for target in targets where target.deviceId == notice.deviceId {
+            try put(Delivery(.areaNotice, id: notice.noticeId, user: notice.user, to: target, event), state)
         }
     }
 

@@ -55,3 +55,11 @@ public struct AreaNotificationHanded: DomainEvent, Hashable, Codable {
             kind: areaKind)
     }
 }
+
+extension AreaNotificationHanded {
+    /// The platforms whose apps are told of the notice by a push: not an MQTT device's (it has no notices), and a
+    /// server notification's push is silent, which a browser may not be sent (it must show every push).
+    var pushPlatforms: Set<PushTargetRegistered.Platform> {
+        action == .notifyServer ? [.apns, .fcm] : [.apns, .fcm, .web]
+    }
+}

@@ -5,7 +5,8 @@ import MusterWire
 ///
 /// Muster's pushes carry one key, `muster`: a ``PushNotice`` — `{"kind": "message", "messageId", "title", "body",
 /// "message"?}` (the whole message when it fits in the push, else fetch it), `{"kind": "locationRequest"}` (publish
-/// the current location) or `{"kind": "test", "title", "body"}` (an operator's test push). It may arrive as a
+/// the current location), `{"kind": "areaNotice", "noticeId", "deviceId", "title"?, "body"?}` (an area notification waits for
+/// the app) or `{"kind": "test", "title", "body"}` (an operator's test push). It may arrive as a
 /// dictionary (APNs, Web Push) or as JSON text (FCM data messages carry strings only).
 public enum MusterPush: Sendable, Hashable {
     /// A message waits. `message` is the whole message when the push carried it (a direct push); nil: fetch it with
@@ -15,6 +16,9 @@ public enum MusterPush: Sendable, Hashable {
     case locationRequest
     /// An operator's test push (`muster push-sources test`): show it if you like; there is nothing to fetch.
     case test(title: String?, body: String?)
+    /// An area notification waits for the app: ``MusterClient/notices(deviceId:)`` has it (title and body are nil
+    /// for a server notification, whose push is silent).
+    case areaNotice(noticeId: UUID, deviceId: String, title: String?, body: String?)
 
     /// Recognises a Muster push; nil when the notification is not Muster's (or not one this client knows).
     public init?(userInfo: [AnyHashable: Any]) {
@@ -27,6 +31,9 @@ public enum MusterPush: Sendable, Hashable {
             self = .locationRequest
         case .test:
             self = .test(title: notice.title, body: notice.body)
+        case .areaNotice:
+            guard let noticeId = notice.noticeId, let deviceId = notice.deviceId else { return nil }
+            self = .areaNotice(noticeId: noticeId, deviceId: deviceId, title: notice.title, body: notice.body)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import MusterWire
 
 /// What ``MusterClient/processPushNotification(_:locationProvider:)`` did with a push.
@@ -9,6 +10,11 @@ public enum PushNotificationOutcome: Sendable, Hashable {
     /// An operator's test push (`muster push-sources test`) arrived: handled, nothing was fetched; show its title
     /// and body if the app likes.
     case test(title: String?, body: String?)
+    /// An area notification waits for the app, here as ``MusterClient/notices(deviceId:)`` lists it: have it
+    /// performed (``MusterClient/performNotice(_:)``) or dismiss it.
+    case areaNotice(AreaNotification)
+    /// The push named an area notification that is no longer waiting (performed, dismissed, or not this device's).
+    case areaNoticeSettled(UUID)
     /// The server asks for the device's location, and no ``LocationProvider`` was given: the app should call
     /// ``MusterClient/publishCurrentLocation(deviceId:latitude:longitude:accuracy:at:)``.
     case locationRequested

@@ -9,6 +9,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         case message
         /// A silent push asking for the device's location; `messageId` is the request's id.
         case locationRequest
+        /// An area notification handed to the device's app; `messageId` is the notice's id.
+        case areaNotice
     }
 
     /// Where a delivery stands.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a Muster push carries to the app under the key `muster`: a message to fetch (or the whole message, when it
-/// fits in the push), a location request, or a test.
+/// fits in the push), a location request, an area notification waiting for the app, or a test.
 ///
 /// APNs carries it as a dictionary beside `aps`; FCM data messages carry strings only, so there it is this
 /// object's JSON text; a Web Push plaintext is `{"muster": …}`.
@@ -14,11 +14,17 @@ public struct PushNotice: Sendable, Hashable, Codable {
         case locationRequest
         /// An operator's test push (`muster push-sources test`): shown, nothing to fetch.
         case test
+        /// An area notification waits for the app (`GET /api/v1/devices/{id}/notices`): `noticeId`, and the
+        /// notification's title and body when it is a user notification (a server notification's push is silent).
+        case areaNotice
     }
 
     public var kind: Kind
     /// The message's id (kind `message`).
     public var messageId: UUID?
+    /// The notice's id and the device it was handed to (kind `areaNotice`).
+    public var noticeId: UUID?
+    public var deviceId: String?
     /// The alert's title and body.
     public var title: String?
     public var body: String?
@@ -28,10 +34,13 @@ public struct PushNotice: Sendable, Hashable, Codable {
 
     /// Creates a notice from its parts.
     public init(
-        kind: Kind, messageId: UUID? = nil, title: String? = nil, body: String? = nil, message: Message? = nil
+        kind: Kind, messageId: UUID? = nil, title: String? = nil, body: String? = nil, message: Message? = nil,
+        noticeId: UUID? = nil, deviceId: String? = nil
     ) {
+        self.deviceId = deviceId
         self.kind = kind
         self.messageId = messageId
+        self.noticeId = noticeId
         self.title = title
         self.body = body
         self.message = message

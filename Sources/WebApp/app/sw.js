@@ -38,7 +38,8 @@ self.addEventListener("fetch", (event) => {
 });
 
 // A push from the server (PushProviders' Web Push plaintext): `{"title", "body", "muster": notice}`, the notice's
-// `kind` "message" with the `messageId` (and, in a direct push, the whole `message`), "locationRequest" or "test".
+// `kind` "message" with the `messageId` (and, in a direct push, the whole `message`), "areaNotice" (an area
+// notification with its `noticeId`), "locationRequest" or "test".
 self.addEventListener("push", (event) => {
   let content = {};
   try {
@@ -54,7 +55,7 @@ self.addEventListener("push", (event) => {
     self.registration.showNotification(title, {
       body,
       icon: "/icon.svg",
-      tag: messageId ?? undefined,
+      tag: messageId ?? notice.noticeId ?? undefined,
       data: { messageId, kind: notice.kind ?? "message" },
     }),
   );
