@@ -160,6 +160,40 @@ import Testing
         #expect(try f.documents.document(unshown, readableBy: "joe")?.name == unshown)
     }
 
+    @Test func documentsANamedPayloadShowsAreReadableByThoseSentItByName() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        let clip = try await f.upload(RecordedMedia.wav(seconds: 1), .audio, by: "joe")
+        let photo = try await f.upload(MediaSamples.file("jpeg"), .image, by: "joe")
+        let added = try await f.upload(MediaSamples.file("png"), .image, by: "joe")
+        let named = NamedPayloads(log: f.log)
+        try await named.put(
+            "briefing",
+            payload: Data(
+                #"{"responseTopic": "/b", "fields": [{"type": "document", "flavor": "vaudio", "url": "\#(clip)"}]}"#
+                    .utf8))
+        // By name, with a field of its own added; the slash escaped as JSON allows.
+        let escaped = photo.replacingOccurrences(of: "/", with: "\\/")
+        _ = try await f.notifications.send(
+            to: ["ann"], title: "Listen", body: "",
+            payload: Data(#"{"payloadName": "briefing", "fields": [{"type": "image", "url": "\#(escaped)"}]}"#.utf8))
+        #expect(try f.documents.document(clip, readableBy: "ann")?.name == clip)
+        #expect(try f.documents.document(photo, readableBy: "ann")?.name == photo)
+        #expect(try f.documents.document(clip, readableBy: "kim") == nil)
+        #expect(try f.documents.document(added, readableBy: "ann") == nil)
+        // The message shows the named payload as it is when fetched: stored again, what it now shows is granted.
+        try await named.put(
+            "briefing",
+            payload: Data(#"{"responseTopic": "/b", "fields": [{"type": "image", "url": "\#(added)"}]}"#.utf8))
+        #expect(try f.documents.document(added, readableBy: "ann")?.name == added)
+        #expect(try f.documents.document(added, readableBy: "kim") == nil)
+        // And the same after a rebuild from the log.
+        try await f.log.rebuild([DocumentsProjection.name])
+        #expect(try f.documents.document(added, readableBy: "ann")?.name == added)
+        #expect(try f.documents.document(clip, readableBy: "ann")?.name == clip)
+        #expect(try f.documents.document(photo, readableBy: "kim") == nil)
+    }
+
     @Test func aResponsesDeviceIdMustBeRegisteredWhenTheNamespaceRequiresIt() async throws {
         let f = try await fixture()
         defer { f.t.directory.remove() }

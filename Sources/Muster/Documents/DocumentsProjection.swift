@@ -13,22 +13,30 @@ import Foundation
 /// big-endian): a user's own documents, listed without reading anyone else's.
 /// Table `readers`: `namespace 0 name 0 user 0` → `[1]`: a document a message showed `user` (an `image` field's
 /// url, a `document` field's url, a `markupImage` source naming it), so they may read it too. Filled from
-/// `PayloadSent` — the payload parsed once, when sent, and only when its text mentions `rcs/` — for documents
-/// stored by then; an indirect payload (`payloadName`) grants nothing.
+/// `PayloadSent` — the payload parsed once, when sent, and only when its text may name a document or a named
+/// payload — for documents stored by then.
+/// Table `namedShows`: `namespace 0 payload name 0` → `document 0 document 0 …`: what a named payload shows, so a
+/// message sent by `payloadName` grants it to its recipients.
+/// Table `namedRecipients`: `namespace 0 payload name 0 user 0` → `[1]`: who was sent a message by that name, so a
+/// named payload stored again with other documents grants those too (the message shows the payload as it is when
+/// it is fetched).
 ///
-/// Version 2 added the two totals, version 3 `uploads`, version 4 `readers`.
+/// Version 2 added the two totals, version 3 `uploads`, version 4 `readers`, version 5 the named payloads'.
 public struct DocumentsProjection: Projection {
     public static let name = "documents"
     public var name: String { Self.name }
-    public var version: UInt32 { 4 }
+    public var version: UInt32 { 5 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["documents", "userBytes", "namespaceBytes", "uploads", "readers"] }
-    public var eventTypes: Set<String>? { [DocumentUploaded.type, PayloadSent.type] }
+    public var tables: [String] {
+        ["documents", "userBytes", "namespaceBytes", "uploads", "readers", "namedShows", "namedRecipients"]
+    }
+    public var eventTypes: Set<String>? { [DocumentUploaded.type, PayloadSent.type, NamedPayloadStored.type] }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         if event.type == PayloadSent.type { return try share(event, in: state) }
+        if event.type == NamedPayloadStored.type { return try remember(event, in: state) }
         guard let document = try DocumentUploaded.decode(event) else { return }
         let key = Key.joined(event.namespace, document.name)
         let isNew = try state.get("documents", key) == nil
@@ -42,21 +50,62 @@ public struct DocumentsProjection: Projection {
         }
     }
 
-    /// Lets the recipients of a message read the stored documents its payload shows.
+    /// Lets the recipients of a message read the stored documents its payload shows — by `payloadName` too.
     private func share(_ event: RecordedEvent, in state: ProjectionState) throws {
-        // Most payloads show no document: their text has no document name to parse for.
-        guard event.body.bytes.containsBytes(Self.documentPrefix), let sent = try PayloadSent.decode(event)
-        else { return }
+        // Most payloads show no document and name no payload: their text has nothing to parse for.
+        let bytes = event.body.bytes
+        let mayEscape = bytes.containsBytes(Self.escape)
+        let mayShow = mayEscape || bytes.containsBytes(Self.documentPrefix)
+        let mayName = mayEscape || bytes.containsBytes(Self.payloadNameKey)
+        guard mayShow || mayName, let sent = try PayloadSent.decode(event) else { return }
         let payload = Payload.parse(Data(sent.payload))
-        for name in payload.shownDocuments.sorted()
-        where try state.get("documents", Key.joined(event.namespace, name)) != nil {
+        var shown = payload.shownDocuments
+        if let name = payload.payloadName {
+            shown.formUnion(try Self.shows(of: name, namespace: event.namespace, in: state))
             for recipient in sent.recipients {
-                try state.put("readers", Key.joined(event.namespace, name, recipient.user), [1])
+                try state.put("namedRecipients", Key.joined(event.namespace, name, recipient.user), [1])
             }
+        }
+        try Self.grant(shown, to: sent.recipients.map(\.user), namespace: event.namespace, in: state)
+    }
+
+    /// Keeps what a named payload shows, and lets those sent a message by its name read it.
+    private func remember(_ event: RecordedEvent, in state: ProjectionState) throws {
+        guard let stored = try NamedPayloadStored.decode(event) else { return }
+        let key = Key.joined(event.namespace, stored.name)
+        let shown = Payload.parse(Data(stored.payload)).shownDocuments
+        guard !shown.isEmpty else {
+            try state.delete("namedShows", key)
+            return
+        }
+        try state.put("namedShows", key, shown.sorted().flatMap { Array($0.utf8) + [0] })
+        var users: [String] = []
+        try state.scan("namedRecipients", prefix: key) { recipient, _ in
+            users.append(Key.components(recipient).last ?? "")
+            return true
+        }
+        try Self.grant(shown, to: users, namespace: event.namespace, in: state)
+    }
+
+    /// The documents the named payload showed when last stored.
+    private static func shows(of name: String, namespace: String, in state: ProjectionState) throws -> Set<String> {
+        guard let joined = try state.get("namedShows", Key.joined(namespace, name)) else { return [] }
+        return Set(Key.components(joined))
+    }
+
+    /// Lets `users` read each of the documents stored by now.
+    private static func grant(_ documents: Set<String>, to users: [String], namespace: String, in state: ProjectionState)
+        throws
+    {
+        for name in documents.sorted() where try state.get("documents", Key.joined(namespace, name)) != nil {
+            for user in users { try state.put("readers", Key.joined(namespace, name, user), [1]) }
         }
     }
 
-    private static let documentPrefix = Array("rcs/".utf8)
+    private static let documentPrefix = Array("rcs".utf8)
+    private static let payloadNameKey = Array("payloadName".utf8)
+    /// A `\u` escape can spell either without their letters (`rcs\/` needs no check: "rcs" is still there).
+    private static let escape = Array("\\u".utf8)
 
     fileprivate static func totals(user: String, namespace: String) -> [(table: String, key: [UInt8])] {
         [
