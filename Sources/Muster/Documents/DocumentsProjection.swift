@@ -94,7 +94,9 @@ public struct DocumentsProjection: Projection {
     }
 
     /// Lets `users` read each of the documents stored by now.
-    private static func grant(_ documents: Set<String>, to users: [String], namespace: String, in state: ProjectionState)
+    private static func grant(
+        _ documents: Set<String>, to users: [String], namespace: String, in state: ProjectionState
+    )
         throws
     {
         for name in documents.sorted() where try state.get("documents", Key.joined(namespace, name)) != nil {
