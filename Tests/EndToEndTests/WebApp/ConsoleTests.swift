@@ -133,6 +133,34 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func aGeotriggersMonitorIsStoppedAndStartedFromItsRow() async throws {
+            try await WebAppStage.withConsole("console-geotrigger-monitor") { stage in
+                let driver = stage.driver
+                let ada = try await stage.server.login("ada", password: "secret-ada")
+                let definition = #"""
+                    {"name":"Lobby","rule":"enter","messageExpression":"\"Welcome\"",
+                     "fences":{"type":"FeatureCollection","features":[{"type":"Feature","id":"lobby",
+                       "geometry":{"type":"Point","coordinates":[2.33,48.87]},"properties":{"radius":20}}]}}
+                    """#
+                let put = try await stage.server.send("PUT", "api/v1/geotriggers/lobby", token: ada, json: definition)
+                try #require(put.status == 201, "\(put.text)")
+                func monitor() async throws -> String? {
+                    let answer = try await stage.server.send("GET", "api/v1/geotriggers/lobby", token: ada)
+                    return answer.object["monitor"] as? String
+                }
+                try await stage.logIn("ada", password: "secret-ada")
+                let row = "tr[data-geotrigger='lobby']"
+                try await stage.show("#/console/geotriggers", waitingFor: "\(row) [data-monitor='running']")
+                try await driver.click(try await driver.find("\(row) button[data-turn='stop']"))
+                try await stage.wait(forElement: "\(row) [data-monitor='stopped']")
+                #expect(try await monitor() == "stopped")
+                try await stage.wait(for: "nobody is notified", in: row)
+                try await driver.click(try await driver.find("\(row) button[data-turn='start']"))
+                try await stage.wait(forElement: "\(row) [data-monitor='running']")
+                #expect(try await monitor() == "running")
+            }
+        }
+
         @Test func peopleTheirDevicesTheAuditSettingsPushAndGeotriggers() async throws {
             try await WebAppStage.withConsole("console-pages") { stage in
                 let driver = stage.driver

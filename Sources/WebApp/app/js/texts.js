@@ -248,6 +248,11 @@ const english = {
   consoleBuffer: "Buffer",
   consoleExpression: "Message expression",
   consoleNoGeotriggers: "No geotriggers.",
+  consoleMonitor: "Monitor",
+  consoleMonitorRunning: "running",
+  consoleMonitorStopped: "stopped: crossings are recorded, nobody is notified",
+  consoleStartMonitor: "Start",
+  consoleStopMonitor: "Stop",
 };
 
 const languages = { en: english };
