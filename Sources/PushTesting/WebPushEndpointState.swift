@@ -23,7 +23,7 @@ final class WebPushEndpointState: Sendable {
         /// Requests by subscription id, whatever they were answered.
         var requestsBySubscription: [String: Int] = [:]
         var held: [CheckedContinuation<Void, Never>] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        var waiters: [(id: UUID, count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
         var stopped = false
     }
 
@@ -132,15 +132,27 @@ final class WebPushEndpointState: Sendable {
         for continuation in woken { continuation.resume(returning: true) }
     }
 
+    /// Whether `count` pushes arrived; false when the endpoint stopped first or the waiting task was cancelled (a
+    /// test past its time limit must end, not wait for pushes that will not come).
     func wait(for count: Int) async -> Bool {
-        await withCheckedContinuation { continuation in
-            let answer: Bool? = values.withLock { values in
-                if values.receivedCount >= count { return true }
-                if values.stopped { return false }
-                values.waiters.append((count, continuation))
-                return nil
+        let id = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let answer: Bool? = values.withLock { values in
+                    if values.receivedCount >= count { return true }
+                    if values.stopped || Task.isCancelled { return false }
+                    values.waiters.append((id, count, continuation))
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
             }
-            if let answer { continuation.resume(returning: answer) }
+        } onCancel: {
+            let waiting = values.withLock { values in
+                let waiting = values.waiters.first { $0.id == id }?.continuation
+                values.waiters.removeAll { $0.id == id }
+                return waiting
+            }
+            waiting?.resume(returning: false)
         }
     }
 
