@@ -75,6 +75,7 @@ import Testing
             #expect(error?.message.contains("127.0.0.1:\(broker.port)") == true, "\(String(describing: error))")
             #expect(error?.message.contains("s3cret-muster-pw") == false)
             #expect(error?.message.contains("ended before CONNACK") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("--mqtt-cert-file") == true, "\(String(describing: error))")
             // Why, from the broker's side: the handshake wanted a certificate the client did not show.
             #expect(broker.log.contains("peer did not return a certificate"), "\(broker.log)")
             await client.shutdown()

@@ -93,7 +93,8 @@ extension MQTTClient {
         connectWaiter?.resume(
             throwing: MQTTError(
                 .unreachable,
-                "the connection to the MQTT broker at \(configuration.address) ended before CONNACK: \(reason)"))
+                "the connection to the MQTT broker at \(configuration.address) ended before CONNACK: \(reason)"
+                    + certificateHint))
         if wasConnected {
             logger.warning(
                 "MQTT disconnected", metadata: ["broker": "\(configuration.address)", "reason": "\(reason)"])
@@ -119,6 +120,13 @@ extension MQTTClient {
             MQTTMessage(
                 topic: String(cString: message.topic), payload: payload,
                 qos: message.qos == 0 ? .atMostOnce : .atLeastOnce, retain: message.retain, packetID: Int(message.mid)))
+    }
+
+    /// Why a TLS connection without a client certificate may end before CONNACK, and what to do; empty otherwise.
+    private var certificateHint: String {
+        guard let tls = configuration.tls, tls.certificateFile == nil else { return "" }
+        return "; a broker that requires client certificates (mosquitto's require_certificate) ends the TLS handshake "
+            + "this way: give a certificate and its key (`muster serve --mqtt-cert-file FILE --mqtt-key-file FILE`)"
     }
 
     /// A disconnect code in words: an MQTT 5 reason code from the broker's DISCONNECT (≥ 0x80) or a libmosquitto
