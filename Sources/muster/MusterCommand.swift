@@ -16,6 +16,7 @@ struct MusterCommand: AsyncParsableCommand {
             --server URL, or when a login is stored and neither --data nor MUSTER_DATA is given.
             Exit status: 0 ok, 1 runtime failure, 2 bad usage or invalid input, 3 conflict.
             """,
+        version: "muster \(MusterRelease.version), store format \(DataOptions.configuration().formatVersion)",
         subcommands: [
             Append.self, Events.self, Import.self, Status.self, Rebuild.self, Migrate.self,
             Verify.self, Backup.self, Restore.self, Serve.self, Users.self, Groups.self, Devices.self,

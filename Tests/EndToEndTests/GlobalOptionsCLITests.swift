@@ -1,5 +1,7 @@
+import EventLog
 import EventLogTesting
 import Foundation
+import Migrations
 import Testing
 
 /// `--data` before the subcommand's name, and `--json` on every verb.
@@ -34,6 +36,19 @@ import Testing
         #expect(noCommand.status == 2 && noCommand.stderr.contains("needs a command"), "\(noCommand)")
         let noDirectory = try await MusterProcess.run(["--data"])
         #expect(noDirectory.status == 2 && noDirectory.stderr.contains("--data needs a directory"), "\(noDirectory)")
+    }
+
+    @Test func versionNamesTheReleaseAndTheStoreFormatItWrites() async throws {
+        let version = try await MusterProcess.run(["--version"])
+        #expect(version.status == 0, "\(version)")
+        #expect(version.stdout == "muster \(MusterRelease.version), store format \(Self.storeFormat)\n", "\(version)")
+    }
+
+    /// The format this release writes, as a new data directory records it.
+    static var storeFormat: UInt32 {
+        var configuration = EventLog.Configuration()
+        configuration.migrations = Migrations.storeMigrations
+        return configuration.formatVersion
     }
 
     @Test func jsonIsAcceptedByVerbsThatPrintJSONAlready() async throws {

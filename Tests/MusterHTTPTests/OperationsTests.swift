@@ -1,3 +1,4 @@
+import EventLog
 import EventLogTesting
 import Foundation
 import Hummingbird
@@ -20,6 +21,21 @@ import Testing
             #expect(metrics.text.contains("muster_http_requests_total"))
             #expect(metrics.text.contains(#"route="/api/v1/server""#))
             #expect(metrics.text.contains("muster_log_head"))
+        }
+    }
+
+    @Test func theReleaseAndTheStoreFormatAreToldAsMusterReleaseSays() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let server = try await client.send(.get, "/api/v1/server")
+            #expect(server.object["version"] as? String == MusterRelease.version)
+            #expect(server.object["storeFormat"] as? Int == Int(api.log.configuration.formatVersion))
+            let metrics = try await client.send(.get, "/metrics").text
+            let info = metrics.split(separator: "\n").first { $0.hasPrefix("muster_build_info{") }
+            #expect(info?.contains(#"version="\#(MusterRelease.version)""#) == true, "\(metrics)")
+            #expect(info?.contains(#"store_format="\#(api.log.configuration.formatVersion)""#) == true)
+            #expect(info.flatMap { Double($0.split(separator: " ").last ?? "") } == 1, "\(info ?? "")")
         }
     }
 

@@ -42,6 +42,11 @@ public struct ServerMetrics: Sendable {
     /// The Prometheus exposition, after reading the store's gauges.
     func exposition(log: EventLog) -> [UInt8] {
         let head = log.head
+        Gauge(
+            label: "muster_build_info",
+            dimensions: [("version", MusterRelease.version), ("store_format", "\(log.configuration.formatVersion)")],
+            factory: factory
+        ).record(1)
         Gauge(label: "muster_log_head", factory: factory).record(Double(head))
         if let states = try? log.read({ try $0.projectionStatuses() }) {
             for state in states {

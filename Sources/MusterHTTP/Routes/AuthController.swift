@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import Hummingbird
 import Muster
@@ -17,7 +18,9 @@ struct AuthController: APIController {
     }
 
     @Sendable func server(_ request: Request, context: API.Context) async throws -> ServerInfo {
-        ServerInfo(serverType: api.authenticator.serverType, version: MusterVersion.current)
+        ServerInfo(
+            serverType: api.authenticator.serverType, version: MusterRelease.version,
+            storeFormat: Int(api.log.configuration.formatVersion))
     }
 
     @Sendable func login(_ request: Request, context: API.Context) async throws -> Sessions.Tokens {
@@ -61,9 +64,4 @@ struct AuthController: APIController {
             authValid: true, username: caller.username, preferredUsername: caller.preferredUsername ?? caller.username,
             serverType: api.authenticator.serverType, isAdmin: caller.isAdmin, namespace: caller.namespace)
     }
-}
-
-/// The release's version, as `GET /api/v1/server` reports it.
-public enum MusterVersion {
-    public static let current = "0.1.0"
 }
