@@ -2,13 +2,16 @@ import EventLog
 import Foundation
 import Metrics
 import Prometheus
+import Synchronization
 
-/// The server's metrics in Prometheus' text format: requests by route and status with their latency,
-/// and the store's state (log head, projection lag) read when scraped.
+/// The server's metrics in Prometheus' text format: requests by route and status with their latency, the live
+/// streams open, and the store's state (log head, projection lag, events by namespace and type) read when scraped.
 public struct ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// The factory the server's metrics (and the delivery service's) are made with.
     public let factory: PrometheusMetricsFactory
+    /// Server-sent event streams open now.
+    private let openStreams = OpenStreams()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -39,6 +42,12 @@ public struct ServerMetrics: Sendable {
             commit.duration.nanoseconds)
     }
 
+    /// A live stream (`text/event-stream`) opened or closed.
+    func stream(opened: Bool) {
+        let open = openStreams.count.add(opened ? 1 : -1, ordering: .relaxed).newValue
+        Gauge(label: "muster_sse_connections", factory: factory).record(Double(open))
+    }
+
     /// The Prometheus exposition, after reading the store's gauges.
     func exposition(log: EventLog) -> [UInt8] {
         let head = log.head
@@ -54,6 +63,17 @@ public struct ServerMetrics: Sendable {
                     .record(Double(head &- min(head, state.checkpoint)))
             }
         }
+        // Events recorded, by namespace and type (rule decisions are `RuleEvaluated`), as the statistics projection
+        // has counted them so far: rate() of it is events per second.
+        if let rows = try? log.read({ try LogStatistics.rows($0.projection(LogStatistics.name)) }) {
+            for row in rows {
+                Gauge(
+                    label: "muster_log_events", dimensions: [("namespace", row.namespace), ("type", row.type)],
+                    factory: factory
+                ).record(Double(row.events))
+            }
+        }
+        Gauge(label: "muster_sse_connections", factory: factory).record(Double(openStreams.count.load(ordering: .relaxed)))
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return bytes
@@ -65,4 +85,9 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
+}
+
+/// How many live streams are open: shared by every copy of the metrics.
+private final class OpenStreams: Sendable {
+    let count = Atomic<Int>(0)
 }

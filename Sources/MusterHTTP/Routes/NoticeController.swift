@@ -53,7 +53,7 @@ struct NoticeController: APIController {
             user: caller.username, deviceId: deviceId, namespace: caller.namespace,
             from: try EventStream.start(request, head: api.log.head), trace: trace)
         let events = changes.map { event in try ServerSentEvent(event) }
-        return EventStream.response(events, keepAlive: api.configuration.keepAlive)
+        return EventStream.response(events, keepAlive: api.configuration.keepAlive, metrics: api.metrics)
     }
 
     /// The path's `{id}` as a notice id; a 400 naming it when it is not a UUID.

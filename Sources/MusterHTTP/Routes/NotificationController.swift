@@ -53,7 +53,7 @@ struct NotificationController: APIController {
                         data: try MusterJSON.encoder().encode(["messageId": messageId.uuidString.lowercased()]))
                 }
             }
-            return EventStream.response(events, keepAlive: api.configuration.keepAlive)
+            return EventStream.response(events, keepAlive: api.configuration.keepAlive, metrics: api.metrics)
         }
         // The head before the read: a stream resumed after it misses nothing the list did not show.
         let position = api.log.head

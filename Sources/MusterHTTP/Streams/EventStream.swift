@@ -47,9 +47,11 @@ enum EventStream {
     }
 
     static func response<Events: AsyncSequence & Sendable>(
-        _ events: Events, keepAlive: Duration
+        _ events: Events, keepAlive: Duration, metrics: ServerMetrics
     ) -> Response where Events.Element == ServerSentEvent {
         let body = ResponseBody { writer in
+            metrics.stream(opened: true)
+            defer { metrics.stream(opened: false) }
             // A client that reads slower than events arrive fills the buffer; then the stream ends
             // after the last frame that fitted, and the client resumes from it with Last-Event-ID.
             // Dropping the oldest frames instead would lose events without the client knowing.
