@@ -73,7 +73,8 @@ public struct ServerMetrics: Sendable {
                 ).record(Double(row.events))
             }
         }
-        Gauge(label: "muster_sse_connections", factory: factory).record(Double(openStreams.count.load(ordering: .relaxed)))
+        Gauge(label: "muster_sse_connections", factory: factory).record(
+            Double(openStreams.count.load(ordering: .relaxed)))
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return bytes
