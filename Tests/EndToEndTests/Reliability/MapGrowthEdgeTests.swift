@@ -15,12 +15,14 @@ struct MapGrowthEdgeTests {
     @Test func theMapGrowsUpToTheDisksEdgeThenTheAppendSaysDiskFullAndRecovers() async throws {
         let disk = try SmallFilesystem(megabytes: 6)
         defer { disk.unmount() }
+        let directory = disk.mountPoint.url.appendingPathComponent("data")
         // Room kept aside, to free once the log filled the rest.
         try disk.fill(upTo: 2 << 20)
         var configuration = EventLog.Configuration()
         configuration.limits.initialMapSize = 1 << 20
-        let log = try EventLog(
-            directory: disk.mountPoint.url.appendingPathComponent("data"), configuration: configuration)
+        let log = try await Self.phase("opening the log with \(disk.available) bytes free") {
+            try EventLog(directory: directory, configuration: configuration)
+        }
         let startSize = log.environment.mapSize
         var acknowledged: [UInt64] = []
         var failure: StoreError?
@@ -35,19 +37,31 @@ struct MapGrowthEdgeTests {
         }
         #expect(log.environment.mapSize > startSize, "the map grew on the way")
         #expect(failure?.code == .diskFull, "\(String(describing: failure))")
-        #expect(failure?.description.contains(disk.mountPoint.url.path) == true, "\(String(describing: failure))")
+        #expect(failure?.description.contains(directory.path) == true, "\(String(describing: failure))")
         #expect(try log.events(EventQuery()).map(\.position) == acknowledged, "every acknowledged event, nothing more")
 
         try disk.free()
-        let after = try await log.append(
-            AppendRequest(stream: "after", events: [NewEvent(type: "Filled", body: Self.body)]))
-        #expect(after.positions.count == 1)
-        #expect(log.head == after.positions[0])
+        let freed = disk.available
+        let after = try await Self.phase("the append after freeing (\(freed) bytes free)") {
+            try await log.append(AppendRequest(stream: "after", events: [NewEvent(type: "Filled", body: Self.body)]))
+        }
+        #expect(after.positions == [UInt64(acknowledged.count) + 1])
         log.close()
-        let reopened = try EventLog(directory: disk.mountPoint.url.appendingPathComponent("data"))
+        let reopened = try await Self.phase("reopening (\(disk.available) bytes free)") {
+            try EventLog(directory: directory)
+        }
         defer { reopened.close() }
         #expect(reopened.head == after.positions[0])
         let report = try await reopened.verify()
         #expect(report.isHealthy, "\(report.problems)")
+    }
+
+    /// Runs one step; a failure says which step and how much room there was.
+    private static func phase<T>(_ what: String, _ step: () async throws -> T) async throws -> T {
+        do {
+            return try await step()
+        } catch {
+            throw MusterProcess.Unexpected("\(what): \(error)")
+        }
     }
 }
