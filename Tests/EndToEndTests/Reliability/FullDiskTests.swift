@@ -11,7 +11,7 @@ import Testing
     .serialized,
     .disabled(if: SmallFilesystem.unavailable != nil, Comment(rawValue: SmallFilesystem.unavailable ?? "")))
 struct FullDiskTests {
-    static let payload = #"{"responseTopic":"/drill","fields":[{"type":"text","id":"where","label":"Where?"}]}"#
+    static let payload = #"{"responseTopic":"/drill","fields":[{"type":"inputString","id":"where","label":"Where?"}]}"#
 
     @Test func theCommandLineSaysDiskFullAndWhereAndWritesAgainOnceSpaceIsFreed() async throws {
         let disk = try SmallFilesystem(megabytes: 8)

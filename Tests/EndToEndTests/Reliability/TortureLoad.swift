@@ -32,7 +32,8 @@ final class TortureLoad: Sendable {
         var acknowledged: Int { messages.count + responses.count + locations.count + documents.count }
     }
 
-    static let payload = #"{"responseTopic":"/torture","fields":[{"type":"text","id":"where","label":"Where?"}]}"#
+    static let payload =
+        #"{"responseTopic":"/torture","fields":[{"type":"inputString","id":"where","label":"Where?"}]}"#
     static let users = ["u1", "u2"]
 
     private let server: KillableServer
