@@ -53,7 +53,9 @@ final class SmallFilesystem: Sendable {
     /// bytes it holds.
     @discardableResult
     func fill(upTo limit: Int = .max) throws -> Int {
-        let descriptor = open(filler.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        // Close-on-exec: a child another test spawns meanwhile would otherwise inherit the descriptor and keep the
+        // filler's space taken after `free()` unlinks it.
+        let descriptor = open(filler.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FilesystemFailure("open \(filler.path): errno \(errno)") }
         defer { close(descriptor) }
         let block = [UInt8](repeating: 0x5A, count: 4096)

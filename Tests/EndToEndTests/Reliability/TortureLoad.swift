@@ -18,6 +18,8 @@ final class TortureLoad: Sendable {
         var locations: Set<String> = []
         /// Names of every acknowledged upload.
         var documents: Set<String> = []
+        /// Responses answered only when tried again with their response id, after the last restart.
+        var retried = 0
         /// Requests that failed without an answer (refused connections while the server was down, cut replies).
         var unanswered = 0
         /// Answers that were neither 2xx nor a failure to reach the server: each is a finding.
@@ -132,6 +134,7 @@ final class TortureLoad: Sendable {
             ledger.withLock {
                 $0.responses.insert(message)
                 $0.unansweredResponses[message] = nil
+                $0.retried += 1
             }
         }
     }

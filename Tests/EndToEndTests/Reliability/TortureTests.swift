@@ -69,7 +69,7 @@ import Testing
         print(
             "torture: \(Self.rounds) SIGKILL rounds (moments \(moments) ms after the load warmed), "
                 + "\(ledger.acknowledged) requests acknowledged (\(ledger.messages.count) sends, "
-                + "\(ledger.responses.count) responses, \(ledger.locations.count) fixes, "
+                + "\(ledger.responses.count) responses (\(ledger.retried) retried with their id), \(ledger.locations.count) fixes, "
                 + "\(ledger.documents.count) uploads), \(ledger.unanswered) unanswered, head \(stored.head), "
                 + "acknowledged lost or doubled: \(stored.losses(of: ledger))")
     }
