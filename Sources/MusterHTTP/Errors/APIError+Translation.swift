@@ -95,9 +95,11 @@ extension APIError {
         case .notFound: APIError(.notFound, "not_found", error.message)
         case .conflict, .idempotency: APIError(.conflict, "conflict", error.message)
         case .tooLarge: APIError(.contentTooLarge, "too_large", error.message)
+        // 507: the server's storage is full, not the server gone; reads and streams go on, and appends work
+        // again once space is freed, without a restart.
         case .diskFull, .mapLimit:
             APIError(
-                .serviceUnavailable, "unavailable",
+                .init(code: 507, reasonPhrase: "Insufficient Storage"), "insufficient_storage",
                 "the server cannot store more (\(error.message)); nothing was stored",
                 retryAfter: 60)
         case .closed, .cancelled:
