@@ -31,12 +31,15 @@ import Testing
         #expect(mode == 0o600)
         let status = try report.json()
         #expect(status["formatVersion"] as? Int == 1, "0.1.0 wrote format 1")
-        #expect(status["releaseFormatVersion"] as? Int == 1, "no store migration since 0.1.0")
-        #expect(status["pendingMigrations"] as? [String] == [])
+        #expect(status["releaseFormatVersion"] as? Int == 2, "the commit chain came with format 2")
+        #expect(
+            status["pendingMigrations"] as? [String] == [
+                "adds the commit hash chain: one link over the events up to the head"
+            ])
         #expect(Set(status["pendingRebuilds"] as? [String] ?? []) == Self.rebuiltOnUpgrade)
 
         let human = try await MusterProcess.run(["status"] + fixture.dataArguments)
-        #expect(human.lines.contains("format          1"), "\(human.stdout)")
+        #expect(human.lines.contains { $0.hasPrefix("format          1 — this release needs 2") }, "\(human.stdout)")
         let pending = try #require(human.lines.first { $0.hasPrefix("pending ") }, "\(human.stdout)")
         #expect(pending.contains("rebuild directory") && pending.hasSuffix("run `muster migrate`"), "\(pending)")
     }
@@ -55,8 +58,11 @@ import Testing
         let migrated = try await MusterProcess.run(["migrate", "--json"] + fixture.dataArguments)
         #expect(migrated.status == 0, "\(migrated)")
         let result = try migrated.json()
-        #expect(result["fromFormat"] as? Int == 1 && result["format"] as? Int == 1, "\(result)")
-        #expect(result["migrations"] as? [String] == [])
+        #expect(result["fromFormat"] as? Int == 1 && result["format"] as? Int == 2, "\(result)")
+        #expect(
+            result["migrations"] as? [String] == [
+                "adds the commit hash chain: one link over the events up to the head"
+            ])
         #expect(Set(result["rebuilt"] as? [String] ?? []) == Self.rebuiltOnUpgrade)
         #expect(Set(result["repaired"] as? [String] ?? []) == damaged.subtracting(Self.rebuiltOnUpgrade))
 
