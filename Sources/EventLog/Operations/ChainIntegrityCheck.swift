@@ -7,6 +7,7 @@
 struct ChainIntegrityCheck {
     let tables: LogTables
     let txn: Transaction
+    var progress: @Sendable (OperationProgress) -> Void = { _ in }
 
     /// What the walk found.
     struct Outcome {
@@ -60,6 +61,9 @@ struct ChainIntegrityCheck {
             expected = link.last + 1
             outcome.head = link
             outcome.links += 1
+            if outcome.links % 50_000 == 0 {
+                progress(OperationProgress(phase: "chain", done: link.last, total: stop ?? head, unit: "events"))
+            }
             return stop != link.last
         }
         guard !malformed else { return outcome }

@@ -17,7 +17,7 @@ extension EventLog {
             try core.environment.read { txn in
                 var report = VerifyReport()
                 try LogIntegrityCheck(tables: core.tables, txn: txn, progress: progress).run(&report)
-                let chain = try ChainIntegrityCheck(tables: core.tables, txn: txn).run()
+                let chain = try ChainIntegrityCheck(tables: core.tables, txn: txn, progress: progress).run()
                 let remedy: StoreError.Remedy =
                     chain.chainMissing ? .migrate : .restoreBackup(directory: core.environment.directory.path)
                 for problem in chain.problems { report.add("chain", problem, remedy: remedy) }
