@@ -56,6 +56,7 @@ let package = Package(
             dependencies: [
                 "CLMDB", "CZstd", "CChecksum",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
 

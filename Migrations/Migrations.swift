@@ -7,6 +7,6 @@ public enum Migrations {
         PushTargetUnregisteredReason(), PushTargetRegisteredPublishTopic(), PayloadSentMQTTSettings(),
         AreaKindAdded(type: "AreaTransition"), AreaKindAdded(type: "RuleEvaluated"), AreaKindAdded(type: "AreaRemoved"),
     ])
-    /// Store-format migrations, in order; format 1 is the first release's.
-    public static let storeMigrations: [any StoreMigration] = []
+    /// Store-format migrations, in order; format 1 is the first release's, and the store's own come first.
+    public static let storeMigrations: [any StoreMigration] = EventLog.builtInMigrations
 }

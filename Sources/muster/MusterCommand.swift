@@ -19,7 +19,8 @@ struct MusterCommand: AsyncParsableCommand {
         version: "muster \(MusterRelease.version), store format \(DataOptions.configuration().formatVersion)",
         subcommands: [
             Append.self, Events.self, Import.self, Status.self, Rebuild.self, Migrate.self,
-            Verify.self, Backup.self, Restore.self, Serve.self, Users.self, Groups.self, Devices.self,
+            Verify.self, CheckpointCommand.self, Backup.self, Restore.self, Serve.self, Users.self, Groups.self,
+            Devices.self,
             Send.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
             Documents.self, Audit.self, SettingsCommand.self, Login.self, Logout.self, Whoami.self,
             AreasCommand.self, GeotriggersCommand.self, Location.self, Beacon.self, Transition.self, Counters.self,

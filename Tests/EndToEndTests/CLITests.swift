@@ -301,7 +301,7 @@ import Testing
         let status = try outcome.json()
         #expect(status["head"] as? Int == 2)
         #expect(status["events"] as? Int == 2)
-        #expect(status["formatVersion"] as? Int == 1)
+        #expect(status["formatVersion"] as? Int == 2)
         #expect((status["mapSize"] as? Int ?? 0) > 0)
         #expect((status["mapUsed"] as? Int ?? 0) > 0)
         let projections = try #require(status["projections"] as? [[String: Any]])
@@ -360,7 +360,7 @@ import Testing
         #expect(outcome.stdout.contains("already current"), "\(outcome.stdout)")
         let json = try await muster("migrate", "--json").json()
         #expect(json["alreadyCurrent"] as? Bool == true)
-        #expect(json["format"] as? Int == 1)
+        #expect(json["format"] as? Int == 2)
         #expect(try await head() == 1)
     }
 }

@@ -12,8 +12,9 @@ public final class EventLog: Sendable {
         public var projections: [any Projection] = EventLog.builtInProjections
         /// Upcasters applied on every read.
         public var upcasters = UpcasterRegistry([])
-        /// Store-format migrations; the format this release writes is `1 + migrations.count`.
-        public var migrations: [any StoreMigration] = []
+        /// Store-format migrations, the built-in ones first; the format this release writes is
+        /// `1 + migrations.count`.
+        public var migrations: [any StoreMigration] = EventLog.builtInMigrations
         /// Microseconds since 1970, for `recordedAt`. Tests inject a fixed clock.
         public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }
         /// Map size limits.

@@ -6,8 +6,11 @@ struct LogAppending {
     let tables: LogTables
     let txn: Transaction
 
-    /// Appends `request` after `head`, stamping `recordedAt`; returns what was stored.
-    func append(_ request: AppendRequest, head logHead: UInt64, recordedAt: Int64) throws -> (
+    /// Appends `request` after `head`, stamping `recordedAt`; returns what was stored. Each stored envelope is
+    /// added to `chain`, the link of this commit, when the log keeps one.
+    func append(
+        _ request: AppendRequest, head logHead: UInt64, recordedAt: Int64, chain: inout CommitHasher?
+    ) throws -> (
         AppendResult, [RecordedEvent]
     ) {
         try Names.validate(request.namespace, as: "namespace")
@@ -46,7 +49,7 @@ struct LogAppending {
                 version: current + UInt64(offset) + 1, type: event.type, schemaVersion: event.schemaVersion,
                 recordedAt: recordedAt, actor: event.actor, causationId: event.causationId,
                 correlationId: event.correlationId, body: event.body)
-            try write(stored, previousInStream: previous)
+            try write(stored, previousInStream: previous, chain: &chain)
             previous = position
             recorded.append(stored)
         }
@@ -88,11 +91,14 @@ struct LogAppending {
         return AppendResult(positions: positions, version: version, wasDuplicate: true)
     }
 
-    private func write(_ event: RecordedEvent, previousInStream: UInt64) throws {
+    private func write(_ event: RecordedEvent, previousInStream: UInt64, chain: inout CommitHasher?) throws {
         let envelope = EnvelopeCodec.encode(event, previousInStream: previousInStream)
         let positionKey = Key.position(event.position)
         try positionKey.withUnsafeBytes { k in
-            try envelope.withUnsafeBytes { v in try txn.put(tables.events, k, v, append: true) }
+            try envelope.withUnsafeBytes { v in
+                try txn.put(tables.events, k, v, append: true)
+                chain?.add(envelope: v)
+            }
         }
         try withUnsafeBytes(of: event.id.uuid) { k in
             try positionKey.withUnsafeBytes { v in try txn.put(tables.eventIds, k, v) }

@@ -6,13 +6,24 @@
 ///   append touches one small row per stream rather than a leaf of a per-event index
 /// - `eventIds`: event id (16 bytes) → position (u64 BE), for idempotent appends
 /// - `meta`:     UTF-8 key → value: format version, projection versions and checkpoints
+/// - `commits`:  the hash chain over commits (see `CommitChain`); missing in a format-1 directory until
+///   `muster migrate` builds it, and then appends go unlinked
 struct LogTables: Sendable {
     let events: Table
     let streamHeads: Table
     let eventIds: Table
     let meta: Table
+    var commits: Table?
 
-    static let names = (events: "events", streamHeads: "streamHeads", eventIds: "eventIds", meta: "meta")
+    static let names = (
+        events: "events", streamHeads: "streamHeads", eventIds: "eventIds", meta: "meta", commits: "commits"
+    )
+
+    /// The `commits` table as `txn` sees it: opened at start, or made since by a migration.
+    func commits(in txn: Transaction) throws -> Table? {
+        if let commits { return commits }
+        return try txn.environment.table(Self.names.commits, in: txn, create: false)
+    }
 
     /// Creates the tables when missing (needs a write transaction).
     static func create(in transaction: Transaction) throws -> LogTables {
@@ -21,7 +32,8 @@ struct LogTables: Sendable {
             events: try env.createTable(names.events, in: transaction),
             streamHeads: try env.createTable(names.streamHeads, in: transaction),
             eventIds: try env.createTable(names.eventIds, in: transaction),
-            meta: try env.createTable(names.meta, in: transaction))
+            meta: try env.createTable(names.meta, in: transaction),
+            commits: try env.createTable(names.commits, in: transaction))
     }
 
     /// Opens the existing tables, or nil when the data directory was never written.
@@ -31,6 +43,8 @@ struct LogTables: Sendable {
             let eventIds = try environment.existingTable(names.eventIds),
             let meta = try environment.existingTable(names.meta)
         else { return nil }
-        return LogTables(events: events, streamHeads: streamHeads, eventIds: eventIds, meta: meta)
+        return LogTables(
+            events: events, streamHeads: streamHeads, eventIds: eventIds, meta: meta,
+            commits: try environment.existingTable(names.commits))
     }
 }

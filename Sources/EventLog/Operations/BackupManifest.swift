@@ -44,6 +44,9 @@ public struct BackupManifest: Codable, Sendable, Hashable {
     public var head: UInt64
     /// Number of events in the copy.
     public var eventCount: UInt64
+    /// The hash of the commit chain's last link in the copy (64 hex digits, see `CommitChain`): a checkpoint of
+    /// the log as backed up. Restore recomputes the chain and requires it. Nil in backups of format-1 logs.
+    public var headHash: String? = nil
     public var projections: [Projection]
     public var blobs: BlobTotals
     public var dataFile: DataFile

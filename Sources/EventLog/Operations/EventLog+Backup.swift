@@ -56,6 +56,7 @@ extension EventLog {
                 projections: summary.projections, blobs: summary.blobs,
                 dataFile: .init(name: BackupManifest.dataFileName, size: digest.size, sha256: digest.sha256))
             manifest.secrets = secrets
+            manifest.headHash = summary.headHash
             try manifest.write(to: destination)
             try Self.restrict(destination.appendingPathComponent(BackupManifest.fileName))
             return manifest

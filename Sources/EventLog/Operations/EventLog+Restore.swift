@@ -10,7 +10,8 @@ extension EventLog {
     /// Restores a backup written by `backup(to:)` into the data directory `target`.
     ///
     /// The backup is checked completely before anything is replaced: the manifest, the data file's
-    /// size and SHA-256, the head and event count, and every event's checksum. The copy is staged in
+    /// size and SHA-256, the head and event count, every event's checksum, and the commit chain recomputed
+    /// from the events up to the manifest's head hash. The copy is staged in
     /// a directory beside `target` and renamed into place, so `target` is either untouched or
     /// complete. A non-empty `target` is replaced only with `force`; the old directory is moved aside
     /// and deleted only after the swap. No process may have `target` open.
@@ -95,6 +96,12 @@ extension EventLog {
             throw StoreError(
                 .corrupt,
                 "backup \(source.path) holds head \(summary.head) and \(summary.eventCount) events, the manifest says head \(manifest.head) and \(manifest.eventCount) events; nothing was restored — use another backup"
+            )
+        }
+        if let expected = manifest.headHash, summary.headHash != expected {
+            throw StoreError(
+                .corrupt,
+                "backup \(source.path) is damaged: its commit chain ends with hash \(summary.headHash ?? "none"), the manifest says \(expected); nothing was restored — use another backup"
             )
         }
     }

@@ -6,11 +6,13 @@ struct SnapshotSummary {
     var storeFormat: UInt64
     var head: UInt64
     var eventCount: UInt64
+    /// The hash of the commit chain's last link; nil when the log has no chain (format 1) or no events.
+    var headHash: String?
     var projections: [BackupManifest.Projection]
     var blobs: BlobTotals
 
     /// Reads the summary of `environment`. With `checkEvents`, also checks that every event passes
-    /// its checksum and that positions run 1…head without gaps.
+    /// its checksum, that positions run 1…head without gaps and that the commit chain recomputes from them.
     static func read(
         _ environment: Environment, projections: [any Projection], checkEvents: Bool,
         progress: @Sendable (OperationProgress) -> Void = { _ in }
@@ -27,11 +29,22 @@ struct SnapshotSummary {
             }
             let tables = LogTables(
                 events: try open(LogTables.names.events), streamHeads: try open(LogTables.names.streamHeads),
-                eventIds: try open(LogTables.names.eventIds), meta: try open(LogTables.names.meta))
+                eventIds: try open(LogTables.names.eventIds), meta: try open(LogTables.names.meta),
+                commits: try environment.table(LogTables.names.commits, in: txn, create: false))
             let meta = Meta(table: tables.meta)
             let head = try LogReading(tables: tables, txn: txn).head()
             let count = UInt64(try txn.count(tables.events))
             if checkEvents { try checkAllEvents(tables, count: count, txn, progress) }
+            let headHash: String?
+            if checkEvents {
+                let chain = try ChainIntegrityCheck(tables: tables, txn: txn).run()
+                if let problem = chain.problems.first, !chain.chainMissing {
+                    throw StoreError(.corrupt, "its commit chain is broken: \(problem)")
+                }
+                headHash = chain.head?.hashHex
+            } else {
+                headHash = try tables.commits.flatMap { try CommitChain.head($0, in: txn)?.hashHex }
+            }
             let runtime = ProjectionRuntime(projections: projections, meta: tables.meta)
             let states = try projections.map { p in
                 let status = try runtime.status(p, head: head, txn)
@@ -41,7 +54,7 @@ struct SnapshotSummary {
             }
             return SnapshotSummary(
                 storeFormat: try meta.integer(Meta.formatVersion, in: txn) ?? 1, head: head, eventCount: count,
-                projections: states, blobs: try BlobTables.totals(meta: meta, in: txn))
+                headHash: headHash, projections: states, blobs: try BlobTables.totals(meta: meta, in: txn))
         }
     }
 

@@ -2,7 +2,7 @@
 public struct VerifyReport: Sendable, Hashable, Codable {
     /// One thing that is wrong, with where it is.
     public struct Problem: Sendable, Hashable, Codable, CustomStringConvertible {
-        /// What part of the store: `events`, `streams`, `eventIds`, `projection`, `blobs`.
+        /// What part of the store: `events`, `streams`, `eventIds`, `chain`, `projection`, `blobs`.
         public var area: String
         /// One line naming what is wrong and where.
         public var message: String
@@ -34,6 +34,11 @@ public struct VerifyReport: Sendable, Hashable, Codable {
     public var head: UInt64 = 0
     /// Events read.
     public var events: UInt64 = 0
+    /// Links of the commit chain recomputed from the events.
+    public var chainLinks: UInt64 = 0
+    /// The hash of the chain's last link (64 hex digits), what `muster checkpoint` records; nil when the log
+    /// has no chain or no events.
+    public var headHash: String?
     public var projections: [ProjectionCheck] = []
     /// Blobs whose every chunk was read and checked.
     public var blobs: UInt64 = 0

@@ -20,8 +20,12 @@ public final class WriteScope {
     /// and applies them to the inline projections.
     @discardableResult
     public func append(_ request: AppendRequest) throws -> AppendResult {
+        if batch.chain == nil, batch.appended == 0, let commits = try core.tables.commits(in: txn) {
+            let previous = try CommitChain.head(commits, in: txn)?.hash ?? CommitChain.genesis
+            batch.chain = CommitHasher(previous: previous, first: batch.head + 1)
+        }
         let (result, recorded) = try LogAppending(tables: core.tables, txn: txn)
-            .append(request, head: batch.head, recordedAt: batch.recordedAt)
+            .append(request, head: batch.head, recordedAt: batch.recordedAt, chain: &batch.chain)
         guard !recorded.isEmpty else { return result }
         try core.projections.applyInline(recorded, txn)
         batch.head = recorded.last!.position
@@ -54,6 +58,14 @@ public final class WriteScope {
 
     /// The store's clock reading for this batch, in microseconds since 1970.
     public var now: Int64 { batch.recordedAt }
+
+    /// Stores the link of this commit when it appended events; the writer calls it just before committing.
+    func linkCommit() throws {
+        guard batch.appended > 0, let chain = batch.chain, let commits = try core.tables.commits(in: txn) else {
+            return
+        }
+        try CommitChain.put(chain.link(last: batch.head), commits, in: txn)
+    }
 }
 
 /// State of one write transaction that the jobs in it share; restored when a job fails.
@@ -61,6 +73,8 @@ final class WriterBatch {
     var head: UInt64
     var recordedAt: Int64
     var appended = 0
+    /// The link of this commit, from its first append on (nil in a log without a chain).
+    var chain: CommitHasher?
 
     init(head: UInt64, recordedAt: Int64) {
         self.head = head

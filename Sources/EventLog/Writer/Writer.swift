@@ -190,7 +190,7 @@ final class Writer: @unchecked Sendable {
             let batch = WriterBatch(head: head, recordedAt: lastRecordedAt)
             let scope = WriteScope(txn: txn, core: core, batch: batch)
             for job in jobs where !excluded.contains(ObjectIdentifier(job)) {
-                let before = (batch.head, batch.appended, txn.writeCount)
+                let before = (batch.head, batch.appended, txn.writeCount, batch.chain)
                 do {
                     try job.run(scope)
                 } catch let error as StoreError where error.endsTransaction {
@@ -200,9 +200,10 @@ final class Writer: @unchecked Sendable {
                         excluded.insert(ObjectIdentifier(job))
                         throw RunBatchAgain()
                     }
-                    (batch.head, batch.appended) = (before.0, before.1)
+                    (batch.head, batch.appended, batch.chain) = (before.0, before.1, before.3)
                 }
             }
+            try scope.linkCommit()
             ended = true
             try core.environment.commit(txn)
             return (head, batch.head)

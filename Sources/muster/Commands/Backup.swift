@@ -8,7 +8,8 @@ struct Backup: AsyncParsableCommand {
         abstract: "Copy the data directory into a new backup directory while the server keeps writing.",
         discussion: """
             Writes DEST_DIR/data.mdb (a compacted copy of one consistent snapshot) and DEST_DIR/manifest.json \
-            (head, event count, projections, blob totals, size and SHA-256 of data.mdb). DEST_DIR must be new or empty.
+            (head, event count, the commit chain's head hash, projections, blob totals, size and SHA-256 of data.mdb). \
+            DEST_DIR must be new or empty.
             """)
 
     @OptionGroup var data: DataOptions
@@ -31,6 +32,7 @@ struct Backup: AsyncParsableCommand {
                         manifest.dataFile.sha256,
                     ]
                 ])
+            if let hash = manifest.headHash { Output.line("head hash \(hash) (a checkpoint of the backed-up log)") }
         }
     }
 }

@@ -7,8 +7,9 @@ struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Restore a backup into the data directory, after checking it.",
         discussion: """
-            Checks SRC_DIR/manifest.json, the size and SHA-256 of data.mdb, the head, the event count and every \
-            event's checksum before anything is replaced; then swaps the copy in atomically. A non-empty data \
+            Checks SRC_DIR/manifest.json, the size and SHA-256 of data.mdb, the head, the event count, every \
+            event's checksum and the commit chain (recomputed up to the manifest's head hash) before anything is \
+            replaced; then swaps the copy in atomically. A non-empty data \
             directory is replaced only with --force. Stop every process using the data directory first.
             """)
 

@@ -2,10 +2,10 @@ import ArgumentParser
 import EventLog
 import Foundation
 
-/// `muster verify`: checks the log, its indexes, every projection against a rebuild, and the blobs.
+/// `muster verify`: checks the log, its indexes and commit chain, every projection against a rebuild, and the blobs.
 struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check event checksums, indexes, projections (against a fresh rebuild) and blobs.",
+        abstract: "Check event checksums, indexes, the commit chain, projections (against a fresh rebuild) and blobs.",
         discussion: "Runs on one read snapshot while the server keeps writing. Exit status 1 when a problem is found.")
 
     @OptionGroup var data: DataOptions
@@ -31,6 +31,9 @@ struct Verify: AsyncParsableCommand {
             Output.line(
                 "head \(report.head), \(report.events) events, \(report.blobs) blobs checked, \(report.unreferencedChunks) unreferenced blob chunks"
             )
+            if let hash = report.headHash {
+                Output.line("commit chain: \(report.chainLinks) links recomputed, head hash \(hash)")
+            }
             for problem in report.problems { Output.line("problem: \(problem)") }
             if report.problemCount > report.problems.count {
                 Output.line("… and \(report.problemCount - report.problems.count) more problems")

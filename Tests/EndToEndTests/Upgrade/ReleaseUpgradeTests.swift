@@ -31,12 +31,15 @@ import Testing
         #expect(mode == 0o600)
         let status = try report.json()
         #expect(status["formatVersion"] as? Int == 1, "0.1.0 wrote format 1")
-        #expect(status["releaseFormatVersion"] as? Int == 1, "no store migration since 0.1.0")
-        #expect(status["pendingMigrations"] as? [String] == [])
+        #expect(status["releaseFormatVersion"] as? Int == 2, "the commit chain came with format 2")
+        #expect(
+            status["pendingMigrations"] as? [String] == [
+                "adds the commit hash chain: one link over the events up to the head"
+            ])
         #expect(Set(status["pendingRebuilds"] as? [String] ?? []) == Self.rebuiltOnUpgrade)
 
         let human = try await MusterProcess.run(["status"] + fixture.dataArguments)
-        #expect(human.lines.contains("format          1"), "\(human.stdout)")
+        #expect(human.lines.contains { $0.hasPrefix("format          1 — this release needs 2") }, "\(human.stdout)")
         let pending = try #require(human.lines.first { $0.hasPrefix("pending ") }, "\(human.stdout)")
         #expect(pending.contains("rebuild directory") && pending.hasSuffix("run `muster migrate`"), "\(pending)")
     }
@@ -55,13 +58,20 @@ import Testing
         let migrated = try await MusterProcess.run(["migrate", "--json"] + fixture.dataArguments)
         #expect(migrated.status == 0, "\(migrated)")
         let result = try migrated.json()
-        #expect(result["fromFormat"] as? Int == 1 && result["format"] as? Int == 1, "\(result)")
-        #expect(result["migrations"] as? [String] == [])
+        #expect(result["fromFormat"] as? Int == 1 && result["format"] as? Int == 2, "\(result)")
+        #expect(
+            result["migrations"] as? [String] == [
+                "adds the commit hash chain: one link over the events up to the head"
+            ])
         #expect(Set(result["rebuilt"] as? [String] ?? []) == Self.rebuiltOnUpgrade)
         #expect(Set(result["repaired"] as? [String] ?? []) == damaged.subtracting(Self.rebuiltOnUpgrade))
 
         let status = try await MusterProcess.run(["status", "--json"] + fixture.dataArguments).json()
         #expect(status["pendingRebuilds"] as? [String] == [])
+        // The migration linked 0.1.0's whole log once: the chain's head is the log's.
+        let checkpoint = try await MusterProcess.run(["checkpoint", "--json"] + fixture.dataArguments)
+        #expect(checkpoint.status == 0, "\(checkpoint)")
+        #expect(try checkpoint.json()["position"] as? Int == status["head"] as? Int)
         let projections = try #require(status["projections"] as? [[String: Any]])
         #expect(projections.count == Self.rebuiltOnUpgrade.count + 7, "the built-in three and 0.1.0's other four")
         for projection in projections {
@@ -117,6 +127,9 @@ import Testing
     @Test func theEventsWhoseLayoutChangedReadUpcast() async throws {
         let fixture = try await ReleaseFixture(Self.release)
         defer { fixture.remove() }
+        // Format 2 added the commit chain: the directory is migrated first; no event is rewritten.
+        let migrated = try await MusterProcess.run(["migrate"] + fixture.dataArguments)
+        #expect(migrated.status == 0, "\(migrated)")
 
         let outcome = try await MusterProcess.run(["events", "--json"] + fixture.dataArguments)
         #expect(outcome.status == 0, "\(outcome)")
@@ -170,11 +183,11 @@ import Testing
         defer { fixture.remove() }
         // A later release's format: the directory taken one store migration past this binary's.
         var configuration = EventLog.Configuration()
-        configuration.migrations = [FormatAfterThisRelease()]
+        configuration.migrations += [FormatAfterThisRelease()]
         configuration.allowOlderFormat = true
         let log = try EventLog(directory: fixture.data, configuration: configuration)
-        #expect(try await log.migrate() == [FormatAfterThisRelease().summary])
-        #expect(try log.storedFormatVersion() == 2)
+        #expect(try await log.migrate().last == FormatAfterThisRelease().summary)
+        #expect(try log.storedFormatVersion() == 3)
         log.close()
         let before = try DirectorySnapshot(fixture.data)
 
@@ -182,7 +195,7 @@ import Testing
             let outcome = try await MusterProcess.run(verb + fixture.dataArguments, timeout: 60)
             #expect(outcome.status == 1, "\(verb): \(outcome)")
             #expect(
-                outcome.stderr.contains("\(fixture.data.path) has format 2, written by a newer Muster")
+                outcome.stderr.contains("\(fixture.data.path) has format 3, written by a newer Muster")
                     && outcome.stderr.contains("upgrade Muster"), "\(verb): \(outcome.stderr)")
             #expect(outcome.stdout.isEmpty, "\(verb): \(outcome.stdout)")
         }
@@ -225,7 +238,7 @@ import Testing
 
 /// A store migration from this release's format 1 to a format 2 no release has yet: what a later Muster leaves.
 private struct FormatAfterThisRelease: StoreMigration {
-    var fromFormat: UInt32 { 1 }
+    var fromFormat: UInt32 { 2 }
     var summary: String { "adds a table a later release reads" }
 
     func migrate(_ scope: MigrationScope) throws {
