@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MusterWire
+import NIOCore
 
 /// Reads a request body as the wire does (`MusterJSON`): refused with 415 when it is not JSON, 400 when it
 /// is empty or not valid JSON, and 400 naming a missing or mistyped member.
@@ -64,6 +65,8 @@ extension Request {
         do {
             buffer = try await body.collect(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw Self.tooLarge(limit)
+        } catch is NIOTooManyBytesError {
             throw Self.tooLarge(limit)
         }
         guard buffer.readableBytes > 0 else {
