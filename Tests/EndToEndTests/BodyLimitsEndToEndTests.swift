@@ -58,4 +58,15 @@ import Testing
         let topic = try await server.send("POST", "api/v1/topics/a/b", token: ada, json: #"{"pad":"small"}"#)
         #expect(topic.status != 413, "\(topic.text)")
     }
+
+    @Test func limitsBelowAKibibyteAreRefusedByName() async throws {
+        let data = try TemporaryDirectory("limits")
+        defer { data.remove() }
+        for option in ["--max-body", "--max-document-size"] {
+            let outcome = try await MusterProcess.run(
+                ["serve", "--port", "0", "--data", data.url.path, option, "10"], timeout: 120)
+            #expect(outcome.status != 0)
+            #expect(outcome.stderr.contains("\(option) must be at least 1024 bytes, got 10"), "\(outcome.stderr)")
+        }
+    }
 }
