@@ -27,8 +27,9 @@ final class RawConnection {
 
     deinit { close(socket) }
 
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
+    func send(_ text: String) throws { try send(bytes: Array(text.utf8)) }
+
+    func send(bytes: [UInt8]) throws {
         let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == bytes.count else { throw Failure("send: \(sent) of \(bytes.count) bytes, errno \(errno)") }
     }

@@ -32,9 +32,9 @@ final class ServerProcess: @unchecked Sendable {
     private static func start(_ arguments: [String]) async throws -> (MusterProcess.Running, URL, String) {
         let running = try MusterProcess.Running(arguments)
         let line = await running.waitForLine {
-            $0.contains("listening on http://") || $0.contains(#""listening":"http://"#)
+            $0.contains("listening on http") || $0.contains(#""listening":"http"#)
         }
-        guard let line, let range = line.range(of: #"http://[0-9.]+:[0-9]+"#, options: .regularExpression),
+        guard let line, let range = line.range(of: #"https?://[0-9.]+:[0-9]+"#, options: .regularExpression),
             let base = URL(string: String(line[range]))
         else {
             throw MusterProcess.Unexpected("muster serve did not start: \(running.stderr)")

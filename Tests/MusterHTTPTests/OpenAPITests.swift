@@ -47,6 +47,22 @@ import Yams
         #expect(Self.documentedRoutes.subtracting(served).sorted() == [], "documented but not served")
     }
 
+    @Test func everyRouteThatTakesABodyDocumentsIts413() {
+        let paths = Self.specification["paths"] as? [String: Any] ?? [:]
+        var taking: [String] = []
+        var undocumented: [String] = []
+        for (path, operations) in paths {
+            for (method, operation) in operations as? [String: Any] ?? [:] {
+                guard let operation = operation as? [String: Any], operation["requestBody"] != nil else { continue }
+                taking.append("\(method.uppercased()) \(path)")
+                let responses = operation["responses"] as? [String: Any] ?? [:]
+                if responses["413"] == nil { undocumented.append("\(method.uppercased()) \(path)") }
+            }
+        }
+        #expect(taking.count > 20, "\(taking)")
+        #expect(undocumented.sorted() == [], "a body above serve --max-body or --max-document-size is a 413")
+    }
+
     /// The schema `name` of components, with `$ref`s followed.
     static func schema(_ name: String) -> [String: Any] {
         let components = specification["components"] as? [String: Any] ?? [:]

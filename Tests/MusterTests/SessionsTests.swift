@@ -410,11 +410,53 @@ import Testing
         }
         let before = try contents(f.log)
         #expect(before["accessTokens"]?.count == 3 && before["sessions"]?.count == 2)
-        #expect(SessionsProjection().version == 2, "version 1 kept failed logins")
+        #expect(SessionsProjection().version == 3, "version 1 kept failed logins, version 2 every token")
         try await f.log.rebuild([SessionsProjection.name])
         #expect(try contents(f.log) == before)
         let report = try await f.log.verify()
         #expect(report.problems.isEmpty, "\(report.problems)")
+    }
+
+    @Test func expiredTokenPairsAreSweptSoTheTablesDoNotGrowWithEachLogin() async throws {
+        let f = try Fixture(policy: Sessions.Policy(accessTokenLifetime: 60, refreshTokenLifetime: 600))
+        defer { f.remove() }
+        try await f.addUser("joe", password: "joe-pw")
+        var old: [Sessions.Tokens] = []
+        for _ in 0..<20 { old.append(try await f.sessions.login(username: "joe", password: "joe-pw")) }
+        let rotated = try await f.sessions.refresh(refreshToken: old[0].refreshToken)
+        var rows = try contents(f.log).mapValues(\.count)
+        #expect(rows["accessTokens"] == 21 && rows["refreshTokens"] == 21 && rows["sessions"] == 20)
+        #expect(rows["expiries"] == 21)
+        // An expired access token whose refresh token still works answers "expired", not "unknown".
+        f.t.clock.advance(seconds: 120)
+        #expect(await f.accessRefusal(old[1].accessToken) == .tokenExpired)
+
+        // Past every refresh token's expiry, each login sweeps old pairs: the tables shrink back and then
+        // hold only the sessions that still work.
+        f.t.clock.advance(seconds: 600)
+        var sizes: [Int] = []
+        var live: [Sessions.Tokens] = []
+        for _ in 0..<12 {
+            live.append(try await f.sessions.login(username: "joe", password: "joe-pw"))
+            sizes.append(try contents(f.log)["accessTokens"]?.count ?? -1)
+        }
+        // 21 pairs, 4 swept and 1 issued per login, until only this loop's own are left.
+        #expect(sizes == [18, 15, 12, 9, 6, 6, 7, 8, 9, 10, 11, 12])
+        rows = try contents(f.log).mapValues(\.count)
+        #expect(rows["accessTokens"] == 12 && rows["refreshTokens"] == 12, "\(rows)")
+        #expect(rows["sessions"] == 12 && rows["expiries"] == 12, "\(rows)")
+        // Swept tokens are unknown; the new ones work; a swept rotated refresh token changes nothing.
+        #expect(await f.accessRefusal(old[5].accessToken) == .tokenUnknown)
+        #expect(await f.refreshRefusal(rotated.refreshToken) == .tokenUnknown)
+        let head = f.log.head
+        #expect(await f.refreshRefusal(old[0].refreshToken) == .tokenUnknown)
+        #expect(f.log.head == head)
+        #expect(try f.sessions.authenticate(accessToken: live[0].accessToken).username == "joe")
+        _ = try await f.sessions.refresh(refreshToken: live[11].refreshToken)
+        // A rebuild sweeps the same pairs at the same events.
+        let before = try contents(f.log)
+        try await f.log.rebuild([SessionsProjection.name])
+        #expect(try contents(f.log) == before)
     }
 
     /// Every table of the sessions projection, key → value.

@@ -2,17 +2,21 @@ import EventLog
 import Foundation
 
 /// Sessions by token hash, kept inline so a refresh or logout decides on them in the transaction
-/// that records it. (Version 1 also counted failed logins per name; they are throttled in memory now.)
+/// that records it. (Version 1 also counted failed logins per name; they are throttled in memory now.
+/// Version 2 kept every token for good; version 3 sweeps them once their refresh token expired.)
 ///
 /// Tables: `accessTokens` and `refreshTokens` hex SHA-256 → `TokenRecord` (a revoked token stays,
 /// flagged, so it answers "revoked" rather than "unknown"); `sessions` session id (16 bytes) →
-/// `SessionEntry` (the current pair, whether the session ended by a logout or a refresh token's reuse).
+/// `SessionEntry` (the current pair, whether the session ended by a logout or a refresh token's reuse);
+/// `expiries` the refresh token's expiry (8 bytes big-endian) + its hash → the access token's hash: each
+/// issued pair in the order it stops being of use, so every event sweeps a few whose time has passed
+/// (see `sweep`).
 public struct SessionsProjection: Projection {
     public static let name = "sessions"
     public var name: String { Self.name }
-    public var version: UInt32 { 2 }
+    public var version: UInt32 { 3 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["accessTokens", "refreshTokens", "sessions"] }
+    public var tables: [String] { ["accessTokens", "refreshTokens", "sessions", "expiries"] }
     public var eventTypes: Set<String>? { [TokenIssued.type, TokenRevoked.type] }
 
     public init() {}
@@ -23,6 +27,7 @@ public struct SessionsProjection: Projection {
         } else if let revoked = try TokenRevoked.decode(event) {
             try revoke(revoked, state)
         }
+        try sweep(at: event.recordedAt, state)
     }
 
     private func issue(_ issued: TokenIssued, namespace: String, _ state: ProjectionState) throws {
@@ -35,6 +40,9 @@ public struct SessionsProjection: Projection {
         let entry = SessionEntry(
             accessTokenHash: issued.accessTokenHash, refreshTokenHash: issued.refreshTokenHash, hasEnded: false)
         try state.put("sessions", Self.key(issued.sessionId), entry.encoded())
+        try state.put(
+            "expiries", Self.expiryKey(issued.refreshExpiresAt, issued.refreshTokenHash),
+            Array(issued.accessTokenHash.utf8))
     }
 
     private func revoke(_ revoked: TokenRevoked, _ state: ProjectionState) throws {
@@ -52,7 +60,7 @@ public struct SessionsProjection: Projection {
         }
     }
 
-    fileprivate static func key(_ sessionId: UUID) -> [UInt8] { withUnsafeBytes(of: sessionId.uuid) { Array($0) } }
+    static func key(_ sessionId: UUID) -> [UInt8] { withUnsafeBytes(of: sessionId.uuid) { Array($0) } }
 }
 
 extension LogSnapshot {

@@ -53,8 +53,13 @@ struct DocumentController: APIController {
         let kind = try request.query("kind", "audio, image or video") { MediaKind(rawValue: $0) }
         let ext = request.uri.queryParameters.get("extension") ?? ""
         let type = request.headers[.contentType].map { String($0.split(separator: ";")[0]) }
+        let limit = api.configuration.documentLimit
+        // A declared length above the limit is refused before a byte is read; an undeclared one as it streams.
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            throw APIError.documentTooLarge(limit: limit)
+        }
         let pieces = request.body.map { buffer in [UInt8](buffer: buffer) }
-        let counted = LimitedBytes(base: pieces, limit: api.configuration.documentLimit)
+        let counted = LimitedBytes(base: pieces, limit: limit)
         let document = try await api.documents.put(
             counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
             namespace: caller.namespace)
@@ -114,12 +119,21 @@ struct LimitedBytes<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable whe
             guard let piece = try await base.next() else { return nil }
             total += piece.count
             if total > limit {
-                throw APIError(
-                    .contentTooLarge, "too_large", "the document is above this server's limit of \(limit) bytes")
+                throw APIError.documentTooLarge(limit: limit)
             }
             return piece
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), limit: limit) }
+}
+
+extension APIError {
+    /// The 413 of an upload above the server's document limit, naming it.
+    static func documentTooLarge(limit: Int) -> APIError {
+        APIError(
+            .contentTooLarge, "too_large",
+            "the document is above this server's limit of \(limit) bytes (serve --max-document-size)",
+            fields: [.init(field: "body", message: "at most \(limit) bytes")])
+    }
 }

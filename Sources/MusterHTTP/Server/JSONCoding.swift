@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MusterWire
+import NIOCore
 
 /// Reads a request body as the wire does (`MusterJSON`): refused with 415 when it is not JSON, 400 when it
 /// is empty or not valid JSON, and 400 naming a missing or mistyped member.
@@ -58,11 +59,28 @@ extension Request {
                 .unsupportedMediaType, "unsupported_media_type",
                 "this route takes JSON; send Content-Type: application/json (got \(type ?? "no Content-Type"))")
         }
-        let buffer = try await body.collect(upTo: context.maxUploadSize)
+        let limit = context.maxUploadSize
+        if let length = headers[.contentLength].flatMap({ Int($0) }), length > limit { throw Self.tooLarge(limit) }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw Self.tooLarge(limit)
+        } catch is NIOTooManyBytesError {
+            throw Self.tooLarge(limit)
+        }
         guard buffer.readableBytes > 0 else {
             throw APIError(.badRequest, "bad_request", "the body is empty; this route takes a JSON object")
         }
         return Data(buffer: buffer)
+    }
+
+    /// The 413 of a JSON body above `limit`, naming it.
+    private static func tooLarge(_ limit: Int) -> APIError {
+        APIError(
+            .contentTooLarge, "too_large",
+            "the JSON body is above this server's limit of \(limit) bytes (serve --max-body); send a smaller one",
+            fields: [.init(field: "body", message: "at most \(limit) bytes")])
     }
 
     /// A query parameter parsed by `parse`, or nil when absent; a 400 naming it when malformed.

@@ -15,8 +15,11 @@ public struct MusterRequestContext: RemoteAddressRequestContext {
     public var requestDecoder: MusterRequestDecoder { .init() }
     /// Answers are written as the wire's JSON.
     public var responseEncoder: MusterResponseEncoder { .init() }
-    /// Most bytes of a JSON request body (uploaded documents have their own limit).
-    public var maxUploadSize: Int { 1 << 20 }
+    /// Most bytes of a JSON request body (uploaded documents have their own limit): the server's
+    /// `bodyLimit`, set by `BodyLimitMiddleware`.
+    public var maxUploadSize: Int { bodyLimit }
+    /// The server's `ServerConfiguration.bodyLimit`; 1 MiB until the middleware sets it.
+    var bodyLimit = ServerConfiguration.defaultBodyLimit
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -2,10 +2,12 @@ import EventLog
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdHTTP2
 import Logging
 import MQTTBridge
 import Muster
 import NIOCore
+import NIOSSL
 import PushDelivery
 import ServiceLifecycle
 
@@ -16,11 +18,15 @@ public struct MusterServer: Sendable {
     let logger: Logger
     /// The connections open now, against `configuration.maxConnections`.
     let connections = ConnectionGuard.Count()
+    /// The TLS settings read from `configuration.tls` by `make`; nil: plain HTTP.
+    let tls: TLSConfiguration?
 
-    /// - Parameter oidc: the OAuth verifier, built from `configuration.authentication` by `make`.
+    /// - Parameters:
+    ///   - verifier: the OAuth verifier, built from `configuration.authentication` by `make`.
+    ///   - tls: the TLS settings, read from `configuration.tls` by `make`.
     init(
         log: EventLog, configuration: ServerConfiguration, verifier: OIDCVerifier?, metrics: ServerMetrics,
-        logger: Logger
+        logger: Logger, tls: TLSConfiguration? = nil
     ) {
         let mode: Authenticator.Mode = verifier.map { .oauth($0) } ?? .internal
         let authenticator = Authenticator(
@@ -31,17 +37,20 @@ public struct MusterServer: Sendable {
             log: log, configuration: configuration, authenticator: authenticator, metrics: metrics, rules: rules,
             mqtt: configuration.mqtt.map { MQTTBridge(log: log, options: $0, rules: rules, logger: logger) })
         self.logger = logger
+        self.tls = tls
     }
 
-    /// A server for `log`; reads the OIDC issuer's keys when the configuration asks for OAuth.
+    /// A server for `log`; reads the OIDC issuer's keys when the configuration asks for OAuth, and the TLS
+    /// certificate and key when it names them (throwing `ServerTLSError`).
     public static func make(
         log: EventLog, configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "muster")
     ) async throws -> MusterServer {
         var verifier: OIDCVerifier?
+        let tls = try configuration.tls?.configuration()
         if case .oauth(let oidc) = configuration.authentication { verifier = try await OIDCVerifier(oidc) }
         return MusterServer(
-            log: log, configuration: configuration, verifier: verifier, metrics: metrics, logger: logger)
+            log: log, configuration: configuration, verifier: verifier, metrics: metrics, logger: logger, tls: tls)
     }
 
     /// The router with every route and middleware, for tests without sockets.
@@ -51,6 +60,7 @@ public struct MusterServer: Sendable {
         let router = Router(context: MusterRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(metrics: api.metrics))
         router.add(middleware: ErrorMiddleware(allowedMethods: AllowedMethods(routes.routes)))
+        router.add(middleware: BodyLimitMiddleware(bodyLimit: api.configuration.bodyLimit))
         router.add(
             middleware: RateLimitMiddleware(
                 limiter: RateLimiter(rate: api.configuration.rateLimit, burst: api.configuration.burst),
@@ -71,13 +81,25 @@ public struct MusterServer: Sendable {
             maxConnections: configuration.maxConnections)
         let count = connections
         let idleTimeout = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
+        let http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
+        let server: HTTPServerBuilder
+        if let tls {
+            let http2 = HTTP2ChannelConfiguration(idleTimeout: configuration.idleTimeout, streamConfiguration: http1)
+            server = HTTPServerBuilder { responder in
+                GuardedChannel(
+                    base: try HTTP2UpgradeChannel(tlsConfiguration: tls, configuration: http2, responder: responder),
+                    limits: limits, count: count, guardsRequests: false)
+            }
+        } else {
+            server = HTTPServerBuilder { responder in
+                GuardedChannel(
+                    base: HTTP1Channel(responder: responder, configuration: http1), limits: limits, count: count,
+                    guardsRequests: true)
+            }
+        }
         return Application(
             router: router(),
-            server: HTTPServerBuilder { responder in
-                GuardedHTTP1Channel(
-                    http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)),
-                    limits: limits, count: count)
-            },
+            server: server,
             configuration: .init(
                 address: .hostname(api.configuration.host, port: api.configuration.port), serverName: "Muster"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
 
     public var host = "127.0.0.1"
     public var port = 8080
+    /// HTTPS with this certificate and key (HTTP/2 over ALPN, HTTP/1.1 too); nil: plain HTTP/1.1.
+    public var tls: ServerTLS?
     public var authentication = Authentication.internal
     /// The namespace of logins that name none, of open registration and of OAuth users.
     public var namespace = Names.defaultNamespace
@@ -28,8 +30,12 @@ public struct ServerConfiguration: Sendable {
     /// reaches the server directly could otherwise name any address. The login throttle and the
     /// rate limit count per client address.
     public var clientAddressHeader: HTTPField.Name?
-    /// Most bytes of an uploaded document.
+    /// Most bytes of an uploaded document (`--max-document-size`); read as it streams in, 413 beyond.
     public var documentLimit = 64 << 20
+    /// Most bytes of a JSON request body (`--max-body`); 413 beyond, before the route sees any of it.
+    public var bodyLimit = Self.defaultBodyLimit
+    /// 1 MiB: far above any JSON the API takes (a payload, an area import), far below what would hurt.
+    public static let defaultBodyLimit = 1 << 20
     /// Requests per second per caller (bearer token, else address), on average; `burst` at once.
     public var rateLimit: Double = 1000
     public var burst: Double = 2000

@@ -30,6 +30,10 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var data: DataOptions
     @Option(help: "Port for the HTTP API (0: any free port, printed at start).") var port: Int = 8080
     @Option(help: "Address to listen on.") var host: String = "127.0.0.1"
+    @Option(help: "PEM certificate (chain) to serve HTTPS with (HTTP/2 over ALPN, HTTP/1.1 too); needs --tls-key.")
+    var tlsCert: String?
+    @Option(help: "PEM private key of --tls-cert; must be readable by its owner only (chmod 600).")
+    var tlsKey: String?
     @Option(help: "How callers authenticate: internal or oauth.") var auth: AuthMode = .internal
     @Option(help: "OAuth: the issuer (iss) tokens must name.") var oidcIssuer: String?
     @Option(help: "OAuth: the audience (aud) tokens must include.") var oidcAudience: String?
@@ -49,6 +53,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a connection may stay idle between requests before it is closed.")
     var idleTimeout: Double = 75
     @Option(help: "Most connections open at once; one more is answered 503 and closed.") var maxConnections = 4096
+    @Option(help: "Most bytes of a JSON request body (then 413).") var maxBody = 1 << 20
+    @Option(help: "Most bytes of an uploaded document, counted as it streams in (then 413).")
+    var maxDocumentSize = 64 << 20
     @Option(help: "PEM file of certificate authorities to trust for push providers, besides the system's.")
     var pushCaFile: String?
     @Option(help: "Seconds a push provider may take to answer one push before the attempt is retried (1–300).")
@@ -84,7 +91,7 @@ struct Serve: AsyncParsableCommand {
     var dashboardURL: String?
     @Flag(
         help: """
-            Print the start as one JSON object, {"listening":"http://HOST:PORT","data":DIR,"head":N}, instead of \
+            Print the start as one JSON object, {"listening":"http(s)://HOST:PORT","data":DIR,"head":N}, instead of \
             the lines for people.
             """)
     var json = false
@@ -104,6 +111,9 @@ struct Serve: AsyncParsableCommand {
         if auth == .oauth && (oidcIssuer == nil || oidcAudience == nil || jwks == nil) {
             throw ValidationError("--auth oauth needs --oidc-issuer, --oidc-audience and --jwks")
         }
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together: give both files or neither")
+        }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be above 0") }
         guard accessTokenLifetime >= 10 else { throw ValidationError("--access-token-lifetime must be at least 10") }
         guard failedLoginDelay >= 1, failedLoginDelay <= 900 else {
@@ -114,6 +124,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--\(name)-timeout must be above 0 and at most 86400 seconds, got \(seconds)")
         }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1") }
+        for (name, bytes) in [("body", maxBody), ("document-size", maxDocumentSize)] where bytes < 1024 {
+            throw ValidationError("--max-\(name) must be at least 1024 bytes, got \(bytes)")
+        }
         guard pushTimeout >= 1, pushTimeout <= 300 else {
             throw ValidationError("--push-timeout must be between 1 and 300 seconds, got \(pushTimeout)")
         }
@@ -141,6 +154,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
+        if let tlsCert, let tlsKey { configuration.tls = ServerTLS(certificateFile: tlsCert, keyFile: tlsKey) }
         configuration.namespace = namespace
         configuration.openRegistration = openRegistration
         configuration.rateLimit = rateLimit
@@ -151,6 +165,8 @@ struct Serve: AsyncParsableCommand {
         configuration.bodyTimeout = .seconds(bodyTimeout)
         configuration.idleTimeout = .seconds(idleTimeout)
         configuration.maxConnections = maxConnections
+        configuration.bodyLimit = maxBody
+        configuration.documentLimit = maxDocumentSize
         configuration.pushConnections.timeout = .milliseconds(Int64(pushTimeout * 1000))
         if let pushCaFile {
             do {
@@ -188,20 +204,23 @@ struct Serve: AsyncParsableCommand {
                 log: log, configuration: configuration, metrics: metrics, logger: logger)
         } catch let error as OIDCConfigurationError {
             throw CommandFailure.invalid("--jwks \(jwks ?? ""): \(error.message)")
+        } catch let error as ServerTLSError {
+            throw CommandFailure.invalid(error.description)
         }
+        let scheme = configuration.tls == nil ? "http" : "https"
         let directory = log.directory.path
         let head = log.head
         try await server.run { port in
             // On stdout, so scripts (and tests) started with --port 0 learn the port.
             if json {
-                try? Output.json(Listening(listening: "http://\(host):\(port)", data: directory, head: head))
+                try? Output.json(Listening(listening: "\(scheme)://\(host):\(port)", data: directory, head: head))
                 return
             }
             FileHandle.standardOutput.write(
                 Data(
                     """
-                    muster serve: listening on http://\(host):\(port) — data directory \(directory), log head \(head)
-                    try: curl http://\(host):\(port)/api/v1/server
+                    muster serve: listening on \(scheme)://\(host):\(port) — data directory \(directory), log head \(head)
+                    try: curl \(scheme)://\(host):\(port)/api/v1/server
                     Stop with Ctrl-C; requests in flight finish first.
 
                     """.utf8))
