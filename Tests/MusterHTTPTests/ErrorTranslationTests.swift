@@ -21,6 +21,16 @@ struct ErrorTranslationTests {
         #expect(answer.fields.isEmpty)
     }
 
+    @Test(arguments: [StoreError.Code.diskFull, .mapLimit])
+    func aFullStoreIs507WithoutTheServersPaths(code: StoreError.Code) {
+        let answer = APIError.translating(
+            StoreError(code, "the disk holding /var/lib/muster is full (0 bytes free); free space and retry"))
+        #expect(answer.status.code == 507)
+        #expect(answer.code == "insufficient_storage")
+        #expect(answer.message.contains("nothing was stored"))
+        #expect(!answer.message.contains("/var/lib/muster"), "\(answer.message)")
+    }
+
     @Test func theFieldARefusalConcernsIsNamed() {
         let answer = APIError.translating(
             MusterError(.invalidArgument, "password is 3 characters long", field: "password"))

@@ -63,6 +63,23 @@ import Yams
         #expect(undocumented.sorted() == [], "a body above serve --max-body or --max-document-size is a 413")
     }
 
+    @Test func everyRouteThatWritesDocumentsIts507() {
+        let paths = Self.specification["paths"] as? [String: Any] ?? [:]
+        var writing: [String] = []
+        var undocumented: [String] = []
+        for (path, operations) in paths {
+            for (method, operation) in operations as? [String: Any] ?? [:]
+            where ["post", "put", "delete", "patch"].contains(method) {
+                guard let operation = operation as? [String: Any] else { continue }
+                writing.append("\(method.uppercased()) \(path)")
+                let responses = operation["responses"] as? [String: Any] ?? [:]
+                if responses["507"] == nil { undocumented.append("\(method.uppercased()) \(path)") }
+            }
+        }
+        #expect(writing.count > 30, "\(writing)")
+        #expect(undocumented.sorted() == [], "a write on a full disk (or data file at its size limit) is a 507")
+    }
+
     /// The schema `name` of components, with `$ref`s followed.
     static func schema(_ name: String) -> [String: Any] {
         let components = specification["components"] as? [String: Any] ?? [:]

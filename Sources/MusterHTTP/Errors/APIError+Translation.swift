@@ -97,11 +97,15 @@ extension APIError {
         case .tooLarge: APIError(.contentTooLarge, "too_large", error.message)
         // 507: the server's storage is full, not the server gone; reads and streams go on, and appends work
         // again once space is freed, without a restart.
-        case .diskFull, .mapLimit:
+        // Said without the store's own message: it names the server's paths, which are the operator's business.
+        case .diskFull:
             APIError(
                 .init(code: 507, reasonPhrase: "Insufficient Storage"), "insufficient_storage",
-                "the server cannot store more (\(error.message)); nothing was stored",
-                retryAfter: 60)
+                "the server's disk is full; nothing was stored — retry later", retryAfter: 60)
+        case .mapLimit:
+            APIError(
+                .init(code: 507, reasonPhrase: "Insufficient Storage"), "insufficient_storage",
+                "the server's data file reached its size limit; nothing was stored — retry later", retryAfter: 60)
         case .closed, .cancelled:
             APIError(.serviceUnavailable, "unavailable", "the server is shutting down; retry", retryAfter: 1)
         // The server's own failure, its remedy in plain words: whoever reads the answer runs no commands here.
