@@ -13,10 +13,27 @@ import Foundation
 
     /// libFuzzer's entry point: one input to the selected harness.
     @_cdecl("LLVMFuzzerTestOneInput")
-    func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
         selected.run(bytes)
         return 0
+    }
+
+    /// libFuzzer's driver (its command line, its loop), which its own `main` calls.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
+
+    /// The executable's entry point. SwiftPM links an executable's `main` to `<module>_main`, so libFuzzer's own
+    /// `main` is not used; this one hands the command line to libFuzzer's driver.
+    @_cdecl("muster_fuzz_main")
+    public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        var count = argc
+        var arguments = argv
+        return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
     }
 #else
     /// Without libFuzzer (a normal build): replays corpus files through a harness, e.g.

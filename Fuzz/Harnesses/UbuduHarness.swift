@@ -10,7 +10,7 @@ extension FuzzTarget {
         } catch {
             return require(error is MusterError, "read threw \(type(of: error)), not a MusterError")
         }
-        // The canonical form of what was read reads back as the same areas, without new warnings.
+        // The canonical form of what was read reads back as the same areas.
         let written = UbuduFormat.json(document.areas)
         let again: UbuduFormat.Document
         do {
@@ -21,6 +21,10 @@ extension FuzzTarget {
         require(
             again.areas == document.areas,
             "the areas' own JSON reads back differently: \(String(decoding: written, as: UTF8.self))")
-        require(again.warnings.isEmpty, "the areas' own JSON gives warnings: \(again.warnings)")
+        // Values kept as given (a day whose open is after its close) warn again; nothing new may appear.
+        let given = Set(document.warnings.map { $0.drop { $0 != ":" } })
+        for warning in again.warnings {
+            require(given.contains(warning.drop { $0 != ":" }), "the areas' own JSON gives a new warning: \(warning)")
+        }
     }
 }
