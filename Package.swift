@@ -255,6 +255,14 @@ let package = Package(
             path: "Tools/loadgen"
         ),
 
+        // libFuzzer harnesses of the decoders that take outside bytes. `Tools/fuzz` builds it with
+        // `-sanitize=fuzzer -DLIBFUZZER` (libFuzzer's main); a normal build replays corpus files through it.
+        .executableTarget(
+            name: "muster-fuzz",
+            dependencies: ["EventLog", "Forms", "Geo", "MQTTConnect", "Muster", "MusterClient", "MusterWire"],
+            path: "Fuzz/Harnesses"
+        ),
+
         .testTarget(
             name: "EventLogTests",
             dependencies: [

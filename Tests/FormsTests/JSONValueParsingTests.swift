@@ -48,6 +48,10 @@ import Testing
         ("\"tab\tinside\"", 1, 5, "control character"),
         ("{\"a\":1} x", 1, 9, "unexpected text after"),
         ("", 1, 1, "empty input"),
+        // Found by fuzzing: read as infinity, a number beyond a Double's range made the whole value write as null.
+        ("[1,1e999]", 1, 4, "out of range"),
+        ("{\"a\":-1E+400}", 1, 6, "out of range"),
+        ("[" + String(repeating: "9", count: 400) + "]", 1, 2, "out of range"),
     ])
     func refusesWhatIsNotJSONNamingWhere(text: String, line: Int, column: Int, reason: String) {
         #expect {

@@ -37,6 +37,13 @@ import Testing
         #expect(hours.week?[.mon] == DailyHours(open: 0, close: 90000))
     }
 
+    /// Found by fuzzing: a time beyond Int's range trapped while its warning was written.
+    @Test func timesBeyondIntAreClampedWithAWarning() throws {
+        let hours = try OpeningHours.parse(Data(#"{"week":{"mon":{"open":8e89,"close":"-1e30"}}}"#.utf8))
+        #expect(hours.week?[.mon] == DailyHours(open: 90000, close: 0))
+        #expect(hours.warnings.map(\.path) == ["week.mon.open", "week.mon.close", "week.mon"])
+    }
+
     @Test func thuWinsOverThi() throws {
         let hours = try OpeningHours.parse(
             Data(#"{"week":{"thu":{"open":1,"close":2},"thi":{"open":3,"close":4}}}"#.utf8))

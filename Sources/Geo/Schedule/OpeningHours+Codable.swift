@@ -125,7 +125,9 @@ extension OpeningHours: Codable {
         }
         if value < 0 || value > Double(DailyHours.maximumSeconds) {
             let clamped = min(max(value, 0), Double(DailyHours.maximumSeconds))
-            warnings.append(.init(path: path, message: "\(Int(value)) is outside 0...90000; read as \(Int(clamped))"))
+            // Not Int(value): a value beyond Int's range (found by fuzzing, 8.9e89) trapped there.
+            let given = Int(exactly: value).map(String.init) ?? "\(value)"
+            warnings.append(.init(path: path, message: "\(given) is outside 0...90000; read as \(Int(clamped))"))
             value = clamped
         }
         return Int(value)

@@ -256,6 +256,7 @@ public struct JSONScanner {
     }
 
     private mutating func number() throws(Problem) {
+        let start = i
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
         guard i < end, Self.isDigit(bytes[i]) else { throw Problem(i, "invalid number: expected a digit") }
         if bytes[i] == UInt8(ascii: "0") {
@@ -276,6 +277,18 @@ public struct JSONScanner {
             if i < end && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
             guard i < end, Self.isDigit(bytes[i]) else { throw Problem(i, "invalid number: expected an exponent") }
             while i < end && Self.isDigit(bytes[i]) { i += 1 }
+            try checkRange(from: start)
+        } else if i - start > 300 {
+            try checkRange(from: start)
+        }
+    }
+
+    /// Refuses a number beyond a Double's range (1e999): read as infinity, it has no JSON form to be written back
+    /// in, and the whole document it is in would be stored as `null`. Only exponents and very long numbers can be.
+    private func checkRange(from start: Int) throws(Problem) {
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw Problem(start, "number out of range: \(text.prefix(40)) is beyond ±1.8e308")
         }
     }
 
