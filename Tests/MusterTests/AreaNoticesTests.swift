@@ -6,7 +6,7 @@ import Testing
 
 /// Seed 004's application side: with automatic sending off, a fired rule's notification (or server notification
 /// URL) is handed to the device's application, which has the server perform it or dismisses it.
-@Suite(.timeLimit(.minutes(1))) struct AreaNoticesTests {
+@Suite(.timeLimit(.minutes(5))) struct AreaNoticesTests {
     static let monday = RulesWorld.paris("2026-11-23T10:00:00")
 
     static func world(_ setting: Setting = .automaticUserNotifications) async throws -> RulesWorld {

@@ -8,7 +8,7 @@ import Testing
 
 /// What MQTT devices publish is recorded once per message (QoS 1 redeliveries are not), and their session
 /// objects are kept.
-@Suite(.timeLimit(.minutes(1))) struct DeviceDataReportTests {
+@Suite(.timeLimit(.minutes(5))) struct DeviceDataReportTests {
     /// Seed 001's sensor message.
     static let sensors = Array(
         #"{"iPhoneID":"9A093D8F","Battery":50,"GPS":{"Altitude":269.8218,"Latitude":47.9942,"Longitude":7.8397}}"#.utf8)

@@ -4,7 +4,7 @@ import PushTesting
 import Testing
 
 /// The local push service's own promises: waiting without sleeping, faults in order, a clean stop.
-@Suite(.timeLimit(.minutes(1))) struct WebPushEndpointTests {
+@Suite(.timeLimit(.minutes(5))) struct WebPushEndpointTests {
     @Test func aWaiterIsWokenByThePushThatReachesItsCount() async throws {
         try await WebPushProviderTests.withEndpoint { provider, endpoint in
             let subscription = endpoint.subscribe()

@@ -5,7 +5,7 @@ import PushTesting
 import Testing
 
 /// The provider against the local push service: real HTTP on loopback, real encryption and VAPID.
-@Suite(.timeLimit(.minutes(1))) struct WebPushProviderTests {
+@Suite(.timeLimit(.minutes(5))) struct WebPushProviderTests {
     static let subject = "mailto:ops@muster.example"
 
     struct Plaintext: Decodable {

@@ -111,7 +111,8 @@ public struct MusterServer: Sendable {
     /// checkpoint, and last the writer commits what is queued and the log closes.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: EventLogService(log: api.log)), .init(service: AsyncProjectionService(log: api.log)),
+            .init(service: EventLogService(log: api.log)),
+            .init(service: AsyncProjectionService(log: api.log, logger: logger)),
             .init(service: RuleTimerService(engine: api.rules, logger: logger)),
         ]
         if let bridge = api.mqtt { services.append(.init(service: bridge)) }
@@ -144,18 +145,34 @@ struct EventLogService: Service {
     }
 }
 
-/// Keeps the async projections current while the server runs.
+/// Keeps the async projections current while the server runs. A failed catch-up (a full disk, the map at its
+/// limit) is logged and tried again with growing pauses: thrown, it would end the service group — the whole server
+/// would stop listening because a statistics table could not be written.
 struct AsyncProjectionService: Service {
     let log: EventLog
+    let logger: Logger
+    /// The first pause after a failure; it doubles up to `longestPause`.
+    var firstPause: Duration = .seconds(1)
+    var longestPause: Duration = .seconds(60)
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            do {
-                try await log.runAsyncProjections()
-            } catch is CancellationError {
-                // Stopped by the shutdown.
-            } catch let error as StoreError where error.code == .cancelled {
-                // Stopped by the shutdown.
+        await cancelWhenGracefulShutdown {
+            var pause = firstPause
+            while !Task.isCancelled {
+                do {
+                    try await log.runAsyncProjections()
+                    return
+                } catch is CancellationError {
+                    return  // stopped by the shutdown
+                } catch let error as StoreError where error.code == .cancelled || error.code == .closed {
+                    return  // stopped by the shutdown
+                } catch {
+                    logger.error(
+                        "async projections could not catch up; trying again",
+                        metadata: ["error": "\(error)", "retry in": "\(pause)"])
+                    try? await Task.sleep(for: pause)
+                    pause = min(pause * 2, longestPause)
+                }
             }
         }
     }

@@ -68,9 +68,14 @@ struct FullDiskTests {
             port: server.port, path: "api/v1/inbox", token: joe, until: "after the disk was freed")
 
         func send(_ title: String) async throws -> ServerProcess.Answer {
-            try await server.send(
-                "POST", "api/v1/notifications", token: ada,
-                json: #"{"to":["joe"],"title":"\#(title)","body":"B","payload":\#(Self.payload)}"#)
+            do {
+                return try await server.send(
+                    "POST", "api/v1/notifications", token: ada,
+                    json: #"{"to":["joe"],"title":"\#(title)","body":"B","payload":\#(Self.payload)}"#)
+            } catch {
+                throw MusterProcess.Unexpected(
+                    "\(error); muster serve running: \(server.child.isRunning); it wrote: \(server.stderr)")
+            }
         }
         #expect(try await send("before the disk filled").status == 201)
         try disk.fill()
@@ -89,6 +94,8 @@ struct FullDiskTests {
         #expect(full.errorCode == "insufficient_storage", "\(full.text)")
         #expect(full.text.contains("full") && full.text.contains("nothing was stored"), "\(full.text)")
 
+        // The server is still there (and if not, what it said last).
+        try #require(server.child.isRunning, "muster serve ended after the 507: \(server.stderr)")
         // Reads go on.
         let inbox = try await server.send("GET", "api/v1/inbox", token: joe)
         #expect(inbox.status == 200)

@@ -76,7 +76,7 @@ import Testing
         #expect(latitudes.count == 3 && zip(latitudes, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(events)")
     }
 
-    @Test(.timeLimit(.minutes(1))) func stoppingEndsTheSourceAndTheRun() async throws {
+    @Test(.timeLimit(.minutes(5))) func stoppingEndsTheSourceAndTheRun() async throws {
         let (server, client) = try await joe()
         let source = ScriptedSource(script: [Self.north(0, at: 0), Self.north(10, at: 5)], staysOpen: true)
         let publisher = LocationPublisher(client: client, deviceId: "joe-phone", source: source)
