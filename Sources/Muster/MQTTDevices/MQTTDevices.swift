@@ -55,7 +55,7 @@ public struct MQTTDevices: Sendable {
         let message = RecentMessages.Message(
             device: Key.joined(namespace, user, deviceId), contentHash: contentHash.utf8)
         return try log.read { reader in
-            try recent.following(reader.projection(MQTTDevicesProjection.name)) { index in
+            try recent.following(reader.projection(MQTTDevicesProjection.name), hint: true) { index in
                 index.find(message).map { $0.recordedAt > since } ?? false
             }
         }

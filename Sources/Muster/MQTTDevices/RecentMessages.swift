@@ -87,10 +87,14 @@ final class RecentMessages: Sendable {
 
     /// Runs `body` with the index of the table as `state` sees it: read again when the table's newest entry is not
     /// the one the index last saw. A body that appends must call `caughtUp(with:)` after.
-    func following<T>(_ state: ProjectionState, _ body: (inout Index) throws -> T) throws -> T {
+    ///
+    /// - Parameter hint: `state` is a read snapshot asking for a hint: when it is older than what the index has seen,
+    ///   the index answers as it is (newer), rather than being read back to the snapshot and again by the writer.
+    func following<T>(_ state: ProjectionState, hint: Bool = false, _ body: (inout Index) throws -> T) throws -> T {
         try index.withLock { index in
             let newest = try state.ends(MQTTDevicesProjection.recentTable)?.last
-            if newest != index.newest || newest == nil { index = try Index(reading: state) }
+            let older = hint && newest.map { Self.position($0) < index.newest.map(Self.position) ?? 0 } ?? false
+            if !older, newest != index.newest || newest == nil { index = try Index(reading: state) }
             do {
                 return try body(&index)
             } catch {
@@ -98,5 +102,10 @@ final class RecentMessages: Sendable {
                 throw error
             }
         }
+    }
+
+    /// The position an entry of the table is keyed by.
+    private static func position(_ entry: Transaction.Entry) -> UInt64 {
+        entry.key.withUnsafeBytes { Key.readPosition($0) }
     }
 }
