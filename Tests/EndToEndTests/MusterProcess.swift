@@ -119,10 +119,15 @@ enum MusterProcess {
             return "\(state); its stderr ends with: " + String(stderr.suffix(characters))
         }
 
-        /// The next line of stdout, or nil once it is closed. Blocks on a dispatch thread, not the caller's.
+        /// The next line of stdout, or nil once it is closed. Blocks on a thread of its own (never dispatch's global
+        /// queues, which carry Swift's cooperative pool), reading with `read(2)`: Foundation's
+        /// `FileHandle.availableData` traps when a signal interrupts it (EINTR), and the tests that SIGKILL servers
+        /// send this process SIGCHLD — it killed a whole fresh-clone run.
         func nextLine() async -> String? {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+            let descriptor = stdout.fileHandleForReading.fileDescriptor
+            return await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    var buffer = [UInt8](repeating: 0, count: 4096)
                     while true {
                         if let newline = self.pending.firstIndex(of: 0x0A) {
                             let line = String(decoding: self.pending[..<newline], as: UTF8.self)
@@ -130,12 +135,13 @@ enum MusterProcess {
                             continuation.resume(returning: line)
                             return
                         }
-                        let data = self.stdout.fileHandleForReading.availableData
-                        if data.isEmpty {
+                        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                        if count < 0, errno == EINTR { continue }
+                        guard count > 0 else {
                             continuation.resume(returning: nil)
                             return
                         }
-                        self.pending += data
+                        self.pending += buffer[..<count]
                     }
                 }
             }

@@ -53,7 +53,8 @@ public struct CheckpointKey: Sendable, CustomStringConvertible {
         if let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) { return CheckpointKey(key) }
         throw StoreError(
             .invalidArgument,
-            "key file \(file.path) holds no Ed25519 or P-256 private key in PEM (\"-----BEGIN PRIVATE KEY-----\")")
+            "key file \(file.path) holds no Ed25519 or P-256 private key in PEM (a PKCS#8 PEM block, as `openssl genpkey` writes)"
+        )
     }
 
     /// The algorithm of the key.

@@ -6,9 +6,7 @@ import Testing
 /// The map grown when the data file reaches it, on a file system with room for only a little more: growth
 /// itself needs no disk (the map is address space), so the store grows, fills the disk, says "disk full" — not a
 /// map limit or a raw LMDB error — and takes appends again in the same process once space is freed.
-@Suite(
-    .serialized,
-    .disabled(if: SmallFilesystem.unavailable != nil, Comment(rawValue: SmallFilesystem.unavailable ?? "")))
+@Suite(.serialized)
 struct MapGrowthEdgeTests {
     static let body = EventBody.json(#"{"payload":""# + String(repeating: "m", count: 3000) + #""}"#)
 

@@ -7,23 +7,11 @@ import Foundation
 
 /// A tmpfs of a few megabytes mounted for one test, to fill until writes fail with ENOSPC.
 ///
-/// Mounting needs root (or CAP_SYS_ADMIN); where the machine refuses, ``unavailable`` says why and the tests that
-/// need one are disabled with that reason, which the test run prints.
+/// Mounting needs root (or CAP_SYS_ADMIN); where the machine refuses, `init` throws saying so and the test fails.
 final class SmallFilesystem: Sendable {
     let mountPoint: TemporaryDirectory
     /// The filler file that ``fill()`` writes.
     var filler: URL { mountPoint.url.appendingPathComponent("filler") }
-
-    /// Why no tmpfs can be mounted here, or nil when one can (checked once, by mounting and unmounting one).
-    static let unavailable: String? = {
-        do {
-            let probe = try SmallFilesystem(megabytes: 1)
-            probe.unmount()
-            return nil
-        } catch {
-            return "no tmpfs can be mounted on this machine (\(error)); the full-disk tests need root or CAP_SYS_ADMIN"
-        }
-    }()
 
     /// Mounts a tmpfs of `megabytes` on a new temporary directory, with mount(2) itself: no child to wait for.
     init(megabytes: Int) throws {
@@ -31,7 +19,8 @@ final class SmallFilesystem: Sendable {
         guard mount("tmpfs", mountPoint.url.path, "tmpfs", 0, "size=\(megabytes)m,mode=0700") == 0 else {
             let reason = String(cString: strerror(errno))
             mountPoint.remove()
-            throw FilesystemFailure("mount -t tmpfs on \(mountPoint.url.path): \(reason)")
+            throw FilesystemFailure(
+                "mount -t tmpfs on \(mountPoint.url.path): \(reason); the full-disk tests need root or CAP_SYS_ADMIN")
         }
     }
 
