@@ -52,7 +52,10 @@ enum ProviderHTTP {
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: options.maximumConnections)
-        configuration.timeout = .init(connect: .seconds(10), read: .init(options.timeout))
+        // A request waiting for a pooled connection is bounded by the connect timeout (async-http-client's
+        // `getConnectionFromPoolTimeout`): with many deliveries queued behind a few connections, 10 s failed
+        // requests that still had time. Each request's own deadline (`execute(_:timeout:)`) bounds it anyway.
+        configuration.timeout = .init(connect: .init(options.timeout), read: .init(options.timeout))
         configuration.httpVersion = .automatic
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
@@ -74,7 +77,7 @@ enum ProviderHTTP {
     static func outcome(of error: any Error) -> PushOutcome {
         if let client = error as? HTTPClientError {
             switch client {
-            case .readTimeout, .deadlineExceeded, .connectTimeout:
+            case .readTimeout, .deadlineExceeded, .connectTimeout, .getConnectionFromPoolTimeout:
                 return .retry(status: nil, reason: "timeout: the provider did not answer in time", after: nil)
             default:
                 return .retry(status: nil, reason: "connection: \(client)", after: nil)
