@@ -37,4 +37,21 @@ extension MusterClient {
         return liveStream(
             path: ["devices", deviceId, "events"], query: query, after: position, decode: DeviceLiveEvent.decode)
     }
+
+    /// Whether this device's live stream carries the rules' decisions not to act
+    /// (`GET /api/v1/devices/{id}/trace-logging`).
+    public func traceLogging(deviceId: String) async throws(MusterClientError) -> DeviceTraceLogging {
+        let request = APIRequest("GET", ["devices", deviceId, "trace-logging"])
+        return try decode(DeviceTraceLogging.self, from: try await perform(request), of: request)
+    }
+
+    /// Turns trace logging on or off for this device, or back to the namespace's setting with nil
+    /// (`PUT /api/v1/devices/{id}/trace-logging`; seed 004's "allow/disallow trace message logging").
+    public func setTraceLogging(_ enabled: Bool?, deviceId: String) async throws(MusterClientError)
+        -> DeviceTraceLogging
+    {
+        let request = try APIRequest(
+            "PUT", ["devices", deviceId, "trace-logging"], json: TraceLoggingBody(enabled: enabled))
+        return try decode(DeviceTraceLogging.self, from: try await perform(request), of: request)
+    }
 }

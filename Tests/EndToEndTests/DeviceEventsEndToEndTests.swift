@@ -55,4 +55,33 @@ import Testing
         #expect(try await phone.notices(deviceId: "ada-phone").isEmpty)
         #expect(await server.stop() == 0)
     }
+
+    /// The app allows trace logging for its own device (seed 004) and its stream, opened without `trace=`, carries
+    /// why a rule did not act; the namespace's setting stays off.
+    @Test func anAppThatTurnsItsTraceLoggingOnHearsWhyARuleDidNotAct() async throws {
+        let server = try await ServerProcess()
+        let ada = try await server.login("ada", password: "secret-ada")
+        let put = try await server.send("PUT", "api/v1/geofences/shop", token: ada, json: Self.shop)
+        #expect(put.status == 201, "\(put.text)")
+
+        let phone = MusterClient(serverURL: server.base)
+        #expect(await phone.authWithInternal(username: "ada", password: "secret-ada").authValid)
+        let on = try await phone.setTraceLogging(true, deviceId: "ada-phone")
+        #expect(on.device == true && on.namespace == false && on.effective)
+        #expect(try await phone.traceLogging(deviceId: "ada-phone") == on)
+        let head = try #require(try await server.send("GET", "healthz").object["head"] as? Int)
+        var events = phone.deviceEvents(deviceId: "ada-phone", after: String(head)).makeAsyncIterator()
+        let at = ISO8601DateFormatter().date(from: "2026-11-23T09:00:00Z")
+        _ = try await phone.publishCurrentLocation(
+            deviceId: "ada-phone", latitude: 48.87, longitude: 2.33, accuracy: 5, at: at)
+        var trace: TraceMessage?
+        while trace == nil, let next = try await events.next() {
+            if case .trace(let message) = next.event { trace = message }
+        }
+        #expect(trace?.rule == "regulars")
+        #expect(trace?.message.contains("min_events is 2") == true)
+        let back = try await phone.setTraceLogging(nil, deviceId: "ada-phone")
+        #expect(back.device == nil && !back.effective)
+        #expect(await server.stop() == 0)
+    }
 }

@@ -77,4 +77,49 @@ import Testing
             #expect(bad.text.contains("notice id nope is not a UUID"))
         }
     }
+
+    /// Seed 004's trace logging toggle, for one device, by its own user.
+    @Test func aDeviceTurnsItsTraceLoggingOnAndBackToTheNamespace() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let joe = try await client.login("joe")
+            let ann = try await client.login("ann")
+            let shown = try await client.send(.get, "/api/v1/devices/phone/trace-logging", token: joe)
+            #expect(shown.status == .ok, "\(shown.text)")
+            #expect(shown.text.contains(#""device":null"#))
+            #expect(shown.object["effective"] as? Bool == false)
+            for member in OpenAPITests.requiredMembers(OpenAPITests.schema("DeviceTraceLogging")) {
+                #expect(shown.text.contains("\"\(member)\":"), "DeviceTraceLogging.\(member)")
+            }
+            let on = try await client.send(
+                .put, "/api/v1/devices/phone/trace-logging", token: joe, json: #"{"enabled":true}"#)
+            #expect(on.status == .ok, "\(on.text)")
+            #expect(on.object["device"] as? Bool == true && on.object["effective"] as? Bool == true)
+            // Another user's device of the same id keeps following the namespace.
+            let other = try await client.send(.get, "/api/v1/devices/phone/trace-logging", token: ann)
+            #expect(other.object["effective"] as? Bool == false)
+            let back = try await client.send(
+                .put, "/api/v1/devices/phone/trace-logging", token: joe, json: #"{"enabled":null}"#)
+            #expect(back.text.contains(#""device":null"#) && back.object["effective"] as? Bool == false)
+        }
+    }
+
+    @Test func aTraceLoggingBodyWithoutEnabledIsRefusedNamingIt() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let joe = try await client.login("joe")
+            for body in ["{}", #"{"enabled":"yes"}"#] {
+                let refused = try await client.send(
+                    .put, "/api/v1/devices/phone/trace-logging", token: joe, json: body)
+                #expect(refused.status == .badRequest, "\(body): \(refused.text)")
+                #expect(refused.text.contains("enabled"), "\(body): \(refused.text)")
+            }
+            let shown = try await client.send(.get, "/api/v1/devices/phone/trace-logging", token: joe)
+            #expect(shown.text.contains(#""device":null"#))
+            let unauthenticated = try await client.send(.get, "/api/v1/devices/phone/trace-logging", token: nil)
+            #expect(unauthenticated.status == .unauthorized)
+        }
+    }
 }

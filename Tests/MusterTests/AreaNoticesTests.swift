@@ -155,10 +155,16 @@ import Testing
     }
 
     /// The second entry is past max_events 1: with trace logging the device hears why nothing happened.
-    static func secondEntryPastTheMaximum(trace: Bool) async throws -> [AreaNotices.DeviceEvent.Change] {
+    /// - Parameter device: the phone's own trace logging, set before (nil: none set, it follows the namespace).
+    static func secondEntryPastTheMaximum(trace: Bool, device: Bool? = nil) async throws
+        -> [AreaNotices.DeviceEvent.Change]
+    {
         let world = try await RulesWorld()
         defer { world.remove() }
         try await Settings(log: world.log).set(.traceLogging, to: trace ? "true" : "false")
+        if let device {
+            try await AreaNotices(engine: world.engine).setTraceLogging(device, user: "ada", deviceId: "phone")
+        }
         var rule = AreaRule(id: "r", trigger: "on_entry", action: AreaRule.Action(notifyUser: "Welcome!"))
         rule.maxEvents = 1
         let shop = Self.shop(rule)
@@ -196,6 +202,56 @@ import Testing
         let changes = try await Self.secondEntryPastTheMaximum(trace: false)
         #expect(!changes.contains { if case .trace = $0 { true } else { false } })
         #expect(changes.contains { if case .areaEntered = $0 { true } else { false } })
+    }
+
+    static func traces(_ changes: [AreaNotices.DeviceEvent.Change]) -> Int {
+        changes.filter { if case .trace = $0 { true } else { false } }.count
+    }
+
+    /// Seed 004: the application allows or disallows trace logging for itself, whatever the namespace says.
+    @Test func aDevicesOwnTraceLoggingWinsOverTheNamespaces() async throws {
+        #expect(Self.traces(try await Self.secondEntryPastTheMaximum(trace: false, device: true)) == 1)
+        #expect(Self.traces(try await Self.secondEntryPastTheMaximum(trace: true, device: false)) == 0)
+    }
+
+    @Test func aDeviceFollowsTheNamespaceUntilItChoosesAndAgainAfterItGoesBack() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        let notices = AreaNotices(engine: world.engine)
+        let start = try notices.traceLogging(user: "ada", deviceId: "phone")
+        #expect(start.device == nil && !start.namespace && !start.effective)
+        try await Settings(log: world.log).set(.traceLogging, to: "true")
+        #expect(try notices.traceLogging(user: "ada", deviceId: "phone").effective)
+
+        let head = world.log.head
+        let off = try await notices.setTraceLogging(false, user: "ada", deviceId: "phone")
+        #expect(off.device == false && off.namespace && !off.effective)
+        #expect(world.log.head == head + 1)
+        // The same choice again records nothing; another user's device with the same id is not touched.
+        try await notices.setTraceLogging(false, user: "ada", deviceId: "phone")
+        #expect(world.log.head == head + 1)
+        #expect(try notices.traceLogging(user: "bob", deviceId: "phone").effective)
+
+        let back = try await notices.setTraceLogging(nil, user: "ada", deviceId: "phone")
+        #expect(back.device == nil && back.effective)
+        #expect(try notices.traceLogging(user: "ada", deviceId: "phone") == back)
+        let audit = try Audit(log: world.log).entries(Audit.Filter(user: "ada"))
+            .filter { $0.what == .deviceTraceLoggingSet }.map(\.detail)
+        #expect(
+            audit == [
+                "ada's device phone turned trace logging off",
+                "ada's device phone left trace logging to the namespace's traceLogging setting",
+            ])
+    }
+
+    @Test func aDeviceIdThatIsNoNameIsRefusedAndNothingIsRecorded() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        let head = world.log.head
+        await #expect(throws: MusterError.self) {
+            try await AreaNotices(engine: world.engine).setTraceLogging(true, user: "ada", deviceId: "")
+        }
+        #expect(world.log.head == head)
     }
 
     @Test func theDeviceStreamCarriesTheHandedNotice() async throws {

@@ -95,6 +95,8 @@ import Testing
                 noticeId: message, user: "ada", deviceId: "d1", messageId: session, serverURL: nil)
         ),
         ("area-notification-dismissed", AreaNotificationDismissed(noticeId: message, user: "ada", deviceId: "d1")),
+        ("trace-logging-on", DeviceTraceLoggingSet(user: "ada", deviceId: "d1", enabled: true)),
+        ("trace-logging-namespace", DeviceTraceLoggingSet(user: "ada", deviceId: "d1", enabled: nil)),
         (
             "sent",
             PayloadSent(
@@ -309,6 +311,14 @@ import Testing
         "area-notification-dismissed": (
             "6f9619ff8b86d011b42d00c04fc964ff03616461026431",
             #"{"deviceId":"d1","noticeId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
+        ),
+        "trace-logging-on": (
+            "036164610264310101",
+            #"{"deviceId":"d1","enabled":true,"user":"ada"}"#
+        ),
+        "trace-logging-namespace": (
+            "0361646102643100",
+            #"{"deviceId":"d1","user":"ada"}"#
         ),
         "location-request": (
             "6f9619ff8b86d011b42d00c04fc964ff0361646109726f6c6c2063616c6c",

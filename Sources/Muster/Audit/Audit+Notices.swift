@@ -3,8 +3,8 @@ import Foundation
 import MusterWire
 
 extension Audit.Scan {
-    /// Area notifications handed to devices' applications, and performed or dismissed by them; nil for other
-    /// events.
+    /// Area notifications handed to devices' applications, and performed or dismissed by them, and devices'
+    /// trace logging choices; nil for other events.
     mutating func noticeEntries(
         for event: RecordedEvent, _ entry: (AuditEntry.What, String) -> AuditEntry
     ) throws -> [AuditEntry]? {
@@ -46,6 +46,15 @@ extension Audit.Scan {
                     + "\(dismissed.noticeId.uuidString.lowercased()): nothing sent")
             let notice = notices[dismissed.noticeId]
             e.fill(user: dismissed.user, deviceId: dismissed.deviceId, area: notice?.area, rule: notice?.rule)
+            return [e]
+        }
+        if let trace = try DeviceTraceLoggingSet.decode(event) {
+            guard concerns(trace.user) else { return [] }
+            let choice =
+                trace.enabled.map { "turned trace logging \($0 ? "on" : "off")" }
+                ?? "left trace logging to the namespace's traceLogging setting"
+            var e = entry(.deviceTraceLoggingSet, "\(trace.user)'s device \(trace.deviceId) \(choice)")
+            e.fill(user: trace.user, deviceId: trace.deviceId, area: nil, rule: nil)
             return [e]
         }
         return nil

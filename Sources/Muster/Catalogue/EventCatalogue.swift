@@ -15,6 +15,7 @@ public enum EventCatalogue {
         PushSourceConfigured.self, PushSourceRemoved.self, PushDelivered.self, PushFailed.self, PushExpired.self,
         LocationRequested.self, DeviceDataReported.self,
         AreaNotificationHanded.self, AreaNotificationPerformed.self, AreaNotificationDismissed.self,
+        DeviceTraceLoggingSet.self,
     ]
 
     /// The body of a domain event as JSON (sorted keys), or nil when the type is not Muster's.

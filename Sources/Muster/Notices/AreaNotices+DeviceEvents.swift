@@ -23,8 +23,9 @@ extension AreaNotices {
     /// What happens on `user`'s device `deviceId` from log position `from` (nil: from now on), live, until the
     /// consumer stops: areas entered and left, positions, handed notices, and with trace logging the
     /// decisions not to act.
-    /// - Parameter trace: whether to include the decisions not to act; nil follows the namespace's
-    ///   `traceLogging` setting as it is when each decision comes.
+    /// - Parameter trace: whether to include the decisions not to act; nil follows the device's own trace
+    ///   logging, or the namespace's `traceLogging` setting when it has none, as they are when each decision
+    ///   comes.
     public func deviceEvents(
         user: String, deviceId: String, namespace: String = Names.defaultNamespace, from: UInt64? = nil,
         trace: Bool? = nil
@@ -37,7 +38,11 @@ extension AreaNotices {
             do {
                 for try await event in events {
                     let tracing = {
-                        try trace ?? (log.read { try $0.settings.value(.traceLogging, namespace: namespace) } == "true")
+                        try trace
+                            ?? log.read {
+                                try Self.traceLogging(user: user, deviceId: deviceId, namespace: namespace, $0)
+                            }
+                            .effective
                     }
                     if let change = try Self.change(event, user: user, tracing: tracing) {
                         continuation.yield(DeviceEvent(position: event.position, change: change))

@@ -91,7 +91,7 @@ public struct AreaNotices: Sendable {
         return handed
     }
 
-    private static func append(
+    static func append(
         _ event: some DomainEvent & DeviceRecord, namespace: String, actor: String, _ scope: WriteScope
     )
         throws

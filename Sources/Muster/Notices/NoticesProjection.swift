@@ -1,20 +1,25 @@
 import EventLog
 import Foundation
 
-/// The notices handed to devices' applications and where each stands.
+/// The notices handed to devices' applications and where each stands, and which devices chose their own trace
+/// logging.
 ///
 /// Tables:
 /// - `notices`: `ns 0 noticeId 0` → state (0 pending, 1 performed, 2 dismissed) + varint position of the
 ///   `AreaNotificationHanded`.
 /// - `pending`: `ns 0 user 0 deviceId 0 noticeId 0` → varint position of the `AreaNotificationHanded`.
+/// - `trace`: `ns 0 user 0 deviceId` → 1 (on) or 0 (off); no key: the device follows the namespace's setting.
 public struct NoticesProjection: Projection {
     public static let name = "notices"
     public var name: String { Self.name }
-    public var version: UInt32 { 1 }
+    public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["notices", "pending"] }
+    public var tables: [String] { ["notices", "pending", "trace"] }
     public var eventTypes: Set<String>? {
-        [AreaNotificationHanded.type, AreaNotificationPerformed.type, AreaNotificationDismissed.type]
+        [
+            AreaNotificationHanded.type, AreaNotificationPerformed.type, AreaNotificationDismissed.type,
+            DeviceTraceLoggingSet.type,
+        ]
     }
 
     /// Where a notice stands.
@@ -36,6 +41,13 @@ public struct NoticesProjection: Projection {
             try settle(performed.noticeId, performed.user, performed.deviceId, as: .performed, ns, state)
         } else if let dismissed = try AreaNotificationDismissed.decode(event) {
             try settle(dismissed.noticeId, dismissed.user, dismissed.deviceId, as: .dismissed, ns, state)
+        } else if let trace = try DeviceTraceLoggingSet.decode(event) {
+            let key = Key.joined(ns, trace.user, trace.deviceId)
+            if let enabled = trace.enabled {
+                try state.put("trace", key, [enabled ? 1 : 0])
+            } else {
+                try state.delete("trace", key)
+            }
         }
     }
 
@@ -83,5 +95,10 @@ extension ProjectionView<NoticesProjection> {
             return true
         }
         return positions.sorted()
+    }
+
+    /// The device's own trace logging choice; nil when it follows the namespace's setting.
+    func traceLogging(user: String, deviceId: String, namespace: String) throws -> Bool? {
+        try state.get("trace", Key.joined(namespace, user, deviceId)).map { $0 == [1] }
     }
 }

@@ -5,8 +5,9 @@ import Muster
 import MusterWire
 
 /// The application side of the rules (seed 004): `/devices/{id}/notices` (the area notifications waiting for
-/// the device's app), `/notices/{id}/perform` and `/notices/{id}/dismiss`, and `/devices/{id}/events`, the
-/// device's live stream (areas entered and left, positions, area notifications, trace messages).
+/// the device's app), `/notices/{id}/perform` and `/notices/{id}/dismiss`, `/devices/{id}/events`, the
+/// device's live stream (areas entered and left, positions, area notifications, trace messages), and
+/// `/devices/{id}/trace-logging`, whether that stream carries the trace messages.
 struct NoticeController: APIController {
     let api: API
     var notices: AreaNotices { AreaNotices(engine: api.rules) }
@@ -15,6 +16,8 @@ struct NoticeController: APIController {
         routes
             .get("devices/:deviceId/notices", for: .user, use: pending)
             .get("devices/:deviceId/events", for: .user, use: events)
+            .get("devices/:deviceId/trace-logging", for: .user, use: traceLogging)
+            .put("devices/:deviceId/trace-logging", for: .user, use: setTraceLogging)
             .post("notices/:id/perform", for: .user, use: perform)
             .post("notices/:id/dismiss", for: .user, use: dismiss)
     }
@@ -45,7 +48,7 @@ struct NoticeController: APIController {
         return NoticeOutcome(state: "dismissed", id: id)
     }
 
-    /// The device's live stream; `trace=true|false` overrides the namespace's `traceLogging` setting.
+    /// The device's live stream; `trace=true|false` overrides the device's trace logging for this stream.
     @Sendable func events(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {
         let deviceId = try context.parameters.require("deviceId")
         let trace = try request.query("trace", "true or false") { ["true": true, "false": false][$0] }
@@ -54,6 +57,25 @@ struct NoticeController: APIController {
             from: try EventStream.start(request, head: api.log.head), trace: trace)
         let events = changes.map { event in try ServerSentEvent(event) }
         return EventStream.response(events, keepAlive: api.configuration.keepAlive, metrics: api.metrics)
+    }
+
+    @Sendable func traceLogging(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> DeviceTraceLogging
+    {
+        let deviceId = try context.parameters.require("deviceId")
+        let trace = try notices.traceLogging(user: caller.username, deviceId: deviceId, namespace: caller.namespace)
+        return DeviceTraceLogging(deviceId: deviceId, trace)
+    }
+
+    /// Turns the caller's device's trace logging on or off, or back to the namespace's setting (`null`).
+    @Sendable func setTraceLogging(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> DeviceTraceLogging
+    {
+        let deviceId = try context.parameters.require("deviceId")
+        let body = try await request.decode(as: TraceLoggingBody.self, context: context)
+        let trace = try await notices.setTraceLogging(
+            body.enabled, user: caller.username, deviceId: deviceId, namespace: caller.namespace)
+        return DeviceTraceLogging(deviceId: deviceId, trace)
     }
 
     /// The path's `{id}` as a notice id; a 400 naming it when it is not a UUID.
@@ -92,6 +114,13 @@ extension ServerSentEvent {
                 at: Timestamp.iso8601(microseconds: decision.at))
             self.init(id: event.position, event: "trace", data: try encoder.encode(trace))
         }
+    }
+}
+
+extension DeviceTraceLogging {
+    /// A device's trace logging as the API shows it (and the command line prints it).
+    public init(deviceId: String, _ trace: AreaNotices.TraceLogging) {
+        self.init(deviceId: deviceId, device: trace.device, namespace: trace.namespace, effective: trace.effective)
     }
 }
 

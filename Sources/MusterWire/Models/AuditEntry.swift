@@ -10,6 +10,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
             pushFailed, pushExpired, locationRequested, deviceDataReported,
             areaCountsChanged, areaNotificationHanded, areaNotificationPerformed, areaNotificationDismissed
         case geotriggerMonitorStarted, geotriggerMonitorStopped
+        case deviceTraceLoggingSet
     }
 
     /// Position of the event that says so.

@@ -120,6 +120,10 @@ protocol Backend: Sendable {
     func performNotice(_ id: UUID, user: String?) async throws -> NoticeOutcome
     /// Records that the application dealt with the notice itself: nothing is sent. Once per notice.
     func dismissNotice(_ id: UUID, user: String?) async throws -> NoticeOutcome
+    /// Whether the live stream of `user`'s device (nil: the logged-in user's) carries trace messages.
+    func traceLogging(user: String?, deviceId: String) async throws -> DeviceTraceLogging
+    /// Turns the device's trace logging on or off, or back to the namespace's setting (nil).
+    func setTraceLogging(_ enabled: Bool?, user: String?, deviceId: String) async throws -> DeviceTraceLogging
 }
 
 /// An answer to a message or to a request template, as `muster respond` gives it.

@@ -3,7 +3,7 @@ import Muster
 import MusterHTTP
 import MusterWire
 
-/// The area notifications handed to devices' applications, on a data directory, through the calls the HTTP
+/// The area notifications handed to devices' applications and their trace logging, on a data directory, through the calls the HTTP
 /// routes make; the verb names the user, as the server takes the logged-in one.
 extension LocalBackend {
     func notices(user: String?, deviceId: String) async throws -> [AreaNotification] {
@@ -29,11 +29,29 @@ extension LocalBackend {
         return NoticeOutcome(state: "dismissed", id: id)
     }
 
+    func traceLogging(user: String?, deviceId: String) async throws -> DeviceTraceLogging {
+        let trace = try AreaNotices(engine: RuleEngine(log: log)).traceLogging(
+            user: try deviceUser(user), deviceId: deviceId, namespace: namespace)
+        return DeviceTraceLogging(deviceId: deviceId, trace)
+    }
+
+    func setTraceLogging(_ enabled: Bool?, user: String?, deviceId: String) async throws -> DeviceTraceLogging {
+        let trace = try await AreaNotices(engine: RuleEngine(log: log)).setTraceLogging(
+            enabled, user: try deviceUser(user), deviceId: deviceId, namespace: namespace, actor: "cli")
+        return DeviceTraceLogging(deviceId: deviceId, trace)
+    }
+
     /// The notice's user: a data directory has no logged-in user to default to.
     private func noticeUser(_ user: String?) throws -> String {
         guard let user else {
             throw CommandFailure.invalid("--user: name the user whose device the notices were handed to: --user USER")
         }
+        return user
+    }
+
+    /// The device's user: a data directory has no logged-in user to default to.
+    private func deviceUser(_ user: String?) throws -> String {
+        guard let user else { throw CommandFailure.invalid("--user: name the user whose device it is: --user USER") }
         return user
     }
 }

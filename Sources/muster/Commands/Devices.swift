@@ -8,8 +8,8 @@ extension PushTarget.Platform: ExpressibleByArgument {}
 /// `muster devices`: the push targets of users.
 struct Devices: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Register, list and remove the devices users receive pushes on.",
-        subcommands: [Register.self, List.self, Remove.self])
+        abstract: "Register, list and remove the devices users receive pushes on; their trace logging.",
+        subcommands: [Register.self, List.self, Remove.self, TraceLogging.self])
 
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -60,6 +60,37 @@ struct Devices: AsyncParsableCommand {
         func run() async throws {
             try await options.run(namespace: namespace) { try await $0.unregister(deviceId: deviceId, user: user) }
             try Output.json(["removed": deviceId])
+        }
+    }
+
+    struct TraceLogging: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "trace-logging",
+            abstract: "Show or set whether a device's live stream carries the rules' decisions not to act.",
+            discussion: """
+                Seed 004's trace logging for one device: on, off, or namespace (follow the namespace's \
+                traceLogging setting, the default). Without a value, shows it. Prints \
+                {"deviceId","device","namespace","effective"}: the device's own choice (null when it follows the \
+                namespace), the namespace's setting, and what the device's stream does.
+                """)
+
+        enum Choice: String, ExpressibleByArgument, CaseIterable {
+            case on, off, namespace
+        }
+
+        @OptionGroup var options: BackendOptions
+        @Option(help: "The device's user (over HTTP: the logged-in user, the default).") var user: String?
+        @Option(help: "Device id.") var deviceId: String
+        @Argument(help: "on, off, or namespace; none: show it.") var choice: Choice?
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            let trace = try await options.run(namespace: namespace) { backend in
+                guard let choice else { return try await backend.traceLogging(user: user, deviceId: deviceId) }
+                let enabled: Bool? = choice == .namespace ? nil : choice == .on
+                return try await backend.setTraceLogging(enabled, user: user, deviceId: deviceId)
+            }
+            try Output.json(trace)
         }
     }
 }
