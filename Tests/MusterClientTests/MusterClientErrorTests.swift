@@ -76,6 +76,18 @@ import Testing
         #expect(!error.message.contains("\n"))
     }
 
+    @Test func theRequestIdOfANewerServerIsKeptAndAnOlderServersBodyStillDecodes() {
+        let newer = Data(#"{"error":{"code":"internal","message":"the store failed","requestId":"r-4711"}}"#.utf8)
+        let error = MusterClientError(statusCode: 500, body: newer)
+        #expect(error.code == MusterClientError.Code(rawValue: "internal"))
+        #expect(error.requestId == "r-4711")
+        let older = Data(#"{"error":{"code":"not_found","message":"no such message"}}"#.utf8)
+        let old = MusterClientError(statusCode: 404, body: older)
+        #expect(old.code == .notFound)
+        #expect(old.message == "no such message")
+        #expect(old.requestId == nil)
+    }
+
     @Test func aBadRetryAfterIsIgnored() {
         let error = MusterClientError(statusCode: 503, body: Data(), retryAfter: "soon")
         #expect(error.retryAfter == nil)

@@ -50,6 +50,26 @@ import Testing
         }
     }
 
+    @Test func anErrorBodyNamesTheRequestIdItsHeaderAndLogLineName() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let refused = try await client.send(.get, "/api/v1/inbox")
+            #expect(refused.status == .unauthorized)
+            let header = try #require(refused.headers[.init("X-Request-Id")!])
+            #expect(!header.isEmpty)
+            let error = try #require(refused.object["error"] as? [String: Any])
+            #expect(error["requestId"] as? String == header)
+            let other = try await client.send(.get, "/api/v1/nothing-here")
+            let otherId = (other.object["error"] as? [String: Any])?["requestId"] as? String
+            #expect(otherId != nil && otherId != header, "each request has an id of its own")
+            // A success has no body to carry it, but keeps the header.
+            let served = try await client.send(.get, "/api/v1/server")
+            #expect(served.status == .ok)
+            #expect(served.headers[.init("X-Request-Id")!] != nil)
+        }
+    }
+
     @Test func publishingOnATopicIsForAdministratorsAndRecorded() async throws {
         let api = try await APITester.make()
         defer { api.remove() }

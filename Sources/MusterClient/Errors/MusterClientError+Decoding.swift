@@ -6,7 +6,8 @@ import MusterWire
 #endif
 
 extension MusterClientError {
-    /// The error an HTTP answer carries: the server's `{"error": {"code", "message", "fields"}}`, or, when the
+    /// The error an HTTP answer carries: the server's `{"error": {"code", "message", "fields", "requestId"}}` (the
+    /// last two optional: older servers write neither), or, when the
     /// body is not that shape (a proxy's page, an empty body), an `http_status` error naming the status.
     ///
     /// - Parameters:
@@ -18,7 +19,7 @@ extension MusterClientError {
         if let envelope = try? JSONDecoder().decode(ErrorBody.self, from: body) {
             self.init(
                 code: Code(rawValue: envelope.error.code), statusCode: statusCode, message: envelope.error.message,
-                fields: envelope.error.fields ?? [], retryAfter: wait)
+                fields: envelope.error.fields ?? [], retryAfter: wait, requestId: envelope.error.requestId)
             return
         }
         let reason = HTTPURLResponse.localizedString(forStatusCode: statusCode)

@@ -15,16 +15,21 @@ public struct MusterClientError: Error, Sendable, Hashable {
     public var fields: [FieldError]
     /// How long the server asks the client to wait before trying again (`Retry-After` of a 429 or 503).
     public var retryAfter: Duration?
+    /// The server's id of the failed request, as its log lines name it (the body's `requestId`); nil when no answer
+    /// arrived, the answer was not the server's error shape, or the server predates that member.
+    public var requestId: String?
 
     /// Creates an error from its parts.
     public init(
-        code: Code, statusCode: Int? = nil, message: String, fields: [FieldError] = [], retryAfter: Duration? = nil
+        code: Code, statusCode: Int? = nil, message: String, fields: [FieldError] = [], retryAfter: Duration? = nil,
+        requestId: String? = nil
     ) {
         self.code = code
         self.statusCode = statusCode
         self.message = message
         self.fields = fields
         self.retryAfter = retryAfter
+        self.requestId = requestId
     }
 
     /// The seed's `errorStr`: the same text as `message`.

@@ -1,4 +1,4 @@
-/// The body of every failed answer of the API: `{"error":{"code","message","fields"}}`.
+/// The body of every failed answer of the API: `{"error":{"code","message","fields","requestId"}}`.
 public struct ErrorBody: Sendable, Hashable, Codable {
     /// What went wrong.
     public struct Failure: Sendable, Hashable, Codable {
@@ -8,13 +8,17 @@ public struct ErrorBody: Sendable, Hashable, Codable {
         public var message: String
         /// One entry per field at fault; nil (left out) when no field is.
         public var fields: [FieldError]?
+        /// The id of the request, as the server's log lines and its `X-Request-Id` header name it; nil (left out)
+        /// when the server answered before it had one (a refused connection, a request too slow to arrive) or is
+        /// older than this member.
+        public var requestId: String?
     }
 
     public var error: Failure
 
-    /// Creates the body; `fields` is left out of the JSON when empty.
-    public init(code: String, message: String, fields: [FieldError] = []) {
-        error = Failure(code: code, message: message, fields: fields.isEmpty ? nil : fields)
+    /// Creates the body; `fields` is left out of the JSON when empty, `requestId` when nil.
+    public init(code: String, message: String, fields: [FieldError] = [], requestId: String? = nil) {
+        error = Failure(code: code, message: message, fields: fields.isEmpty ? nil : fields, requestId: requestId)
     }
 }
 

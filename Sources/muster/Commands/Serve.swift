@@ -64,6 +64,7 @@ struct Serve: AsyncParsableCommand {
     var pushRetryBase: Double = 1
     @Flag(help: "Do not send pushes (the outbox keeps growing; another server may send it).") var noPush = false
     @OptionGroup var mqtt: ServeMQTTOptions
+    @OptionGroup var logging: ServeLogOptions
     @Option(
         help: """
             Behind a reverse proxy: the header it sets to the client's address (e.g. X-Real-IP), which the login \
@@ -140,9 +141,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var handler = StreamLogHandler.standardError(label: "muster")
-        handler.logLevel = .info
-        let logger = Logger(label: "muster") { _ in handler }
+        let logger = logging.bootstrap()
         let registry = PrometheusCollectorRegistry()
         let metrics = ServerMetrics(registry: registry)
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))

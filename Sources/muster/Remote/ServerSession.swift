@@ -65,7 +65,11 @@ struct ServerSession: Sendable {
         switch error.statusCode {
         case 409: return CommandFailure(message: message, status: ExitStatus.conflict)
         case 400, 401, 404, 413, 415, 422: return .invalid(message)
-        default: return error.code == .invalidArgument ? .invalid(message) : .failed(message)
+        default:
+            if error.code == .invalidArgument { return .invalid(message) }
+            // A failure of the server itself: its request id finds the server's log line of it.
+            let requestId = error.requestId.map { " (server request id \($0))" } ?? ""
+            return .failed(message + ((error.statusCode ?? 0) >= 500 ? requestId : ""))
         }
     }
 
