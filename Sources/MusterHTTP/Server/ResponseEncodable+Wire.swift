@@ -29,3 +29,4 @@ extension DeviceAreas: ResponseEncodable {}
 extension GeotriggerMonitor: ResponseEncodable {}
 extension AreaNotification: ResponseEncodable {}
 extension NoticeOutcome: ResponseEncodable {}
+extension DeviceTraceLogging: ResponseEncodable {}

@@ -23,10 +23,13 @@ extension MQTTEndToEndTests {
             try #require(
                 FileManager.default.isExecutableFile(atPath: executable),
                 "\(executable) is missing: Tools/install-deps installs mosquitto-clients")
+            // Line-buffered (`stdbuf -oL`): written to a file, the debug lines would wait in stdio's buffer until
+            // the client exits, and the SUBACK could not be waited for.
             return try ChildProcess(
-                executable,
+                "/usr/bin/stdbuf",
                 [
-                    "-d", "-h", "127.0.0.1", "-p", String(stage.broker.port), "-u", "phone", "-P", "phone-secret",
+                    "-oL", executable, "-d", "-h", "127.0.0.1", "-p", String(stage.broker.port), "-u", "phone", "-P",
+                    "phone-secret",
                     "-i", clientId, "-q", "1",
                 ] + arguments, stdout: output.path, stderr: output.path + ".err")
         }
