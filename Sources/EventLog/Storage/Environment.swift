@@ -238,7 +238,8 @@ public final class Environment: @unchecked Sendable {
         pthread_rwlock_unlock(resizeLock)
     }
 
-    /// LMDB 0.9 reports a short write as EIO; when the file system is (nearly) out of space, say so.
+    /// LMDB 0.9 reports a short write as EIO; when the file system is (nearly) out of space, say so, else that the
+    /// disk failed.
     private func commitFailure(_ rc: Int32) -> StoreError {
         guard rc == EIO || rc == ENOSPC else { return StoreError.lmdb(rc, "mdb_txn_commit") }
         var fs = statvfs()
@@ -250,7 +251,14 @@ public final class Environment: @unchecked Sendable {
                 "the disk holding \(directory.path) is full (\(available) bytes free); nothing from the failed commit was stored — free space and retry",
                 returnCode: ENOSPC)
         }
-        return StoreError.lmdb(rc, "mdb_txn_commit")
+        // LMDB makes the pages durable before it writes the meta page that would commit them: a failed sync leaves
+        // the last commit as it was.
+        return StoreError(
+            .io,
+            "mdb_txn_commit: the disk holding \(directory.path) reported an I/O error while the commit was made "
+                + "durable; nothing from the failed commit was stored — check the disk (the kernel log names it) and "
+                + "retry",
+            returnCode: rc)
     }
 
     // MARK: Map growth

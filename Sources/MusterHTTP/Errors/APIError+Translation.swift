@@ -106,6 +106,13 @@ extension APIError {
             APIError(
                 .init(code: 507, reasonPhrase: "Insufficient Storage"), "insufficient_storage",
                 "the server's data file reached its size limit; nothing was stored — retry later", retryAfter: 60)
+        // The disk failed (or a file could not be read or written): the store's message names the server's paths,
+        // which the server's log keeps under the request's id.
+        case .io:
+            APIError(
+                .internalServerError, "internal",
+                "the server's storage failed (an I/O error); nothing was stored — retry later, and if it goes on "
+                    + "tell the operator: the server's log has the cause under this request's id")
         case .closed, .cancelled:
             APIError(.serviceUnavailable, "unavailable", "the server is shutting down; retry", retryAfter: 1)
         // The server's own failure, its remedy in plain words: whoever reads the answer runs no commands here.

@@ -1,3 +1,4 @@
+import EventLog
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -34,7 +35,9 @@ struct ErrorMiddleware: RouterMiddleware {
                 "code": "\(answer.code)", "user": "\(context.principal?.username ?? "-")",
             ]
             if answer.status.code >= 500 {
-                context.logger.error("failed: \(answer.message)", metadata: metadata)
+                // The answer leaves out what only the operator should see (the store's paths); the log keeps it.
+                let cause = (error as? StoreError).map { $0.description == answer.message ? "" : " (\($0))" } ?? ""
+                context.logger.error("failed: \(answer.message)\(cause)", metadata: metadata)
             } else {
                 context.logger.info("refused: \(answer.message)", metadata: metadata)
             }

@@ -17,12 +17,18 @@ final class KillableServer: @unchecked Sendable {
     /// How many times the server was started.
     private(set) var generation = 1
 
+    /// The server's environment; nil: this process's.
+    private let environment: [String: String]?
+
     /// Starts `muster serve --port 0 --data DATA` and waits until it says where it listens.
-    init(data: URL) async throws {
+    /// - Parameter environment: the server's environment (a fault injected with `LD_PRELOAD`); nil: this process's.
+    init(data: URL, environment: [String: String]? = nil) async throws {
         self.data = data
+        self.environment = environment
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("killable-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        (child, base) = try await Self.start(data: data, port: 0, scratch: scratch, generation: 1)
+        (child, base) = try await Self.start(
+            data: data, port: 0, scratch: scratch, generation: 1, environment: environment)
     }
 
     deinit {
@@ -42,12 +48,13 @@ final class KillableServer: @unchecked Sendable {
     }
 
     private static func start(
-        data: URL, port: Int, scratch: URL, generation: Int
+        data: URL, port: Int, scratch: URL, generation: Int, environment: [String: String]?
     ) async throws -> (ChildProcess, URL) {
         let stdout = scratch.appendingPathComponent("stdout-\(generation)")
         let child = try ChildProcess(
             try MusterProcess.binary().path, ["serve", "--port", String(port), "--data", data.path],
-            stdout: stdout.path, stderr: scratch.appendingPathComponent("stderr-\(generation)").path)
+            stdout: stdout.path, stderr: scratch.appendingPathComponent("stderr-\(generation)").path,
+            environment: environment)
         var base: URL?
         try await eventually("muster serve to say where it listens", seconds: 60) {
             guard child.isRunning else {
@@ -73,7 +80,8 @@ final class KillableServer: @unchecked Sendable {
         let port = self.port
         try await eventually("port \(port) to be free again after the kill") { LoopbackPort.canBind(port) }
         generation += 1
-        (child, _) = try await Self.start(data: data, port: port, scratch: scratch, generation: generation)
+        (child, _) = try await Self.start(
+            data: data, port: port, scratch: scratch, generation: generation, environment: environment)
     }
 
     /// Stops the server with SIGTERM; its exit status.
