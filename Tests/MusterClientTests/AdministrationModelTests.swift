@@ -10,6 +10,23 @@ private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
 
 /// The administrators' answers as the server writes them (`Docs/HTTP.md`, Administration).
 @Suite struct AdministrationModelTests {
+    /// A newer server may add kinds of audit entries: a client of this release reads the whole list, keeping the
+    /// new kind by its name, and writes it back as it came.
+    @Test func anAuditEntryOfAKindThisReleaseDoesNotKnowStillReads() throws {
+        let entries = try decode(
+            [AuditEntry].self,
+            #"""
+            [{"position":7,"time":"2026-11-26T17:00:00.000Z","namespace":"default","what":"payloadSent",
+              "detail":"sent","actor":"ada"},
+             {"position":8,"time":"2026-11-26T17:00:01.000Z","namespace":"default","what":"somethingNewer",
+              "detail":"a kind from a later release","actor":"ada"}]
+            """#)
+        #expect(entries.map(\.what) == [.payloadSent, AuditEntry.What(rawValue: "somethingNewer")])
+        #expect(entries[1].what.rawValue == "somethingNewer" && entries[1].what != .payloadSent)
+        let again = String(decoding: try MusterJSON.encoder().encode(entries[1]), as: UTF8.self)
+        #expect(again.contains(#""what":"somethingNewer""#), "\(again)")
+    }
+
     @Test func groups() throws {
         let groups = try decode([Group].self, #"[{"name":"ops","members":["joe","ann"]}]"#)
         #expect(groups == [Group(name: "ops", members: ["joe", "ann"])])

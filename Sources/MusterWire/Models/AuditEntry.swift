@@ -2,15 +2,55 @@ import Foundation
 
 /// One thing the log says happened to (or was done by) a person: what was sent, answered, changed.
 public struct AuditEntry: Sendable, Hashable, Codable {
-    /// What happened.
-    public enum What: String, Sendable, Hashable, Codable {
-        case userCreated, groupJoined, groupLeft, deviceRegistered, deviceUnregistered, payloadSent, responseReceived,
-            documentUploaded, loggedIn, sessionRefreshed, loggedOut, loginFailed, areaDefined, areaRemoved,
-            areaTransition, ruleEvaluated, geotriggerDefined, geotriggerRemoved, geotriggerNotified, pushDelivered,
-            pushFailed, pushExpired, locationRequested, deviceDataReported,
-            areaCountsChanged, areaNotificationHanded, areaNotificationPerformed, areaNotificationDismissed
-        case geotriggerMonitorStarted, geotriggerMonitorStopped
-        case deviceTraceLoggingSet
+    /// What happened: one of the kinds below, or a kind a newer server added (kept as its name, so a client of
+    /// this release still reads a whole audit list from a newer server).
+    public struct What: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        public var description: String { rawValue }
+
+        public static let userCreated = What(rawValue: "userCreated")
+        public static let groupJoined = What(rawValue: "groupJoined")
+        public static let groupLeft = What(rawValue: "groupLeft")
+        public static let deviceRegistered = What(rawValue: "deviceRegistered")
+        public static let deviceUnregistered = What(rawValue: "deviceUnregistered")
+        public static let payloadSent = What(rawValue: "payloadSent")
+        public static let responseReceived = What(rawValue: "responseReceived")
+        public static let documentUploaded = What(rawValue: "documentUploaded")
+        public static let loggedIn = What(rawValue: "loggedIn")
+        public static let sessionRefreshed = What(rawValue: "sessionRefreshed")
+        public static let loggedOut = What(rawValue: "loggedOut")
+        public static let loginFailed = What(rawValue: "loginFailed")
+        public static let areaDefined = What(rawValue: "areaDefined")
+        public static let areaRemoved = What(rawValue: "areaRemoved")
+        public static let areaTransition = What(rawValue: "areaTransition")
+        public static let ruleEvaluated = What(rawValue: "ruleEvaluated")
+        public static let geotriggerDefined = What(rawValue: "geotriggerDefined")
+        public static let geotriggerRemoved = What(rawValue: "geotriggerRemoved")
+        public static let geotriggerNotified = What(rawValue: "geotriggerNotified")
+        public static let pushDelivered = What(rawValue: "pushDelivered")
+        public static let pushFailed = What(rawValue: "pushFailed")
+        public static let pushExpired = What(rawValue: "pushExpired")
+        public static let locationRequested = What(rawValue: "locationRequested")
+        public static let deviceDataReported = What(rawValue: "deviceDataReported")
+        public static let areaCountsChanged = What(rawValue: "areaCountsChanged")
+        public static let areaNotificationHanded = What(rawValue: "areaNotificationHanded")
+        public static let areaNotificationPerformed = What(rawValue: "areaNotificationPerformed")
+        public static let areaNotificationDismissed = What(rawValue: "areaNotificationDismissed")
+        public static let geotriggerMonitorStarted = What(rawValue: "geotriggerMonitorStarted")
+        public static let geotriggerMonitorStopped = What(rawValue: "geotriggerMonitorStopped")
+        public static let deviceTraceLoggingSet = What(rawValue: "deviceTraceLoggingSet")
     }
 
     /// Position of the event that says so.
