@@ -267,6 +267,23 @@ import Testing
         #expect(try await head() == 1)
     }
 
+    @Test func mustersOwnEventTypesAreRefusedByImportAndAppendNamingWhatToDo() async throws {
+        defer { directory.remove() }
+        let user =
+            #"{"stream":"user/kim","type":"UserCreated","body":{"hasPassword":false,"isAdmin":true,"name":"kim","timeZone":"UTC"}}"#
+        let imported = try await muster(
+            "import", "-", stdin: #"{"stream":"s","type":"T","body":{}}"# + "\n" + user)
+        #expect(imported.status == 2, "\(imported)")
+        #expect(
+            imported.stderr.contains("line 2: \"type\" UserCreated is one of Muster's own event types"),
+            "\(imported.stderr)")
+        #expect(imported.stderr.contains("muster backup and muster restore"), "\(imported.stderr)")
+        let appended = try await muster("append", "--stream", "user/kim", "--type", "PayloadSent", "{}")
+        #expect(appended.status == 2, "\(appended)")
+        #expect(appended.stderr.contains("--type PayloadSent is one of Muster's own event types"), "\(appended.stderr)")
+        #expect(try await head() == 0, "nothing of either was stored")
+    }
+
     @Test func theOutputOfEventsImportsAsItIs() async throws {
         defer { directory.remove() }
         let id = UUID().uuidString

@@ -18,6 +18,16 @@ public enum EventCatalogue {
         DeviceTraceLoggingSet.self,
     ]
 
+    /// Why an event of `type` may not be appended as JSON from outside (`muster append`, `muster import`): nil for
+    /// types that are not Muster's own. Muster's own events are recorded by its commands and routes, which check
+    /// what the log may hold, and are stored in their binary layout; `muster events --json` shows their bodies
+    /// without secrets (a password hash as `hasPassword`), so they cannot be read back.
+    public static func refusal(ofType type: String) -> String? {
+        guard all.contains(where: { $0.type == type }) else { return nil }
+        return "\(type) is one of Muster's own event types: they are recorded by its commands and routes, not "
+            + "appended as JSON; to copy a data directory use muster backup and muster restore"
+    }
+
     /// The body of a domain event as JSON (sorted keys), or nil when the type is not Muster's.
     public static func json(_ event: RecordedEvent) -> Data? {
         guard let type = all.first(where: { $0.type == event.type }) else { return nil }

@@ -66,6 +66,7 @@ public struct ImportLine: Sendable {
 
         let stream = try required("stream")
         let type = try required("type")
+        if let refusal = EventCatalogue.refusal(ofType: type) { throw fail("\"type\" \(refusal)") }
         guard let body = raw("body") else { throw fail("missing \"body\"") }
         guard body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[") else {
             throw fail("\"body\" must be a JSON object or array")

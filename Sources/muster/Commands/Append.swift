@@ -55,6 +55,7 @@ struct Append: AsyncParsableCommand {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(stream, as: "stream name")
         try Names.validate(type, as: "event type")
+        if let refusal = EventCatalogue.refusal(ofType: type) { throw CommandFailure.invalid("--type \(refusal)") }
         try Names.validate(actor, as: "actor")
         let log = try data.open(mustExist: false)
         defer { log.close() }

@@ -11,8 +11,10 @@ struct Import: AsyncParsableCommand {
         discussion: """
             Each line: {"stream","type","body","id"?,"namespace"?,"expectedVersion"?,"actor"?, \
             "schemaVersion"?,"causationId"?,"correlationId"?}; the output of `muster events --json` is \
-            accepted as it is (other keys are ignored). Lines are committed in batches; a bad line stops \
-            the import with its number, keeping the batches committed before it and nothing of its own.
+            accepted as it is (other keys are ignored) for events of your own types: Muster's own (UserCreated, \
+            PayloadSent …) are recorded by its commands and refused here — copy a whole data directory with \
+            muster backup and muster restore. Lines are committed in batches; a bad line stops the import with \
+            its number, keeping the batches committed before it and nothing of its own.
             """)
 
     @OptionGroup var data: DataOptions
