@@ -80,6 +80,21 @@ import Yams
         #expect(undocumented.sorted() == [], "a write on a full disk (or data file at its size limit) is a 507")
     }
 
+    /// schemathesis found no route documenting its 401: a token that is sent is checked on every route, and a
+    /// missing one refused on each that needs a caller.
+    @Test func everyRouteDocumentsIts401() {
+        let paths = Self.specification["paths"] as? [String: Any] ?? [:]
+        var undocumented: [String] = []
+        for (path, operations) in paths {
+            for (method, operation) in operations as? [String: Any] ?? [:] {
+                let responses = (operation as? [String: Any])?["responses"] as? [String: Any] ?? [:]
+                if responses["401"] == nil { undocumented.append("\(method.uppercased()) \(path)") }
+            }
+        }
+        #expect(paths.count > 50, "openapi.yaml is missing or unreadable")
+        #expect(undocumented.sorted() == [], "an expired, revoked or unknown bearer token is a 401 on any route")
+    }
+
     /// The schema `name` of components, with `$ref`s followed.
     static func schema(_ name: String) -> [String: Any] {
         let components = specification["components"] as? [String: Any] ?? [:]
