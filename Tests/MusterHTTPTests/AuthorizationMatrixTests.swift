@@ -296,6 +296,7 @@ struct World {
         case "POST /api/v1/push/sources/{name}/test": return #"{"user":"joe"}"#
         case "POST /api/v1/mqtt/devices/{deviceId}/settings": return #"{"user":"joe","settings":["OnInterval=true"]}"#
         case "POST /api/v1/location-requests": return #"{"user":"joe"}"#
+        case "PUT /api/v1/devices/{deviceId}/trace-logging": return #"{"enabled":true}"#
         default: return nil
         }
     }
