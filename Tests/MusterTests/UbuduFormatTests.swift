@@ -35,6 +35,16 @@ import Testing
         #expect(!region.matches(proximityUUID: "566C5595-6EC7-4F08-909F-C954BDCA6CD3", major: 43, minor: 7))
     }
 
+    /// Found by the `ubudu` fuzzer: a start with a fraction of a second was written back without it, so the area
+    /// read again opened a moment earlier than the one imported. Dates are read to the whole second.
+    @Test func aFractionOfASecondIsDroppedSoTheWrittenAreaReadsBackTheSame() throws {
+        let text = seedGeofences.replacingOccurrences(of: "2013-07-10T00:00:00Z", with: "2013-07-10T00:00:00.75Z")
+        try #require(text != seedGeofences)
+        let areas = try UbuduFormat.read(Data(text.utf8)).areas
+        #expect(areas[1].start == UbuduFormat.parseDate("2013-07-10T00:00:00Z"))
+        #expect(try UbuduFormat.read(UbuduFormat.json(areas)).areas == areas)
+    }
+
     @Test func writingThenReadingGivesTheSameAreas() throws {
         let areas = try UbuduFormat.read(Data(seedGeofences.utf8)).areas
         let served = UbuduFormat.response(
