@@ -29,7 +29,7 @@ struct Soak: Scenario {
         // is exercised (not in a smoke: a token lives at least 10 s).
         var rates = SoakRates()
         let crew = smoke ? 3 : 10
-        let chains = smoke ? 2 : 4
+        let chains = smoke ? 2 : 8
         if smoke { rates.logins = 4 }
         let accessLifetime = smoke ? 10 : 30
         let refreshLifetime = smoke ? 10 : 60
@@ -167,7 +167,7 @@ struct Soak: Scenario {
             if streams == 0, let previous, previous.descriptors == sample.descriptors,
                 sample.at - previous.at >= held
             {
-                return SoakRun.Settled(sample: sample, streams: streams)
+                return SoakRun.Settled(sample: sample, streams: streams, threadNames: probe.threadNames())
             }
             if streams != 0 || previous?.descriptors != sample.descriptors { previous = sample }
             try await Task.sleep(for: .milliseconds(100))

@@ -39,7 +39,7 @@ final class SoakLoad: Sendable {
         var done: [String: Int] = [:]
         var failed: [String: Int] = [:]
         var reasons: [String] = []
-        /// Requests not started because `maximumInFlight` were still waiting.
+        /// Requests not started because `maximumInFlight` were still waiting, or every refresh chain was.
         var skipped = 0
         var failures: Int { failed.values.reduce(0, +) }
     }
@@ -134,6 +134,8 @@ final class SoakLoad: Sendable {
                             do {
                                 try await operation()
                                 self.state.withLock { $0.counts.done[name, default: 0] += 1 }
+                            } catch is Skipped {
+                                self.state.withLock { $0.counts.skipped += 1 }
                             } catch {
                                 self.state.withLock { state in
                                     state.counts.failed[name, default: 0] += 1
@@ -153,6 +155,9 @@ final class SoakLoad: Sendable {
     }
 
     // MARK: The requests
+
+    /// A request not made because the ones it must follow are still waiting (a refresh chain's last refresh).
+    private struct Skipped: Error {}
 
     private struct Tokens: Decodable {
         var accessToken: String
@@ -183,7 +188,7 @@ final class SoakLoad: Sendable {
             state.chains[index] = nil
             return (index, token)
         }
-        guard let (index, token) = taken else { throw BenchError.command("every refresh chain was busy") }
+        guard let (index, token) = taken else { throw Skipped() }
         do {
             let body = try JSONEncoder().encode(["refreshToken": token])
             let tokens = try JSONDecoder().decode(

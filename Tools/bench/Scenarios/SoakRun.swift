@@ -7,6 +7,8 @@ struct SoakRun {
     struct Settled {
         var sample: ProcessSample
         var streams: Int
+        /// The server's threads by name (`/proc/PID/task/*/comm`), to tell which pool grew.
+        var threadNames: [String: Int]
     }
 
     var before: Settled
@@ -41,9 +43,12 @@ struct SoakRun {
             problems.append("open descriptors grew from \(before.sample.descriptors) to \(after.sample.descriptors)")
         }
         if after.sample.threads > threadsBeforeWindow {
+            let grown = after.threadNames.filter { $0.value > before.threadNames[$0.key] ?? 0 }.map {
+                "\($0.key) \(before.threadNames[$0.key] ?? 0) → \($0.value)"
+            }
             problems.append(
-                "threads grew: \(after.sample.threads) at rest after the window, at most \(threadsBeforeWindow) before it"
-            )
+                "threads grew: \(after.sample.threads) at rest after the window, at most \(threadsBeforeWindow) before it "
+                    + "(by name, settled before → after: \(grown.sorted().joined(separator: ", ")))")
         }
         if after.streams != 0 { problems.append("\(after.streams) live streams still open after the clients left") }
         if window.count < 2 { problems.append("only \(window.count) samples in the measured window") }
@@ -87,8 +92,8 @@ struct SoakRun {
                 + "\(threads.min() ?? 0)–\(threads.max() ?? 0); settled before/after the window: descriptors "
                 + "\(before.sample.descriptors) → \(after.sample.descriptors), threads \(before.sample.threads) → "
                 + "\(after.sample.threads) (at most \(threadsBeforeWindow) before the window), live streams \(before.streams) → \(after.streams)",
-            "requests answered as expected: \(done); failed \(counts.failures); not started (512 in flight) "
-                + "\(counts.skipped)",
+            "requests answered as expected: \(done); failed \(counts.failures); not started (512 in flight, or a "
+                + "refresh chain's last refresh unanswered) \(counts.skipped)",
         ]
     }
 }

@@ -45,6 +45,17 @@ struct ProcessProbe: Sendable {
             at: seconds(since: start), residentKiB: try field("VmRSS"), anonymousKiB: try field("RssAnon"),
             descriptors: descriptors, threads: try field("Threads"))
     }
+
+    /// The process's threads by name, as counted in /proc/PID/task/*/comm (empty when unreadable).
+    func threadNames() -> [String: Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var names: [String: Int] = [:]
+        for task in tasks {
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? "?"
+            names[name.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += 1
+        }
+        return names
+    }
 }
 
 /// The least-squares slope of `y` over `x` (per unit of x); 0 with fewer than two distinct x.
