@@ -50,6 +50,9 @@ struct SoakRun {
                 "threads grew: \(after.sample.threads) at rest after the window, at most \(threadsBeforeWindow) before it "
                     + "(by name, settled before → after: \(grown.sorted().joined(separator: ", ")))")
         }
+        if before.streams != 0 {
+            problems.append("\(before.streams) live streams still open after the warm-up's clients left")
+        }
         if after.streams != 0 { problems.append("\(after.streams) live streams still open after the clients left") }
         if window.count < 2 { problems.append("only \(window.count) samples in the measured window") }
         return problems
