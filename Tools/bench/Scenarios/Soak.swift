@@ -138,10 +138,18 @@ struct Soak: Scenario {
                     Double(window.components.seconds)))
 
         let measuring = HTTPClient(eventLoopGroupProvider: .singleton)
-        let windowStart = seconds(since: probe.start)
-        await load.run(measuring, rates: rates, for: window)
-        let windowEnd = seconds(since: probe.start)
-        try await measuring.shutdown()
+        let windowStart: Double
+        let windowEnd: Double
+        do {
+            try await load.prepare(measuring, chains: false)
+            windowStart = seconds(since: probe.start)
+            await load.run(measuring, rates: rates, for: window)
+            windowEnd = seconds(since: probe.start)
+            try await measuring.shutdown()
+        } catch {
+            try? await measuring.shutdown()
+            throw error
+        }
         let after = try await settled(child, probe, within: settle, held: held)
         progress("window done and settled: \(after.sample.descriptors) descriptors, \(after.sample.threads) threads")
         let all = samples.list.withLock { $0 }
@@ -171,7 +179,8 @@ struct Soak: Scenario {
                 return SoakRun.Settled(sample: sample, streams: streams, threadNames: probe.threadNames())
             }
             if streams != 0 || previous?.descriptors != sample.descriptors { previous = sample }
-            try await Task.sleep(for: .milliseconds(100))
+            // Half a second between looks: the /metrics connection of one look is closed by the next.
+            try await Task.sleep(for: .milliseconds(500))
         }
         // Not settled: measured as it is, so the run goes on and reports (the streams count as a problem).
         let sample = try probe.sample()

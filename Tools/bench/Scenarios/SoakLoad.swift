@@ -75,12 +75,13 @@ final class SoakLoad: Sendable {
     var counts: Counts { state.withLock { $0.counts } }
 
     /// Logs every crew member and the administrator in, and starts the refresh chains.
-    func prepare(_ client: HTTPClient) async throws {
+    ///
+    /// Called again before the measured window (`chains: false`): the pause before it may outlast the tokens.
+    func prepare(_ client: HTTPClient, chains startChains: Bool = true) async throws {
+        let churn = startChains ? Array(repeating: Self.churn, count: chains) : []
         // Two at a time: a login checks a password hash, which takes a core for a while.
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, user) in (crew + [Self.administrator] + Array(repeating: Self.churn, count: chains))
-                .enumerated()
-            {
+            for (index, user) in (crew + [Self.administrator] + churn).enumerated() {
                 if index >= 2 { try await group.next() }
                 group.addTask {
                     let tokens = try await self.login(client, user)

@@ -82,6 +82,7 @@ struct SoakRun {
         let descriptors = window.map(\.descriptors)
         let threads = window.map(\.threads)
         let done = counts.done.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let failed = counts.failed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return [
             String(
                 format: "window %.0f s, %d samples: anonymous RSS %.1f–%.1f MB, slope %+.3f MB/min (bound %.1f",
@@ -95,7 +96,7 @@ struct SoakRun {
                 + "\(threads.min() ?? 0)–\(threads.max() ?? 0); settled before/after the window: descriptors "
                 + "\(before.sample.descriptors) → \(after.sample.descriptors), threads \(before.sample.threads) → "
                 + "\(after.sample.threads) (at most \(threadsBeforeWindow) before the window), live streams \(before.streams) → \(after.streams)",
-            "requests answered as expected: \(done); failed \(counts.failures); not started (512 in flight, or a "
+            "requests answered as expected: \(done); failed \(counts.failures) (\(failed)); not started (512 in flight, or a "
                 + "refresh chain's last refresh unanswered) \(counts.skipped)",
         ]
     }
