@@ -55,6 +55,9 @@ struct Bench: AsyncParsableCommand {
     )
     var mqttReceiveMaximum: Int?
 
+    @Option(help: "Minutes the soak runs, the first fifth a warm-up (default 10; about 3 s with --smoke).")
+    var minutes: Double = 10
+
     @Flag(name: .customLong("keep-data"), help: "Keep the temporary data directories for inspection.")
     var keepData = false
 
@@ -73,6 +76,7 @@ struct Bench: AsyncParsableCommand {
         if let mqttReceiveMaximum, !(1...65535).contains(mqttReceiveMaximum) {
             throw ValidationError("--mqtt-receive-maximum must be 1…65535")
         }
+        if !(minutes >= 0.5) { throw ValidationError("--minutes must be at least 0.5") }
     }
 
     func run() async throws {
@@ -81,7 +85,8 @@ struct Bench: AsyncParsableCommand {
             backupMegabytes: backupMegabytes ?? (smoke ? 8 : 1024), blobMegabytes: blobMegabytes ?? (smoke ? 4 : 256),
             appenders: appenders, bodySize: bodySize, smoke: smoke, keepData: keepData,
             users: users ?? (smoke ? 1_000 : 100_000), connections: connections,
-            mqttMessages: mqttMessages ?? (smoke ? 2_000 : 100_000), mqttReceiveMaximum: mqttReceiveMaximum)
+            mqttMessages: mqttMessages ?? (smoke ? 2_000 : 100_000), mqttReceiveMaximum: mqttReceiveMaximum,
+            minutes: minutes)
         #if DEBUG
             let build = "debug"
             say("warning: debug build; figures are for smoke testing only (swift build -c release)")

@@ -9,5 +9,5 @@ protocol Scenario: Sendable {
 /// Every scenario, in the order a full run executes them.
 let allScenarios: [any Scenario] = [
     DurableAppend(), Rebuild(), Backup(), BlobIngest(), SendToAll(), HTTPSubmission(), HTTPLocations(),
-    Geofences(), EventDecode(), PushFanout(), WebInbox(), MQTTIngest(),
+    Geofences(), EventDecode(), PushFanout(), WebInbox(), MQTTIngest(), Soak(),
 ]

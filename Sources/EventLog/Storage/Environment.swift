@@ -219,6 +219,7 @@ public final class Environment: @unchecked Sendable {
     /// Commits a write transaction begun with `beginWrite`. The transaction is over either way.
     func commit(_ transaction: Transaction) throws {
         defer {
+            transaction.ended()
             pthread_mutex_unlock(openLock)
             pthread_rwlock_unlock(resizeLock)
         }
@@ -234,6 +235,7 @@ public final class Environment: @unchecked Sendable {
     func abort(_ transaction: Transaction) {
         mdb_txn_abort(transaction.raw)
         transaction.pendingTables.removeAll()
+        transaction.ended()
         pthread_mutex_unlock(openLock)
         pthread_rwlock_unlock(resizeLock)
     }

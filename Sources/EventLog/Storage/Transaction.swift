@@ -24,6 +24,12 @@ public final class Transaction {
         self.isWrite = isWrite
     }
 
+    /// Drops what the transaction kept for its own use once it is over: the cached projection states hold the
+    /// transaction itself, so keeping them would keep every write transaction (and its states) alive for good.
+    func ended() {
+        inlineProjectionStates = nil
+    }
+
     // MARK: Reading
 
     /// The value stored under `key`, or nil.

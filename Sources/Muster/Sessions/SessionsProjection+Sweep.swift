@@ -3,7 +3,7 @@ import EventLog
 extension SessionsProjection {
     /// At most this many token pairs are swept per event: more than the one pair an event issues, so the
     /// tables shrink back after a burst of logins.
-    static let sweptPerEvent = 4
+    public static let sweptPerEvent = 4
 
     /// Forgets up to `sweptPerEvent` token pairs whose refresh token expired by `now` (the event's time, so a
     /// rebuild sweeps the same): both tokens, and their session when that pair was its current one.

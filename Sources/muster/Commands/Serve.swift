@@ -45,6 +45,18 @@ struct Serve: AsyncParsableCommand {
     var openRegistration = false
     @Option(help: "Requests per second per caller before 429.") var rateLimit: Double = 1000
     @Option(help: "Access token lifetime in seconds.") var accessTokenLifetime: Double = 3600
+    @Option(
+        help: """
+            Refresh token lifetime in seconds (at least the access token's); a token pair is forgotten once its \
+            refresh token expired.
+            """)
+    var refreshTokenLifetime: Double = 30 * 86_400
+    @Option(
+        help: """
+            Seconds between keep-alive comments on a quiet live stream (text/event-stream); a client that went away \
+            is noticed at the next one.
+            """)
+    var streamKeepAlive: Double = 15
     @Option(help: "Seconds a client waits after too many failed logins; doubles with each further failure.")
     var failedLoginDelay: Double = 1
     @Option(help: "Seconds a request may take to send its headers, from its first byte (then 408).")
@@ -117,6 +129,13 @@ struct Serve: AsyncParsableCommand {
         }
         guard rateLimit > 0 else { throw ValidationError("--rate-limit must be above 0") }
         guard accessTokenLifetime >= 10 else { throw ValidationError("--access-token-lifetime must be at least 10") }
+        guard refreshTokenLifetime >= accessTokenLifetime else {
+            throw ValidationError(
+                "--refresh-token-lifetime must be at least --access-token-lifetime (\(accessTokenLifetime) s)")
+        }
+        guard streamKeepAlive >= 0.1, streamKeepAlive <= 3600 else {
+            throw ValidationError("--stream-keep-alive must be between 0.1 and 3600 seconds, got \(streamKeepAlive)")
+        }
         guard failedLoginDelay >= 1, failedLoginDelay <= 900 else {
             throw ValidationError("--failed-login-delay must be between 1 and 900 seconds")
         }
@@ -159,6 +178,8 @@ struct Serve: AsyncParsableCommand {
         configuration.rateLimit = rateLimit
         configuration.burst = rateLimit * 2
         configuration.sessionPolicy.accessTokenLifetime = accessTokenLifetime
+        configuration.sessionPolicy.refreshTokenLifetime = refreshTokenLifetime
+        configuration.keepAlive = .milliseconds(Int64(streamKeepAlive * 1000))
         configuration.sessionPolicy.failedLoginDelay = failedLoginDelay
         configuration.headerTimeout = .seconds(headerTimeout)
         configuration.bodyTimeout = .seconds(bodyTimeout)

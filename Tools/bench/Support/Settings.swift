@@ -27,6 +27,8 @@ struct Settings: Sendable {
     /// The MQTT 5 receive maximum of both subscribers in mqtt-ingest (the largest batch a handler gets); nil: the
     /// client's default, as `muster serve --mqtt` connects.
     var mqttReceiveMaximum: Int?
+    /// Length of the soak in minutes, its warm-up included.
+    var minutes = 10.0
 
     /// Removes a scenario's temporary directory, or names it when `keepData` is set.
     func discard(_ directory: TemporaryDirectory) {
