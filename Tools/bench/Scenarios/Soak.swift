@@ -11,7 +11,8 @@ import Synchronization
 /// the server settles, its memory, descriptors and threads are sampled from /proc over the measured window, and the
 /// server settles once more at the end. Fails when descriptors or threads grew between the two settled points, a
 /// live stream is still open, anonymous memory grew faster than `memoryBound`, a request failed, or the token tables
-/// hold more than the sweep leaves. `--smoke` runs about three seconds and checks all but the memory slope.
+/// hold more than the sweep leaves. `--smoke` runs about three seconds and fails only when the server does not start or
+/// stop cleanly or the token tables hold more than the sweep leaves; the rest it reports.
 struct Soak: Scenario {
     let name = "soak"
     /// The most anonymous resident memory may grow after the warm-up, in MB per minute (least squares over the
@@ -60,9 +61,15 @@ struct Soak: Scenario {
         let exit = try await child.stop()
         let tokens = try SoakTokens.read(directory.url)
 
-        var problems = run.problems + tokens.problems
+        var problems = tokens.problems
         if exit != 0 { problems.append("muster serve exited with \(exit) on SIGTERM (see its log)") }
-        if !smoke {
+        if smoke {
+            // A few seconds on a machine shared with the other checks of Tools/test: a stream the server has not yet
+            // noticed closed (BENCHMARKS.md, soak: a few in 10,000 never are), a request slowed past its deadline or a
+            // thread started late are reported, and fail only the full run.
+            report.notes += run.problems.map { "seen in the smoke run, asserted only in the full one: \($0)" }
+        } else {
+            problems += run.problems
             if run.anonymousSlope > Self.memoryBound {
                 problems.append(
                     String(
