@@ -146,7 +146,7 @@ public enum UbuduFormat {
             guard let date = UbuduFormat.parseDate(value) else {
                 throw fail(key, "an ISO-8601 date and time like 2013-07-30T00:00:00+02:00")
             }
-            // Whole seconds, as the area is written back (u_geofences.json, the stored definition): a fraction
+            // Whole seconds, as the area is written back in its own format (u_geofences.json, exports): a fraction
             // would be lost there, and the area read again would open a moment earlier than the one imported.
             return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         }
