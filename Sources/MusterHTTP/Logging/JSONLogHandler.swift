@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Muster
 import Synchronization
 
 #if canImport(Glibc)
@@ -43,71 +44,49 @@ public struct JSONLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let given = event.metadata { merged.merge(given) { _, new in new } }
-        var line = "{\"time\":"
-        Self.append(string: Date.now.formatted(Self.timeFormat), to: &line)
-        line += ",\"level\":"
-        Self.append(string: event.level.rawValue, to: &line)
-        line += ",\"label\":"
-        Self.append(string: label, to: &line)
-        line += ",\"message\":"
-        Self.append(string: event.message.description, to: &line)
+        var line = Array("{\"time\":".utf8)
+        EventJSON.appendString(Date.now.formatted(Self.timeFormat), to: &line)
+        line += ",\"level\":".utf8
+        EventJSON.appendString(event.level.rawValue, to: &line)
+        line += ",\"label\":".utf8
+        EventJSON.appendString(label, to: &line)
+        line += ",\"message\":".utf8
+        EventJSON.appendString(event.message.description, to: &line)
         if !merged.isEmpty {
-            line += ",\"metadata\":"
+            line += ",\"metadata\":".utf8
             Self.append(value: .dictionary(merged), to: &line)
         }
-        line += "}\n"
-        sink(line)
+        line += "}\n".utf8
+        sink(String(decoding: line, as: UTF8.self))
     }
 
     private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
-    /// Appends a metadata value as JSON; dictionaries with their keys sorted, so equal metadata reads the same.
-    private static func append(value: Logger.MetadataValue, to line: inout String) {
+    /// Appends a metadata value as JSON (strings escaped as the event log's JSON escapes them, so a message holding
+    /// a newline stays on its line); dictionaries with their keys sorted, so equal metadata reads the same.
+    private static func append(value: Logger.MetadataValue, to line: inout [UInt8]) {
         switch value {
         case .string(let text):
-            append(string: text, to: &line)
+            EventJSON.appendString(text, to: &line)
         case .stringConvertible(let convertible):
-            append(string: convertible.description, to: &line)
+            EventJSON.appendString(convertible.description, to: &line)
         case .array(let values):
-            line += "["
+            line.append(UInt8(ascii: "["))
             for (index, element) in values.enumerated() {
-                if index > 0 { line += "," }
+                if index > 0 { line.append(UInt8(ascii: ",")) }
                 append(value: element, to: &line)
             }
-            line += "]"
+            line.append(UInt8(ascii: "]"))
         case .dictionary(let members):
-            line += "{"
+            line.append(UInt8(ascii: "{"))
             for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { line += "," }
-                append(string: key, to: &line)
-                line += ":"
+                if index > 0 { line.append(UInt8(ascii: ",")) }
+                EventJSON.appendString(key, to: &line)
+                line.append(UInt8(ascii: ":"))
                 append(value: members[key]!, to: &line)
             }
-            line += "}"
+            line.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped, so a message holding a
-    /// newline stays on its line.
-    private static func append(string text: String, to line: inout String) {
-        line += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case let control where control.value < 0x20 || (0x7F...0x9F).contains(control.value):
-                line +=
-                    "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
-                    + String(control.value, radix: 16)
-            case "\u{2028}": line += "\\u2028"
-            case "\u{2029}": line += "\\u2029"
-            default: line.unicodeScalars.append(scalar)
-            }
-        }
-        line += "\""
     }
 }
 
