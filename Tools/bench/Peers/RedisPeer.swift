@@ -50,34 +50,13 @@ final class RedisProcess {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw BenchError.command("pipe() failed: errno \(errno)") }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + environment).forEach { free($0) } }
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environment)
-        close(fds[1])
-        guard rc == 0 else {
+        defer { close(fds[1]) }  // the server has its copy
+        do {
+            pid = try Spawn.start(arguments, stdout: fds[1], stderr: fds[1], closing: [fds[0]])
+        } catch {
             close(fds[0])
-            throw BenchError.command("cannot start \(arguments[0]): \(String(cString: strerror(rc)))")
+            throw error
         }
-        self.pid = pid
         log = fds[0]
     }
 

@@ -48,32 +48,7 @@ struct ExternalCommand {
     /// Starts `arguments[0]` with stdout and stderr on `output`, stdin on /dev/null and no other
     /// descriptor of ours, and waits for it. Returns the exit status, or 128 + signal.
     private static func spawnAndWait(_ arguments: [String], output: Int32) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + environment).forEach { free($0) } }
-        // The spawning thread may block signals (pool threads do); pgbench -T ends on SIGALRM, so
-        // the child starts with an empty mask and default handlers.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environment)
-        guard rc == 0 else {
-            throw BenchError.command("cannot start \(arguments[0]): \(String(cString: strerror(rc)))")
-        }
+        let pid = try Spawn.start(arguments, stdout: output, stderr: output)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw BenchError.command("waitpid(\(arguments[0])) failed: errno \(errno)") }

@@ -99,32 +99,12 @@ final class MusterChild: Sendable {
             close(log)
             close(pipeEnds[1])
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + environment).forEach { free($0) } }
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environment)
-        guard rc == 0 else {
+        do {
+            let pid = try Spawn.start(arguments, stdout: pipeEnds[1], stderr: log, closing: [pipeEnds[0]])
+            return (pid, pipeEnds[0])
+        } catch {
             close(pipeEnds[0])
-            throw BenchError.command("cannot start \(arguments[0]): \(String(cString: strerror(rc)))")
+            throw error
         }
-        return (pid, pipeEnds[0])
     }
 }
