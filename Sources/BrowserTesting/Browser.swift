@@ -59,8 +59,9 @@ public final class Browser: @unchecked Sendable {
             "DELETE", webDriver.base.appendingPathComponent("session/\(webDriver.session)"))
         kill(driver.processIdentifier, SIGKILL)
         let driver = driver
+        // On a thread of its own: a blocked dispatch or cooperative thread stalls every task on a small machine.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 driver.waitUntilExit()
                 done.resume()
             }

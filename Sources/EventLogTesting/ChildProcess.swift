@@ -73,19 +73,14 @@ public final class ChildProcess: Sendable {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
-    /// Waits on a thread of its own until the process exited, then reaps it; its wait status.
-    ///
-    /// Not on a dispatch global queue: on Linux those have about as many threads as cores, and Swift's cooperative
-    /// pool runs on them too — a few children waited for there at once starved every task (a full test run hung).
+    /// Waits on a thread of its own (``onOwnThread(_:)``) until the process exited, then reaps it; its wait status.
     @discardableResult
     public func waitForExit() async -> Int32 {
         let pid = pid
-        return await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
-            Thread.detachNewThread {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                done.resume(returning: status)
-            }
+        return await onOwnThread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return status
         }
     }
 

@@ -23,7 +23,7 @@ import Testing
                 + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
         for _ in 0..<3 { try chunked.send("3e8\r\n" + String(repeating: " ", count: 1000) + "\r\n") }
         try chunked.send("0\r\n\r\n")
-        let streamed = try chunked.read(until: "}}")
+        let streamed = try await chunked.read(until: "}}")
         #expect(streamed.hasPrefix("HTTP/1.1 413"), "\(streamed.prefix(300))")
         #expect(streamed.contains("2048 bytes"), "\(streamed.prefix(600))")
 
@@ -32,7 +32,7 @@ import Testing
         try declared.send(
             "POST /api/v1/documents?kind=image HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(ada)\r\n"
                 + "Content-Type: image/jpeg\r\nContent-Length: 40000\r\n\r\n")
-        let early = try declared.read(until: "}}")
+        let early = try await declared.read(until: "}}")
         #expect(early.hasPrefix("HTTP/1.1 413"), "\(early.prefix(300))")
         #expect(early.contains("30000 bytes") && early.contains("--max-document-size"), "\(early)")
         // A document streamed in chunks past the limit.
@@ -46,7 +46,7 @@ import Testing
             let piece = photo[start..<start + 5000]
             try upload.send(bytes: Array("1388\r\n".utf8) + piece + Array("\r\n".utf8))
         }
-        let refused = try upload.read(until: "}}")
+        let refused = try await upload.read(until: "}}")
         #expect(refused.hasPrefix("HTTP/1.1 413"), "\(refused.prefix(300))")
 
         // Nothing stored; one under the limit is.

@@ -9,7 +9,7 @@ import Testing
         let server = try await ServerProcess(extraArguments: ["--header-timeout", "1"])
         let connection = try RawConnection(port: server.base.port!)
         try connection.send("GET /api/v1/inbox HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n")
-        let answer = try connection.readUntilClosed()
+        let answer = try await connection.readUntilClosed()
         #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
         #expect(answer.contains(#""code":"request_timeout""#), "\(answer)")
         #expect(try await server.send("GET", "healthz").status == 200)
@@ -21,7 +21,7 @@ import Testing
         try connection.send(
             "POST /api/v1/auth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 100\r\n\r\n{\"username\":")
-        let answer = try connection.readUntilClosed()
+        let answer = try await connection.readUntilClosed()
         #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
         #expect(answer.contains("body"), "\(answer)")
     }
@@ -29,7 +29,7 @@ import Testing
     @Test func aSilentConnectionIsClosedAfterTheIdleTimeout() async throws {
         let server = try await ServerProcess(extraArguments: ["--idle-timeout", "1"])
         let connection = try RawConnection(port: server.base.port!)
-        #expect(try connection.readUntilClosed() == "")
+        #expect(try await connection.readUntilClosed() == "")
     }
 
     @Test func connectionsBeyondTheCapAreRefused503UntilOneCloses() async throws {
@@ -39,10 +39,10 @@ import Testing
         var held = try (0..<3).map { _ in try RawConnection(port: port) }
         for connection in held {
             try connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            #expect(try connection.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+            #expect(try await connection.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200"))
         }
         let refused = try RawConnection(port: port)
-        let answer = try refused.readUntilClosed()
+        let answer = try await refused.readUntilClosed()
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         #expect(answer.contains(#""code":"too_many_connections""#), "\(answer)")
         #expect(answer.contains("Retry-After: 1"), "\(answer)")
@@ -52,7 +52,7 @@ import Testing
         for _ in 0..<200 where status != 200 {
             let connection = try RawConnection(port: port)
             try connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            status = try connection.readUntilClosed().hasPrefix("HTTP/1.1 200") ? 200 : 503
+            status = try await connection.readUntilClosed().hasPrefix("HTTP/1.1 200") ? 200 : 503
         }
         #expect(status == 200)
     }
@@ -65,7 +65,7 @@ import Testing
         ] {
             let connection = try RawConnection(port: server.base.port!)
             try connection.send(request)
-            let answer = try connection.readUntilClosed()
+            let answer = try await connection.readUntilClosed()
             #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
             #expect(answer.contains(#"{"error":{"code":"bad_request","message":"#), "\(answer.prefix(300))")
         }
@@ -79,7 +79,7 @@ import Testing
             try connection.send(
                 "GET \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
                     + "Accept: text/event-stream\r\nLast-Event-ID: 18446744073709551615\r\nConnection: close\r\n\r\n")
-            let answer = try connection.readUntilClosed()
+            let answer = try await connection.readUntilClosed()
             #expect(answer.hasPrefix("HTTP/1.1 400"), "\(path): \(answer)")
             #expect(answer.contains("Last-Event-ID"), "\(answer)")
         }

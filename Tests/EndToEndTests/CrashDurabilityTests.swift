@@ -15,17 +15,26 @@ import Testing
         process.standardOutput = stdout
         try process.run()
 
-        // Read acknowledgements until enough arrived, then kill the writer mid-load.
-        let reader = stdout.fileHandleForReading
-        var received = Data()
-        while received.split(separator: UInt8(ascii: "\n")).count < 3000 {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            received.append(chunk)
+        // Read acknowledgements until enough arrived, then kill the writer mid-load. The reads block, so on a thread
+        // of their own; with read(2), as `FileHandle.availableData` traps when a signal interrupts it.
+        let descriptor = stdout.fileHandleForReading.fileDescriptor
+        let received = await onOwnThread { [process] in
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var lines = 0
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                received += buffer[..<count]
+                let before = lines
+                lines += buffer[..<count].count { $0 == UInt8(ascii: "\n") }
+                if before < 3000 && lines >= 3000 { kill(process.processIdentifier, SIGKILL) }
+            }
+            if lines < 3000 { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return Data(received)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        received.append(reader.readDataToEndOfFile())
         #expect(process.terminationReason == .uncaughtSignal)
 
         // Only complete lines are acknowledgements; a torn last line is not.

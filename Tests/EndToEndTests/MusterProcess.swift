@@ -165,11 +165,10 @@ enum MusterProcess {
         /// Sends `signal` (SIGTERM by default) and waits for the exit; returns the exit status.
         func stop(with signal: Int32 = SIGTERM) async -> Int32 {
             kill(process.processIdentifier, signal)
-            return await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    self.process.waitUntilExit()
-                    continuation.resume(returning: self.process.terminationStatus)
-                }
+            let process = process
+            return await onOwnThread {
+                process.waitUntilExit()
+                return process.terminationStatus
             }
         }
 

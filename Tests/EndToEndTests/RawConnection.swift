@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 
 #if canImport(Glibc)
@@ -6,7 +7,10 @@ import Foundation
 
 /// A TCP connection to a server on loopback that sends exactly the bytes it is given — a partial
 /// header, half a body, nothing at all — and reads what comes back until the server closes.
-final class RawConnection {
+///
+/// Its reads wait on a thread of their own (``onOwnThread(_:)``), never on Swift's cooperative pool: a read that
+/// blocked there waited 30 s for an in-process server which could not answer, every thread being blocked.
+final class RawConnection: @unchecked Sendable {
     private let socket: Int32
 
     /// Connects to `127.0.0.1:port`.
@@ -36,16 +40,21 @@ final class RawConnection {
 
     /// Everything the server sends until it closes the connection. Fails after `limit` seconds
     /// without the close, so a server that never closes fails the test instead of hanging it.
-    func readUntilClosed(limit: Double = 30) throws -> String {
-        try read(limit: limit) { _ in false }
+    func readUntilClosed(limit: Double = 30) async throws -> String {
+        try await onOwnThread { try self.blockingRead(limit: limit) { _ in false } }
     }
 
     /// What the server sends until the text contains `marker` (or it closes), within `limit` seconds.
-    func read(until marker: String, limit: Double = 30) throws -> String {
-        try read(limit: limit) { $0.contains(marker) }
+    func read(until marker: String, limit: Double = 30) async throws -> String {
+        try await onOwnThread { try self.blockingRead(until: marker, limit: limit) }
     }
 
-    private func read(limit: Double, until done: (String) -> Bool) throws -> String {
+    /// ``read(until:limit:)`` blocking the calling thread, for a caller on a thread of its own.
+    func blockingRead(until marker: String, limit: Double = 30) throws -> String {
+        try blockingRead(limit: limit) { $0.contains(marker) }
+    }
+
+    private func blockingRead(limit: Double, until done: (String) -> Bool) throws -> String {
         var received: [UInt8] = []
         let deadline = Date().addingTimeInterval(limit)
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -74,7 +74,7 @@ import Testing
         // Plain HTTP on the TLS port gets no HTTP answer.
         let connection = try RawConnection(port: server.base.port!)
         try connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        #expect(!(try connection.readUntilClosed().hasPrefix("HTTP/1.1 200")))
+        #expect(!(try await connection.readUntilClosed().hasPrefix("HTTP/1.1 200")))
     }
 
     @Test func aKeyOthersCanReadIsRefusedNamingIt() async throws {

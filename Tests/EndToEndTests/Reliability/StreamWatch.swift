@@ -16,8 +16,8 @@ final class StreamWatch: Sendable {
             do {
                 let connection = try RawConnection(port: port)
                 try connection.send(request)
-                openedContinuation.yield(try connection.read(until: "\r\n\r\n", limit: 30))
-                openedContinuation.yield(try connection.read(until: marker, limit: limit))
+                openedContinuation.yield(try connection.blockingRead(until: "\r\n\r\n", limit: 30))
+                openedContinuation.yield(try connection.blockingRead(until: marker, limit: limit))
                 openedContinuation.finish()
             } catch {
                 openedContinuation.finish(throwing: error)

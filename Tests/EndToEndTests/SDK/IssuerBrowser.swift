@@ -41,7 +41,7 @@ final class IssuerBrowser: OAuthBrowser {
             "POST /authorize HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n"
                 + "Connection: close\r\n\r\n\(form)")
-        let answer = try connection.readUntilClosed()
+        let answer = try await connection.readUntilClosed()
         try #require(answer.hasPrefix("HTTP/1.1 302"), "the issuer did not redirect: \(answer)")
         let location = try #require(
             answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location: ") }?.dropFirst(10))
