@@ -41,9 +41,20 @@ import Testing
             let phone = try await MQTTDevice(broker.configuration(user: "phone", clientID: "phone-1"))
             for n in 1...12 { try await phone.publish("reading \(n)", to: "devices/phone-1") }
             gate.open()
-            _ = try await received.wait(for: 12)
+            var waitingFor = 12
+            while Set(received.texts).count < 12 {  // a message that came twice counts once
+                _ = try await received.wait(for: waitingFor)
+                waitingFor = received.texts.count + 12 - Set(received.texts).count
+            }
 
-            #expect(received.texts == (1...12).map { "reading \($0)" })
+            // At least once, in the broker's order: only a lost connection (a loaded machine missing a keepalive while
+            // the first batch waits) brings unacknowledged messages again, after those already handed over.
+            var firstArrivals: [String] = []
+            for text in received.texts where !firstArrivals.contains(text) { firstArrivals.append(text) }
+            #expect(firstArrivals == (1...12).map { "reading \($0)" })
+            if muster.counters.disconnects + phone.client.counters.disconnects == 0 {
+                #expect(received.texts.count == 12, "no connection was lost, so nothing came twice: \(received.texts)")
+            }
             #expect(sizes.withLock { $0 }.allSatisfy { $0 <= 3 })
             #expect(sizes.withLock { $0 }.contains(3), "the queued messages came in full batches")
             await muster.shutdown()

@@ -17,8 +17,10 @@ import Testing
             try await muster.publish(topic: "muster/phone-1", payload: Array(dialog.utf8))
             #expect(muster.counters.messagesPublished == 1)
             let received = try await phone.messages(count: 1)
-            #expect(received.map(\.topic) == ["muster/phone-1"])
-            #expect(received.first?.payload == Array(dialog.utf8))
+            // At least once: only a lost connection (a loaded machine missing a keepalive) may bring it again.
+            let reconnected = muster.counters.disconnects + phone.client.counters.disconnects > 0
+            #expect(reconnected ? !received.isEmpty : received.count == 1, "\(received)")
+            #expect(received.allSatisfy { $0.topic == "muster/phone-1" && $0.payload == Array(dialog.utf8) })
             #expect(received.first?.qos == .atLeastOnce)
             await muster.shutdown()
             await phone.close()
