@@ -66,7 +66,9 @@ import Testing
         let log = try EventLog(directory: data, configuration: Self.release)
         for i in 1...5 { try await log.append(AppendRequest(stream: "s", events: [.sample(n: i)])) }
         try await log.perform { scope in
-            try scope.projection(PositionIndex.byType.name).put("positions", Array("Phantom".utf8), [])
+            try Array("Phantom".utf8).withUnsafeBytes { key in
+                try scope.projection(PositionIndex.byType.name).appendValues("positionSets", key: key, ascending: [1])
+            }
         }
         log.close()
         let verify = try await MusterProcess.run(["verify", "--data", data.path])

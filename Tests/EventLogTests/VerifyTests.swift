@@ -59,18 +59,25 @@ import Testing
         defer { t.directory.remove() }
         let log = try await Self.populated(t)
         try await log.perform { scope in
-            try scope.projection(PositionIndex.byType.name).put("positions", Array("Bogus".utf8) + [0], [1, 2])
-            _ = try scope.projection(PositionIndex.byNamespace.name).delete(
-                "positions", Key.joined("default") + Key.position(3))
+            try Array("Bogus".utf8).withUnsafeBytes { key in
+                try scope.projection(PositionIndex.byType.name).appendValues(
+                    PositionIndex.table, key: key, ascending: [1])
+            }
+            let removed = try scope.projection(PositionIndex.byNamespace.name).deleteValue(
+                PositionIndex.table, key: Array("default".utf8), 3)
+            #expect(removed)
         }
         let report = try await log.verify()
         #expect(report.problemCount == 2, "\(report.problems)")
         let byType = try #require(report.problems.first { $0.message.hasPrefix(PositionIndex.byType.name) })
         #expect(byType.area == "projection")
         #expect(
-            byType.message.contains("\"Bogus\\x00\" is stored but not produced by the rebuild"), "\(byType.message)")
+            byType.message.contains("key \"Bogus\" value 1 is stored but not produced by the rebuild"),
+            "\(byType.message)")
         let byNamespace = try #require(report.problems.first { $0.message.hasPrefix(PositionIndex.byNamespace.name) })
-        #expect(byNamespace.message.contains("produced by the rebuild but missing"))
+        #expect(
+            byNamespace.message.contains("key \"default\" value 3 is produced by the rebuild but missing"),
+            "\(byNamespace.message)")
         #expect(report.projections.first { $0.name == PositionIndex.byType.name }?.differences == 1)
     }
 

@@ -48,9 +48,7 @@ public struct LogReader {
             return stoppedEarly ? last : max(last, head)
         }
         if let index = try index(for: query) {
-            try index.scan(index.table, from: index.prefix + Key.position(query.from)) { key, _ in
-                guard key.starts(with: index.prefix) else { return false }
-                let position = Key.readPosition(key, at: index.prefix.count)
+            try index.state.scanValues(PositionIndex.table, key: index.key, from: query.from) { position in
                 guard let event = try reading.event(at: position) else { return false }
                 return try visit(event)
             }
@@ -80,15 +78,10 @@ public struct LogReader {
         return try core.projections.projections.map { try core.projections.status($0, head: head, txn) }
     }
 
+    /// A `PositionIndex`'s state and the key of the value asked for.
     private struct Index {
         let state: ProjectionState
-        let table: String
-        let prefix: [UInt8]
-        func scan(_ t: String, from: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool)
-            throws
-        {
-            try state.scan(t, from: from, body)
-        }
+        let key: [UInt8]
     }
 
     /// The index answering a type or namespace query, when it is current.
@@ -101,10 +94,10 @@ public struct LogReader {
             return try core.projections.state(p, txn)
         }
         if let type = query.type, let state = try current(PositionIndex.byType.name) {
-            return Index(state: state, table: PositionIndex.table, prefix: PositionIndex.prefix(type))
+            return Index(state: state, key: PositionIndex.key(type))
         }
         if let namespace = query.namespace, let state = try current(PositionIndex.byNamespace.name) {
-            return Index(state: state, table: PositionIndex.table, prefix: PositionIndex.prefix(namespace))
+            return Index(state: state, key: PositionIndex.key(namespace))
         }
         return nil
     }

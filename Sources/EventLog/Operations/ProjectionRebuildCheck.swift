@@ -64,7 +64,10 @@ struct ProjectionRebuildCheck {
                 ProjectionRuntime.tableName(p.name, generation, table), in: txn, create: false)
             try scratch.read { fresh in
                 let rebuilt = try scratch.table(Self.scratchName(p, table), in: fresh, create: false)
-                try TableComparison(stored: stored.map { (txn, $0) }, rebuilt: rebuilt.map { (fresh, $0) }).run {
+                try TableComparison(
+                    stored: stored.map { (txn, $0) }, rebuilt: rebuilt.map { (fresh, $0) },
+                    valueSets: p.valueSetTables.contains(table)
+                ).run {
                     difference in
                     result.differences += 1
                     if examples.count < Self.examplesPerProjection { examples.append("\(table): \(difference)") }
@@ -94,7 +97,8 @@ struct ProjectionRebuildCheck {
             do {
                 var tables: [String: Table] = [:]
                 for name in p.tables {
-                    tables[name] = try scratch.createTable(Self.scratchName(p, name), in: write)
+                    tables[name] = try scratch.createTable(
+                        Self.scratchName(p, name), in: write, valueSets: p.valueSetTables.contains(name))
                 }
                 let state = ProjectionState(txn: write, tables: tables, isReplaying: true, projection: p.name)
                 var reached = applied

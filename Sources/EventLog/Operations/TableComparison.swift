@@ -1,8 +1,10 @@
 /// Walks two tables in key order side by side and reports every key that is only in one of them or
-/// whose values differ. A missing table compares as an empty one.
+/// whose values differ. A missing table compares as an empty one. Tables of value sets compare entry by entry: a
+/// key with a value is what is stored or missing.
 struct TableComparison {
     let stored: (Transaction, Table)?
     let rebuilt: (Transaction, Table)?
+    var valueSets = false
 
     func run(_ difference: (String) -> Void) throws {
         let left = try stored.map { try Cursor($0.0, $0.1) }
@@ -16,7 +18,8 @@ struct TableComparison {
         while a != nil || b != nil {
             switch (a, b) {
             case (let x?, let y?):
-                let order = Self.compare(x.key, y.key)
+                var order = Self.compare(x.key, y.key)
+                if valueSets && order == 0 { order = Self.compare(x.value, y.value) }
                 if order == 0 {
                     if !x.value.elementsEqual(y.value) {
                         difference(
@@ -26,22 +29,28 @@ struct TableComparison {
                     a = try left?.next()
                     b = try right?.next()
                 } else if order < 0 {
-                    difference("key \(Self.render(x.key)) is stored but not produced by the rebuild")
+                    difference("\(entry(x)) is stored but not produced by the rebuild")
                     a = try left?.next()
                 } else {
-                    difference("key \(Self.render(y.key)) is produced by the rebuild but missing")
+                    difference("\(entry(y)) is produced by the rebuild but missing")
                     b = try right?.next()
                 }
             case (let x?, nil):
-                difference("key \(Self.render(x.key)) is stored but not produced by the rebuild")
+                difference("\(entry(x)) is stored but not produced by the rebuild")
                 a = try left?.next()
             case (nil, let y?):
-                difference("key \(Self.render(y.key)) is produced by the rebuild but missing")
+                difference("\(entry(y)) is produced by the rebuild but missing")
                 b = try right?.next()
             case (nil, nil):
                 return
             }
         }
+    }
+
+    /// How a difference names an entry: its key, and in a value set the value too.
+    private func entry(_ e: Cursor.Entry) -> String {
+        guard valueSets, e.value.count == 8 else { return "key \(Self.render(e.key))" }
+        return "key \(Self.render(e.key)) value \(UInt64(bigEndian: e.value.loadUnaligned(as: UInt64.self)))"
     }
 
     /// LMDB's default order: bytes compared as unsigned, a shorter key before its extensions.

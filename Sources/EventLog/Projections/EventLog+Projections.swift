@@ -30,9 +30,13 @@ extension EventLog {
         let selected =
             try names.isEmpty ? core.projections.projections : names.map { try core.projections.projection(named: $0) }
         guard !selected.isEmpty else { return }
-        try await perform { scope in
-            for p in selected { _ = try core.projections.beginRebuild(p, scope.txn) }
+        let (start, end) = try await perform { scope in
+            let checkpoints = try selected.map { try core.projections.beginRebuild($0, scope.txn) }
+            return ((checkpoints.min() ?? 0) + 1, scope.head)
         }
+        // The log up to now is decoded on another thread while the writer folds.
+        let feed = start <= end ? RebuildFeed(core, from: start, through: end) : nil
+        defer { feed?.stop() }
         var eventsPerStep = eventsPerStep
         while true {
             try Task.checkCancellation()
@@ -42,7 +46,7 @@ extension EventLog {
                 steps = try await perform { scope -> [RebuildProgress] in
                     let head = scope.head
                     let checkpoints = try core.projections.stepRebuild(
-                        selected, limit: limit, head: head, scope.txn, log: core.reading(scope.txn))
+                        selected, limit: limit, head: head, scope.txn, log: core.reading(scope.txn), feed: feed)
                     return zip(selected, checkpoints).map { p, checkpoint in
                         RebuildProgress(
                             projection: p.name, checkpoint: checkpoint, head: head, isFinished: checkpoint >= head)

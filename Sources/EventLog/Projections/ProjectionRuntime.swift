@@ -75,7 +75,9 @@ struct ProjectionRuntime: Sendable {
         var map: [String: Table] = [:]
         for name in p.tables {
             let physical = Self.tableName(p.name, generation, name)
-            if let table = try txn.environment.table(physical, in: txn, create: create || txn.isWrite) {
+            if let table = try txn.environment.table(
+                physical, in: txn, create: create || txn.isWrite, valueSets: p.valueSetTables.contains(name))
+            {
                 map[name] = table
             } else {
                 throw StoreError(
@@ -103,10 +105,8 @@ struct ProjectionRuntime: Sendable {
     func applyInline(_ events: [RecordedEvent], _ txn: Transaction) throws {
         let states = try txn.inlineProjectionStates ?? inlineStates(txn)
         txn.inlineProjectionStates = states
-        for event in events {
-            let current = upcasters.upcast(event)
-            for (p, state) in states { try p.applyIfHandled(current, to: state) }
-        }
+        let current = upcasters.isEmpty ? events : events.map(upcasters.upcast)
+        for (p, state) in states { try p.applyIfHandled(current, to: state) }
     }
 
     private func inlineStates(_ txn: Transaction) throws -> [(EventFilteredProjection, ProjectionState)] {
@@ -123,12 +123,14 @@ struct ProjectionRuntime: Sendable {
         var checkpoint = try meta.integer(key(p, "checkpoint"), in: txn) ?? 0
         var applied = 0
         let filtered = EventFilteredProjection(p)
+        var run = EventRun()
         try log.scan(from: checkpoint + 1) { event in
-            try filtered.applyIfHandled(event, to: state)
+            if run.add(event) { try filtered.applyIfHandled(run.take(), to: state) }
             checkpoint = event.position
             applied += 1
             return applied < limit
         }
+        if !run.isEmpty { try filtered.applyIfHandled(run.take(), to: state) }
         if applied > 0 { try meta.setInteger(key(p, "checkpoint"), checkpoint, in: txn) }
         return checkpoint
     }
@@ -156,9 +158,11 @@ struct ProjectionRuntime: Sendable {
 
     /// Applies up to `limit` events to the rebuilds under way of `projections`, reading the log once
     /// for all of them, and swaps each in once it reaches `head`. Returns each one's checkpoint
-    /// (`head` after its swap).
+    /// (`head` after its swap). Events `feed` decoded ahead are taken from it while they follow on; the rest are
+    /// read here.
     func stepRebuild(
-        _ projections: [any Projection], limit: Int, head: UInt64, _ txn: Transaction, log: LogReading
+        _ projections: [any Projection], limit: Int, head: UInt64, _ txn: Transaction, log: LogReading,
+        feed: RebuildFeed? = nil
     ) throws -> [UInt64] {
         var states: [ProjectionState?] = []
         var checkpoints: [UInt64] = []
@@ -176,13 +180,39 @@ struct ProjectionRuntime: Sendable {
             var applied = 0
             var reached = start - 1
             let filtered = projections.map(EventFilteredProjection.init)
-            try log.scan(from: start) { event in
-                for (i, p) in filtered.enumerated() where event.position > checkpoints[i] {
-                    if let state = states[i] { try p.applyIfHandled(event, to: state) }
+            var run = EventRun()
+            func fold(_ events: [RecordedEvent]) throws {
+                for (i, p) in filtered.enumerated() {
+                    guard let state = states[i] else { continue }
+                    // A resumed rebuild may be further along than the others: only what it has not folded yet.
+                    if let first = events.first, first.position > checkpoints[i] {
+                        try p.applyIfHandled(events, to: state)
+                    } else {
+                        let unfolded = Array(events.drop { $0.position <= checkpoints[i] })
+                        if !unfolded.isEmpty { try p.applyIfHandled(unfolded, to: state) }
+                    }
                 }
-                reached = event.position
-                applied += 1
-                return applied < limit && reached < head
+            }
+            while let feed, applied < limit, reached < head, let decoded = try feed.next() {
+                // A step that failed lost the runs it took: the feed no longer follows on, so read here from now.
+                guard decoded.first?.position == reached + 1, let last = decoded.last, last.position <= head else {
+                    feed.stop()
+                    break
+                }
+                let taken = min(decoded.count, limit - applied)
+                if taken < decoded.count { feed.giveBack(Array(decoded[taken...])) }
+                try fold(taken < decoded.count ? Array(decoded[..<taken]) : decoded)
+                reached = taken < decoded.count ? decoded[taken - 1].position : last.position
+                applied += taken
+            }
+            if applied < limit && reached < head {
+                try log.scan(from: reached + 1) { event in
+                    if run.add(event) { try fold(run.take()) }
+                    reached = event.position
+                    applied += 1
+                    return applied < limit && reached < head
+                }
+                if !run.isEmpty { try fold(run.take()) }
             }
             for i in checkpoints.indices where states[i] != nil { checkpoints[i] = max(checkpoints[i], reached) }
         }
@@ -226,5 +256,27 @@ struct ProjectionRuntime: Sendable {
                 try txn.environment.dropTable(table, in: txn)
             }
         }
+    }
+}
+
+/// Events gathered from a scan to be folded together: a few thousand, so a projection can gather its writes
+/// without holding a whole rebuild step's events.
+struct EventRun {
+    static let length = 4096
+    private var events: [RecordedEvent] = []
+
+    var isEmpty: Bool { events.isEmpty }
+
+    /// Adds `event`; true once the run is full.
+    mutating func add(_ event: RecordedEvent) -> Bool {
+        if events.isEmpty { events.reserveCapacity(Self.length) }
+        events.append(event)
+        return events.count >= Self.length
+    }
+
+    /// The events gathered, leaving the run empty.
+    mutating func take() -> [RecordedEvent] {
+        defer { events = [] }
+        return events
     }
 }

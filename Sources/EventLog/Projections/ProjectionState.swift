@@ -77,6 +77,28 @@ public struct ProjectionState {
         try start.withUnsafeBytes { try txn.scan(t, from: $0, body) }
     }
 
+    /// Adds `values`, ascending and each above every value `key` holds already, to the set under `key` of a table
+    /// the projection declares in `valueSetTables`.
+    public func appendValues(_ table: String, key: UnsafeRawBufferPointer, ascending values: some Sequence<UInt64>)
+        throws
+    {
+        try txn.appendValues(self.table(table), key: key, ascending: values)
+    }
+
+    /// Visits the values under `key` of a value-set table from the first ≥ `start` on, ascending, until `body`
+    /// returns false.
+    public func scanValues(_ table: String, key: [UInt8], from start: UInt64, _ body: (UInt64) throws -> Bool) throws {
+        let t = try self.table(table)
+        try key.withUnsafeBytes { try txn.scanValues(t, key: $0, from: start, body) }
+    }
+
+    /// Removes `value` from the set under `key` of a value-set table; returns whether it was there.
+    @discardableResult
+    public func deleteValue(_ table: String, key: [UInt8], _ value: UInt64) throws -> Bool {
+        let t = try self.table(table)
+        return try key.withUnsafeBytes { try txn.deleteValue(t, key: $0, value) }
+    }
+
     /// Number of entries in a table.
     public func count(_ table: String) throws -> Int { try txn.count(self.table(table)) }
 

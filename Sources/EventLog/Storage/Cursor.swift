@@ -35,6 +35,31 @@ final class Cursor {
         )
     }
 
+    // MARK: Value sets (tables made with `valueSets`)
+
+    /// The first value ≥ `value` under exactly `key`.
+    func seek(_ key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws -> Entry? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_cursor_get(raw, &k, &v, MDB_GET_BOTH_RANGE)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "mdb_cursor_get(\(table.name), get both range)")
+        return (
+            UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+            UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        )
+    }
+
+    /// The next value under the current key.
+    func nextValue() throws -> Entry? { try op(MDB_NEXT_DUP) }
+
+    /// Adds `value` under `key`, above every value the key holds already (`MDB_APPENDDUP`).
+    func appendValue(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try check(mdb_cursor_put(raw, &k, &v, UInt32(MDB_APPENDDUP)), "mdb_cursor_put(\(table.name), append value)")
+    }
+
     private func op(_ operation: MDB_cursor_op) throws -> Entry? {
         var k = MDB_val()
         var v = MDB_val()

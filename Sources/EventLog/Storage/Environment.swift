@@ -302,13 +302,17 @@ public final class Environment: @unchecked Sendable {
     /// it commits. A read transaction that needs a handle not open yet has it opened in a fresh transaction
     /// under `openLock` and throws `TableHandleOpened`: its own snapshot predates the handle, so `read` runs
     /// its body again.
-    func table(_ name: String, in transaction: Transaction, create: Bool) throws -> Table? {
+    ///
+    /// `valueSets` makes a new table one of value sets: each key holds an ascending set of 8-byte values (LMDB's
+    /// `MDB_DUPSORT | MDB_DUPFIXED`); an existing table keeps the kind it was made with.
+    func table(_ name: String, in transaction: Transaction, create: Bool, valueSets: Bool = false) throws -> Table? {
         if let dbi = tables.withLock({ $0[name] }) { return Table(name: name, dbi: dbi) }
         if let dbi = transaction.pendingTables[name] { return Table(name: name, dbi: dbi) }
         precondition(!create || transaction.isWrite, "tables are created in write transactions")
         if transaction.isWrite {
             var dbi = MDB_dbi()
-            let rc = mdb_dbi_open(transaction.raw, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
+            let flags = create ? UInt32(MDB_CREATE) | (valueSets ? UInt32(MDB_DUPSORT | MDB_DUPFIXED) : 0) : 0
+            let rc = mdb_dbi_open(transaction.raw, name, flags, &dbi)
             if rc == MDB_NOTFOUND { return nil }
             try check(rc, "mdb_dbi_open(\(name))")
             transaction.pendingTables[name] = dbi
@@ -375,8 +379,8 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Opens or creates a table inside a write transaction.
-    func createTable(_ name: String, in transaction: Transaction) throws -> Table {
-        try table(name, in: transaction, create: true)!
+    func createTable(_ name: String, in transaction: Transaction, valueSets: Bool = false) throws -> Table {
+        try table(name, in: transaction, create: true, valueSets: valueSets)!
     }
 
     /// Deletes a table and its handle inside a write transaction.

@@ -148,6 +148,48 @@ public final class Transaction {
         try key.withUnsafeBytes { try delete(table, $0) }
     }
 
+    // MARK: Value sets (tables made with `valueSets`)
+
+    /// Adds `values`, ascending and each above every value `key` holds already, to the set under `key`; stored
+    /// big-endian, so the set's order is the numbers' order.
+    public func appendValues(_ table: Table, key: UnsafeRawBufferPointer, ascending values: some Sequence<UInt64>)
+        throws
+    {
+        let cursor = try Cursor(self, table)
+        defer { cursor.close() }
+        for value in values {
+            writeCount += 1
+            try withUnsafeBytes(of: value.bigEndian) { try cursor.appendValue(key, $0) }
+        }
+    }
+
+    /// Visits the values under `key` from the first ≥ `start` on, ascending, until `body` returns false.
+    public func scanValues(
+        _ table: Table, key: UnsafeRawBufferPointer, from start: UInt64, _ body: (UInt64) throws -> Bool
+    ) throws {
+        let cursor = try Cursor(self, table)
+        defer { cursor.close() }
+        var entry = try withUnsafeBytes(of: start.bigEndian) { try cursor.seek(key, value: $0) }
+        while let (_, value) = entry, value.count == 8 {
+            guard try body(UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))) else { return }
+            entry = try cursor.nextValue()
+        }
+    }
+
+    /// Removes `value` from the set under `key`; returns whether it was there.
+    @discardableResult
+    public func deleteValue(_ table: Table, key: UnsafeRawBufferPointer, _ value: UInt64) throws -> Bool {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        writeCount += 1
+        let rc = withUnsafeBytes(of: value.bigEndian) { bytes in
+            var v = MDB_val(mv_size: 8, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            return mdb_del(raw, table.dbi, &k, &v)
+        }
+        if rc == MDB_NOTFOUND { return false }
+        try check(rc, "mdb_del(\(table.name), value)")
+        return true
+    }
+
     /// Removes every entry of the table, keeping the table.
     public func clear(_ table: Table) throws {
         writeCount += 1
