@@ -101,6 +101,8 @@ import Testing
         #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 7 && $0.uuid.8 >> 6 == 0b10 })
+        // The 62 random bits differ from id to id (they are drawn 512 words at a time, never reused).
+        #expect(Set(keys.map { $0[8...] }).count == ids.count)
     }
 
     @Test func theTimestampIsTheCreationMillisecond() {
