@@ -34,7 +34,8 @@ public enum EventID {
         func byte(_ value: UInt64, _ shift: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
         return UUID(
             uuid: (
-                byte(millis, 40), byte(millis, 32), byte(millis, 24), byte(millis, 16), byte(millis, 8), byte(millis, 0),
+                byte(millis, 40), byte(millis, 32), byte(millis, 24), byte(millis, 16), byte(millis, 8),
+                byte(millis, 0),
                 0x70 | UInt8(counter >> 8), UInt8(truncatingIfNeeded: counter),
                 0x80 | byte(tail, 58), byte(tail, 48), byte(tail, 40), byte(tail, 32), byte(tail, 24), byte(tail, 16),
                 byte(tail, 8), byte(tail, 0)
