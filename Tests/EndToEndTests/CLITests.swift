@@ -240,6 +240,20 @@ import Testing
         #expect(try await head() == 5)
     }
 
+    /// The next batch is read while one commits: when that commit fails, its line is the one reported, though a
+    /// later line was read first and is bad too.
+    @Test func aFailedCommitIsReportedBeforeABadLineReadAfterIt() async throws {
+        defer { directory.remove() }
+        var lines = (1...10).map { #"{"stream":"s","type":"T","body":{"n":\#($0)}}"# }
+        lines[2] = #"{"stream":"t","type":"T","body":{},"expectedVersion":4}"#  // line 3: t does not exist
+        lines[7] = #"{"stream":"s","type":"T""#  // line 8: not JSON
+        let failed = try await muster("import", "--batch-size", "5", "-", stdin: lines.joined(separator: "\n"))
+        #expect(failed.status == 3, "\(failed)")
+        #expect(failed.stderr.contains("muster: line 3:"), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("line 8"), "\(failed.stderr)")
+        #expect(try await head() == 0, "nothing of the failed batch, nothing after it")
+    }
+
     @Test func anImportConflictNamesItsLineAndWritesNothingOfTheBatch() async throws {
         defer { directory.remove() }
         let input = [

@@ -20,7 +20,9 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Seconds per timed loop (default 10, 1 with --smoke).")
     var seconds: Double?
 
-    @Option(help: "Events in the rebuild scenario's log (default 1,000,000, 20,000 with --smoke).")
+    @Option(
+        help: "Events in the rebuild scenario's log and lines in the import's (default 1,000,000, 20,000 with --smoke)."
+    )
     var events: Int?
 
     @Option(

@@ -8,6 +8,7 @@ protocol Scenario: Sendable {
 
 /// Every scenario, in the order a full run executes them.
 let allScenarios: [any Scenario] = [
-    DurableAppend(), Rebuild(), Backup(), BlobIngest(), SendToAll(), HTTPSubmission(), HTTPLocations(),
+    DurableAppend(), Rebuild(), JSONLinesImport(), Backup(), BlobIngest(), SendToAll(), HTTPSubmission(),
+    HTTPLocations(),
     Geofences(), EventDecode(), PushFanout(), WebInbox(), MQTTIngest(), Soak(),
 ]

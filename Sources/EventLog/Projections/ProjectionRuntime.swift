@@ -106,7 +106,30 @@ struct ProjectionRuntime: Sendable {
         let states = try txn.inlineProjectionStates ?? inlineStates(txn)
         txn.inlineProjectionStates = states
         let current = upcasters.isEmpty ? events : events.map(upcasters.upcast)
-        for (p, state) in states { try p.applyIfHandled(current, to: state) }
+        // Projections of every event take the run as it is; which of the others fold a type is asked once per type
+        // of the run, not once per event and projection (a commit of 5,000 imported events asked 85,000 times).
+        var handled = [[RecordedEvent]](repeating: [], count: states.count)
+        let selective = states.indices.filter { states[$0].0.eventTypes != nil }
+        if !selective.isEmpty {
+            var handlers: [String: [Int]] = [:]
+            for event in current {
+                let indices =
+                    handlers[event.type]
+                    ?? {
+                        let indices = selective.filter { states[$0].0.eventTypes?.contains(event.type) == true }
+                        handlers[event.type] = indices
+                        return indices
+                    }()
+                for i in indices { handled[i].append(event) }
+            }
+        }
+        for (i, (p, state)) in states.enumerated() {
+            if p.eventTypes == nil {
+                try p.projection.apply(current, to: state)
+            } else if !handled[i].isEmpty {
+                try p.projection.apply(handled[i], to: state)
+            }
+        }
     }
 
     private func inlineStates(_ txn: Transaction) throws -> [(EventFilteredProjection, ProjectionState)] {

@@ -45,29 +45,48 @@ struct Import: AsyncParsableCommand {
         var batch: [ImportLine] = []
         var summary = Summary()
         var lastReport = Date.distantPast
+        // The batch being committed while the next is read: reading runs on this core, the writer on the other.
+        var committing: (task: Task<Summary, any Error>, bytesRead: UInt64)?
 
-        func commit() async throws {
-            guard !batch.isEmpty else { return }
-            summary.add(try await Self.commit(batch, to: log))
-            batch.removeAll(keepingCapacity: true)
+        func finishCommitting() async throws {
+            guard let (task, bytesRead) = committing else { return }
+            committing = nil
+            summary.add(try await task.value)
             if let total {
-                progress.update(lines.bytesRead, of: total, unit: "bytes")
+                progress.update(bytesRead, of: total, unit: "bytes")
             } else if Date().timeIntervalSince(lastReport) >= 1 {
                 lastReport = Date()
                 progress.finish("\(summary.imported) events")
             }
         }
 
-        while let (number, line) = try lines.next() {
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-            do {
-                batch.append(try ImportLine(line, number: number))
-            } catch {
-                throw CommandFailure.invalid(error.description)
-            }
-            if batch.count >= batchSize { try await commit() }
+        func commit() async throws {
+            try await finishCommitting()  // in file order: a failure in an earlier batch is the one reported
+            guard !batch.isEmpty else { return }
+            let ready = batch
+            batch = []
+            batch.reserveCapacity(ready.count)
+            committing = (Task { try await Self.commit(ready, to: log) }, lines.bytesRead)
         }
-        try await commit()
+
+        do {
+            while let (number, line) = try lines.next() {
+                guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
+                do {
+                    batch.append(try ImportLine(line, number: number))
+                } catch {
+                    throw CommandFailure.invalid(error.description)
+                }
+                if batch.count >= batchSize { try await commit() }
+            }
+            try await commit()
+            try await finishCommitting()
+        } catch {
+            // A bad line keeps the batches before it: the one under way is committed (or its own failure, earlier
+            // in the file, is what is reported).
+            try await finishCommitting()
+            throw error
+        }
         if let total {
             progress.update(total, of: total, unit: "bytes")
         } else {

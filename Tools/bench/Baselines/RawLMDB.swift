@@ -12,17 +12,14 @@ final class RawLMDB: @unchecked Sendable {
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "mdb_env_create")
         self.env = env!
-        do {
-            try check(mdb_env_set_maxdbs(self.env, 512), "mdb_env_set_maxdbs")
-            try check(mdb_env_set_mapsize(self.env, mapSize), "mdb_env_set_mapsize")
-            // The same flags as Muster's Environment: durable commits, no TLS slots, no read-ahead.
-            var flags = UInt32(MDB_NOTLS) | UInt32(MDB_NORDAHEAD)
-            if readOnly { flags |= UInt32(MDB_RDONLY) }
-            try check(mdb_env_open(self.env, directory.path, flags, 0o644), "mdb_env_open(\(directory.path))")
-        } catch {
-            mdb_env_close(self.env)
-            throw error
-        }
+        // Every property is set: when a step below throws, `deinit` closes the handle (closing it here too freed it
+        // twice).
+        try check(mdb_env_set_maxdbs(self.env, 512), "mdb_env_set_maxdbs")
+        try check(mdb_env_set_mapsize(self.env, mapSize), "mdb_env_set_mapsize")
+        // The same flags as Muster's Environment: durable commits, no TLS slots, no read-ahead.
+        var flags = UInt32(MDB_NOTLS) | UInt32(MDB_NORDAHEAD)
+        if readOnly { flags |= UInt32(MDB_RDONLY) }
+        try check(mdb_env_open(self.env, directory.path, flags, 0o644), "mdb_env_open(\(directory.path))")
     }
 
     deinit { mdb_env_close(env) }

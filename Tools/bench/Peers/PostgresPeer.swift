@@ -41,6 +41,46 @@ struct PostgresPeer {
     /// Runs `script` with pgbench (`-n -c clients -j 2 -T seconds`) against a fresh cluster after
     /// `setup` SQL; the cluster is stopped and removed whatever happens.
     func bench(setup: String, script: String, clients: Int, seconds: Int) throws -> Result {
+        try withCluster { connection, directory, version in
+            try ExternalCommand(binaries.psql, connection + ["-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", setup])
+                .run()
+            let scriptFile = directory.appendingPathComponent("insert.sql")
+            try script.write(to: scriptFile, atomically: true, encoding: .utf8)
+            let outcome = try ExternalCommand(
+                binaries.pgbench,
+                connection + [
+                    "-n", "-c", String(clients), "-j", "2", "-T", String(seconds), "-f", scriptFile.path, "postgres",
+                ]
+            ).run()
+            return try Self.parse(outcome.output, version: version)
+        }
+    }
+
+    /// Loads the lines of `file` with `COPY` into a fresh table of one `jsonb` column (each line checked as JSON,
+    /// as Muster checks it) and a durable commit at the end. Returns lines per second and the server's version.
+    func copyRate(file: URL, lines: Int) throws -> (rate: Double, version: String) {
+        try withCluster { connection, _, version in
+            let psql = connection + ["-d", "postgres", "-v", "ON_ERROR_STOP=1"]
+            try ExternalCommand(binaries.psql, psql + ["-c", "CREATE TABLE imported (line jsonb NOT NULL)"]).run()
+            let start = ContinuousClock.now
+            let outcome = try ExternalCommand(
+                binaries.psql, psql + ["-c", "\\copy imported (line) from '\(file.path)'"]
+            )
+            .run()
+            let elapsed = seconds(since: start)
+            guard outcome.output.contains("COPY \(lines)") else {
+                throw BenchError.command("COPY did not load \(lines) lines: \(outcome.output.suffix(400))")
+            }
+            return (Double(lines) / elapsed, version)
+        }
+    }
+
+    /// Starts a fresh cluster (initdb, pg_ctl start on a free loopback port, socket in a temporary directory), runs
+    /// `body` with psql's connection arguments, the directory and the server's version line, and always stops and
+    /// removes the cluster.
+    private func withCluster<T>(_ body: (_ connection: [String], _ directory: URL, _ version: String) throws -> T)
+        throws -> T
+    {
         let directory = try TemporaryDirectory("muster-pg")
         defer { directory.remove() }
         if let user, let account = getpwnam(user) {
@@ -66,16 +106,7 @@ struct PostgresPeer {
             as: user
         ).run()
         let connection = ["-h", socket, "-p", String(port), "-U", "bench"]
-        try ExternalCommand(binaries.psql, connection + ["-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", setup]).run()
-        let scriptFile = directory.url.appendingPathComponent("insert.sql")
-        try script.write(to: scriptFile, atomically: true, encoding: .utf8)
-        let outcome = try ExternalCommand(
-            binaries.pgbench,
-            connection + [
-                "-n", "-c", String(clients), "-j", "2", "-T", String(seconds), "-f", scriptFile.path, "postgres",
-            ]
-        ).run()
-        return try Self.parse(outcome.output, version: versionLine.trimmingCharacters(in: .whitespacesAndNewlines))
+        return try body(connection, directory.url, versionLine.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Reads `tps = 1234.5 (without initial connection time)` and the latency average from pgbench.

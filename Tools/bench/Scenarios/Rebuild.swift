@@ -11,7 +11,17 @@ struct Rebuild: Scenario {
         let directory = try TemporaryDirectory("bench-rebuild")
         defer { settings.discard(directory) }
         let built = try await LogFiller.fill(directory.url, events: settings.events, bodySize: settings.bodySize)
-        report.context.append(Figure(label: "building the log, 10,000 per perform", value: built, unit: "events/s"))
+        let rawDirectory = try TemporaryDirectory("bench-rebuild-raw")
+        defer { settings.discard(rawDirectory) }
+        let rawAppend = try await onThread("raw-append") {
+            try RawLMDB(directory: rawDirectory.url).appendRate(
+                eventsPerCommit: 1_000, valueSize: settings.bodySize, duration: settings.seconds)
+        }
+        report.comparisons.append(
+            Comparison(
+                "append 10,000 per perform / raw 1,000-per-commit",
+                figure: Figure(label: "muster log builder", value: built, unit: "events/s"),
+                baseline: Figure(label: "raw LMDB 1,000/commit", value: rawAppend.events, unit: "events/s")))
 
         let scans = try await onThread("raw-scan") { () -> [Double] in
             let raw = try RawLMDB(directory: directory.url, readOnly: true)
