@@ -194,6 +194,11 @@ import Testing
             #expect(other.errorMessage.lowercased().contains("you have no message \(id.lowercased())"))
             let admin = try await client.send(.get, "/api/v1/messages/\(id)/deliveries", token: ada)
             #expect(admin.status == .ok, "\(admin.text)")
+            // An administrator of another namespace is told there is no such message, as anyone else is.
+            let eve = try await client.login("eve", namespace: "other")
+            let elsewhere = try await client.send(.get, "/api/v1/messages/\(id)/deliveries", token: eve)
+            #expect(elsewhere.status == .notFound, "\(elsewhere.text)")
+            #expect(elsewhere.errorMessage.contains("namespace other"), "\(elsewhere.text)")
             let notAnId = try await client.send(.get, "/api/v1/messages/42/deliveries", token: joe)
             #expect(notAnId.status == .badRequest)
             #expect(notAnId.errorFields == ["id"])

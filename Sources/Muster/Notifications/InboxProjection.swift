@@ -77,6 +77,16 @@ extension ProjectionView<InboxProjection> {
         return messages
     }
 
+    /// Whether a message of this id was sent to anyone in `namespace`.
+    func wasSent(_ messageId: UUID, namespace: String) throws -> Bool {
+        var found = false
+        try state.scan("addressed", prefix: Key.joined(namespace, messageId.uuidString)) { _, _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
     /// Where the message sent to `user` is (the position of its `PayloadSent`) and whether it was answered;
     /// nil when it was not sent to `user`.
     func addressed(_ messageId: UUID, user: String, namespace: String) throws -> (

@@ -157,6 +157,11 @@ public struct Notifications: Sendable {
         try log.read { try $0.inbox.pending(user: user, namespace: namespace) }
     }
 
+    /// Whether a message of this id was sent to anyone in `namespace` (what an administrator of it may look at).
+    public func wasSent(id: UUID, namespace: String = Names.defaultNamespace) throws -> Bool {
+        try log.read { try $0.inbox.wasSent(id, namespace: namespace) }
+    }
+
     /// A message sent to `user`, with its payload; nil when there is none such (or it was sent to someone else).
     public func message(id: UUID, user: String, namespace: String = Names.defaultNamespace) throws -> StoredMessage? {
         try log.read { reader in

@@ -16,13 +16,18 @@ struct DeliveryController: APIController {
 
     var deliveries: Deliveries { Deliveries(log: api.log) }
 
-    /// Every device's delivery of the message for an administrator; the caller's own for its recipient; 404 (as
-    /// `GET /messages/{id}`) for anyone else.
+    /// Every device's delivery of the message for an administrator of the namespace it was sent in; the caller's
+    /// own for its recipient; 404 (as `GET /messages/{id}`) for anyone else — an administrator of another namespace
+    /// included.
     @Sendable func messageDeliveries(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> [DeliveryRecord]
     {
         let id = try NotificationController.messageId(context)
         if caller.isAdmin {
+            guard try api.notifications.wasSent(id: id, namespace: caller.namespace) else {
+                throw APIError(
+                    .notFound, "not_found", "no message \(id) was sent in namespace \(caller.namespace)")
+            }
             return try deliveries.list(namespace: caller.namespace, messageId: id).map(DeliveryRecord.init)
         }
         guard try api.notifications.message(id: id, user: caller.username, namespace: caller.namespace) != nil else {
