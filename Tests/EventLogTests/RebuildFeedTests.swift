@@ -29,7 +29,7 @@ import Testing
             "T\(type): "
                 + (try log.events(EventQuery(type: "T\(type)")).map { String($0.position) }.joined(separator: ","))
         }
-        let namespaces = try ["north", "south"].map { namespace in
+        let namespaces = try [String](["north", "south"]).map { namespace in
             "\(namespace): "
                 + (try log.events(EventQuery(namespace: namespace)).map { String($0.position) }.joined(separator: ","))
         }

@@ -57,7 +57,7 @@ struct JSONLinesImport: Scenario {
     static func write(_ count: Int, bodySize: Int, to url: URL) throws -> Int {
         var text = ""
         var size = 0
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let file = try FileHandle(forWritingTo: url)
         defer { try? file.close() }
         for n in 0..<count {
