@@ -147,5 +147,11 @@ import Testing
             }
             #expect(seen == [7])
         }
+        // A type no event can have (empty, or too long for a key) is asked for without an error (found by the API
+        // fuzzer: `GET /api/v1/events?type=` answered 500).
+        #expect(try log.events(EventQuery(type: "")).isEmpty)
+        #expect(try log.events(EventQuery(type: String(repeating: "T", count: 600))).isEmpty)
+        #expect(try log.events(EventQuery(namespace: "")).isEmpty)
+        #expect(try log.events(EventQuery(type: "T1")).map(\.position) == [7])
     }
 }

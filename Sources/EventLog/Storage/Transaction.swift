@@ -163,10 +163,12 @@ public final class Transaction {
         }
     }
 
-    /// Visits the values under `key` from the first ≥ `start` on, ascending, until `body` returns false.
+    /// Visits the values under `key` from the first ≥ `start` on, ascending, until `body` returns false. A key no
+    /// table can hold (empty, or longer than LMDB's limit) holds nothing: asking for it is no error.
     public func scanValues(
         _ table: Table, key: UnsafeRawBufferPointer, from start: UInt64, _ body: (UInt64) throws -> Bool
     ) throws {
+        guard !key.isEmpty, key.count <= Int(mdb_env_get_maxkeysize(environment.raw)) else { return }
         let cursor = try Cursor(self, table)
         defer { cursor.close() }
         var entry = try withUnsafeBytes(of: start.bigEndian) { try cursor.seek(key, value: $0) }
