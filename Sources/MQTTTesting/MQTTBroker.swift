@@ -15,7 +15,7 @@ import MQTT
 /// Brokers of an earlier run that was killed before it could stop them are stopped by the next broker's start.
 public final class MQTTBroker: @unchecked Sendable {
     /// The loopback port it listens on, the same across restarts.
-    public let port: Int
+    public private(set) var port: Int
     /// The broker's files: configuration, password and ACL files, persistence and log.
     public let directory: URL
     /// The users it accepts.
@@ -43,8 +43,19 @@ public final class MQTTBroker: @unchecked Sendable {
         let listener =
             tls || clientCertificates
             ? try await Self.makeCertificates(in: directory, clientCertificates: clientCertificates) : []
-        try await writeFiles(settings: settings, tls: listener)
-        try await start()
+        for attempt in 1...5 {
+            try await writeFiles(settings: settings, tls: listener)
+            do {
+                try await start()
+                return
+            } catch is MQTTBrokerError where attempt < 5 && log.contains("Address already in use") {
+                // Another process took the free port between its choice and mosquitto's bind (seen once in a full
+                // test run): another port, a fresh log.
+                await end(signal: SIGKILL)  // reaps the broker that exited
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent("mosquitto.log"))
+                port = try Self.freePort()
+            }
+        }
     }
 
     /// `mqtt://127.0.0.1:PORT`.
