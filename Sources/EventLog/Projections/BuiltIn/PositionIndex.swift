@@ -29,6 +29,7 @@ public struct PositionIndex: Projection {
 
     /// Gathers the run's positions by value first: one write of a few thousand ascending positions per value.
     public func apply(_ events: [RecordedEvent], to state: ProjectionState) throws {
+        if events.count == 1 { return try apply(events[0], to: state) }
         var positions: [String: [UInt64]] = [:]
         for event in events { positions[field(event), default: []].append(event.position) }
         for (value, ascending) in positions { try append(ascending, to: value, state) }
