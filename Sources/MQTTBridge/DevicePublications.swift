@@ -157,9 +157,10 @@ struct DevicePublications: Sendable {
                 username: device.user, deviceId: device.deviceId, deviceName: device.deviceName)
             let built = reply.response(answering: Payload.parse(stored.payload), responder: responder)
             _ = try await notifications.respond(
-                messageId: id, user: device.user, deviceId: device.deviceId, deviceName: device.deviceName,
-                submitValue: built.response.submitValue, answers: built.response.values,
-                namespace: device.namespace, actor: "mqtt")
+                messageId: id, answers: built.response.values,
+                as: Respondent(
+                    user: device.user, deviceId: device.deviceId, deviceName: device.deviceName,
+                    submitValue: built.response.submitValue, namespace: device.namespace, actor: "mqtt"))
             counters.add(\.responses)
         }
     }

@@ -23,8 +23,8 @@ import Testing
         _ = try await notifications.send(to: ["ann"], title: "Not joe's", body: "B", payload: colourPayload)
         t.clock.advance(seconds: 3600)
         _ = try await notifications.respond(
-            messageId: toOps.messageIds[0], user: "joe", deviceId: "phone",
-            values: Data(#"{"simpleDropList":"Red"}"#.utf8))
+            messageId: toOps.messageIds[0], values: Data(#"{"simpleDropList":"Red"}"#.utf8),
+            as: Respondent(user: "joe", deviceId: "phone"))
         try await directory.defineGroup("ops", members: ["ann"])
 
         let audit = Audit(log: log)

@@ -41,7 +41,7 @@ import Testing
         {
             let sent = try await notifications.send(to: ["joe"], title: "Media", body: "", payload: mediaForm)
             return try await notifications.respond(
-                messageId: sent.messageIds[0], user: "joe", deviceId: deviceId, answers: values)
+                messageId: sent.messageIds[0], answers: values, as: Respondent(user: "joe", deviceId: deviceId))
         }
     }
 

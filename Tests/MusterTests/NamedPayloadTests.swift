@@ -133,18 +133,18 @@ let namedColour = Data(
         let head = f.log.head
         let rejection = await #expect(throws: FormRejection.self) {
             try await f.notifications.respond(
-                messageId: sent.messageIds[0], user: "joe", deviceId: "d",
-                values: Data(#"{"simpleDropList":"Purple"}"#.utf8))
+                messageId: sent.messageIds[0], values: Data(#"{"simpleDropList":"Purple"}"#.utf8),
+                as: Respondent(user: "joe", deviceId: "d"))
         }
         #expect(rejection?.problems.map(\.field) == ["simpleDropList"])
         #expect(f.log.head == head)
         let answer = try await f.notifications.respond(
-            messageId: sent.messageIds[0], user: "joe", deviceId: "d", values: Data(#"{"simpleDropList":"Green"}"#.utf8)
-        )
+            messageId: sent.messageIds[0], values: Data(#"{"simpleDropList":"Green"}"#.utf8),
+            as: Respondent(user: "joe", deviceId: "d"))
         #expect(answer.response.values["simpleDropList"] == .string("Green"))
         // Left alone, the field takes the named payload's default.
         let defaulted = try await f.notifications.respond(
-            messageId: sent.messageIds[1], user: "ann", deviceId: "d", values: Data("{}".utf8))
+            messageId: sent.messageIds[1], values: Data("{}".utf8), as: Respondent(user: "ann", deviceId: "d"))
         #expect(defaulted.response.values["simpleDropList"] == .string("Blue"))
         #expect(defaulted.response.responseTopic == "/a/b/c")
     }

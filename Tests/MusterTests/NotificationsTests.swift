@@ -123,8 +123,8 @@ let colourPayload = Data(
         #expect(try f.notifications.message(id: second.messageIds[0], user: "ann") == nil)
 
         let answer = try await f.notifications.respond(
-            messageId: first.messageIds[0], user: "joe", deviceId: "d1", deviceName: "HTC Desire 310",
-            values: Data(#"{"simpleDropList":"Green"}"#.utf8))
+            messageId: first.messageIds[0], values: Data(#"{"simpleDropList":"Green"}"#.utf8),
+            as: Respondent(user: "joe", deviceId: "d1", deviceName: "HTC Desire 310"))
         #expect(answer.response.values["simpleDropList"] == .string("Green"))
         #expect(answer.response.username == "joe")
         #expect(answer.response.state == .object(["myStateData": .number(123)]))
@@ -137,10 +137,12 @@ let colourPayload = Data(
         defer { f.t.directory.remove() }
         let sent = try await f.notifications.send(to: ["joe"], title: "T", body: "B", payload: colourPayload)
         let id = sent.messageIds[0]
-        _ = try await f.notifications.respond(messageId: id, user: "joe", deviceId: "d1", values: Data("{}".utf8))
+        _ = try await f.notifications.respond(
+            messageId: id, values: Data("{}".utf8), as: Respondent(user: "joe", deviceId: "d1"))
         let head = f.log.head
         let again = await #expect(throws: MusterError.self) {
-            try await f.notifications.respond(messageId: id, user: "joe", deviceId: "d2", values: Data("{}".utf8))
+            try await f.notifications.respond(
+                messageId: id, values: Data("{}".utf8), as: Respondent(user: "joe", deviceId: "d2"))
         }
         #expect(again?.code == .conflict)
         #expect(again?.message.contains("answered already") == true)
@@ -155,7 +157,8 @@ let colourPayload = Data(
         let head = f.log.head
         for (id, user) in [(sent.messageIds[0], "ann"), (UUID(), "joe")] {
             let error = await #expect(throws: MusterError.self) {
-                try await f.notifications.respond(messageId: id, user: user, deviceId: "d", values: Data("{}".utf8))
+                try await f.notifications.respond(
+                    messageId: id, values: Data("{}".utf8), as: Respondent(user: user, deviceId: "d"))
             }
             #expect(error?.code == .notFound)
         }
@@ -169,13 +172,13 @@ let colourPayload = Data(
         let head = f.log.head
         let rejection = await #expect(throws: FormRejection.self) {
             try await f.notifications.respond(
-                messageId: sent.messageIds[0], user: "joe", deviceId: "d", submitValue: 3,
-                values: Data(#"{"simpleDropList":"Purple","extra":1}"#.utf8))
+                messageId: sent.messageIds[0], values: Data(#"{"simpleDropList":"Purple","extra":1}"#.utf8),
+                as: Respondent(user: "joe", deviceId: "d", submitValue: 3))
         }
         #expect(Set(rejection?.problems.map(\.field) ?? []) == ["simpleDropList", "extra", "submitValue"])
         let notObject = await #expect(throws: FormRejection.self) {
             try await f.notifications.respond(
-                messageId: sent.messageIds[0], user: "joe", deviceId: "d", values: Data("[1]".utf8))
+                messageId: sent.messageIds[0], values: Data("[1]".utf8), as: Respondent(user: "joe", deviceId: "d"))
         }
         #expect(notObject?.problems.map(\.field) == ["values"])
         #expect(f.log.head == head)
@@ -192,8 +195,8 @@ let colourPayload = Data(
                 .utf8)
         let sent = try await f.notifications.send(to: ["joe", "ann"], title: "T", body: "B", payload: payload)
         let answer = try await f.notifications.respond(
-            messageId: sent.messageIds[0], user: "joe", deviceId: "d1", values: Data("{}".utf8),
-            at: Notifications.Location(latitude: 48.85, longitude: 2.35))
+            messageId: sent.messageIds[0], values: Data("{}".utf8),
+            as: Respondent(user: "joe", deviceId: "d1", at: Notifications.Location(latitude: 48.85, longitude: 2.35)))
         #expect(answer.response.deviceName == "Pixel")
         let expected = Date(timeIntervalSince1970: Double(f.t.clock.now) / 1_000_000).formatted(.iso8601)
         #expect(answer.response.values["now"] == .string(expected))
@@ -201,7 +204,7 @@ let colourPayload = Data(
         // Without a location a currentLocation field has no value: refused, naming it.
         let rejection = await #expect(throws: FormRejection.self) {
             try await f.notifications.respond(
-                messageId: sent.messageIds[1], user: "ann", deviceId: "d9", values: Data("{}".utf8))
+                messageId: sent.messageIds[1], values: Data("{}".utf8), as: Respondent(user: "ann", deviceId: "d9"))
         }
         #expect(rejection?.problems.map(\.field) == ["at"])
     }
@@ -212,7 +215,7 @@ let colourPayload = Data(
         let sent = try await f.notifications.send(to: ["joe", "ann"], title: "T", body: "B", payload: colourPayload)
         _ = try await f.notifications.send(groups: ["ops"], title: "U", body: "B", payload: colourPayload)
         _ = try await f.notifications.respond(
-            messageId: sent.messageIds[0], user: "joe", deviceId: "d", values: Data("{}".utf8))
+            messageId: sent.messageIds[0], values: Data("{}".utf8), as: Respondent(user: "joe", deviceId: "d"))
         let joe = try f.notifications.inbox(user: "joe")
         let ann = try f.notifications.inbox(user: "ann")
         #expect(joe.count == 1 && ann.count == 2)
@@ -230,7 +233,7 @@ let colourPayload = Data(
         // The answered message is still known as answered after the rebuild.
         let again = await #expect(throws: MusterError.self) {
             try await reopened.respond(
-                messageId: sent.messageIds[0], user: "joe", deviceId: "d", values: Data("{}".utf8))
+                messageId: sent.messageIds[0], values: Data("{}".utf8), as: Respondent(user: "joe", deviceId: "d"))
         }
         #expect(again?.code == .conflict)
     }
@@ -242,7 +245,8 @@ let colourPayload = Data(
         let matching = f.notifications.listen(try TopicFilter("/a/+/c"))
         let other = f.notifications.listen(try TopicFilter("/x/#"), from: 1)
         _ = try await f.notifications.respond(
-            messageId: sent.messageIds[1], user: "ann", deviceId: "d", values: Data(#"{"simpleDropList":"Red"}"#.utf8))
+            messageId: sent.messageIds[1], values: Data(#"{"simpleDropList":"Red"}"#.utf8),
+            as: Respondent(user: "ann", deviceId: "d"))
         var iterator = matching.makeAsyncIterator()
         let received = try #require(try await iterator.next())
         let response = try ResponseObject(json: received.json)
@@ -252,7 +256,7 @@ let colourPayload = Data(
         let xPayload = Data(#"{"responseTopic":"/x/y","fields":[]}"#.utf8)
         let x = try await f.notifications.send(to: ["kim"], title: "T", body: "B", payload: xPayload)
         _ = try await f.notifications.respond(
-            messageId: x.messageIds[0], user: "kim", deviceId: "d", values: Data("{}".utf8))
+            messageId: x.messageIds[0], values: Data("{}".utf8), as: Respondent(user: "kim", deviceId: "d"))
         var otherIterator = other.makeAsyncIterator()
         let first = try ResponseObject(json: try #require(try await otherIterator.next()).json)
         #expect(first.responseTopic == "/x/y")
@@ -306,7 +310,8 @@ let colourPayload = Data(
         let first = try await f.notifications.send(to: ["joe", "ann"], title: "One", body: "B", payload: colourPayload)
         _ = try await f.notifications.send(to: ["ann"], title: "Not joe's", body: "B", payload: colourPayload)
         _ = try await f.notifications.respond(
-            messageId: first.messageIds[0], user: "joe", deviceId: "d", values: Data(#"{"simpleDropList":"Red"}"#.utf8))
+            messageId: first.messageIds[0], values: Data(#"{"simpleDropList":"Red"}"#.utf8),
+            as: Respondent(user: "joe", deviceId: "d"))
         // Started after all of it happened, from the position before: everything is replayed, in order.
         var updates = f.notifications.inboxUpdates(user: "joe", from: start + 1).makeAsyncIterator()
         let arrived = try #require(try await updates.next())

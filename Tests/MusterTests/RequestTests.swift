@@ -60,11 +60,11 @@ let reportFields = Data(
         let responseId = UUID()
         let values = Data(#"{"what":"pump 3","severity":2}"#.utf8)
         let first = try await f.notifications.respond(
-            toRequest: "report", user: "joe", deviceId: "web-1", values: values, responseId: responseId)
+            toRequest: "report", values: values, as: Respondent(user: "joe", deviceId: "web-1", responseId: responseId))
         #expect(!first.isRepeat)
         let head = f.log.head
         let again = try await f.notifications.respond(
-            toRequest: "report", user: "joe", deviceId: "web-1", values: values, responseId: responseId)
+            toRequest: "report", values: values, as: Respondent(user: "joe", deviceId: "web-1", responseId: responseId))
         #expect(again.isRepeat)
         #expect(again.json == first.json)
         #expect(again.messageId == first.messageId)
@@ -79,19 +79,23 @@ let reportFields = Data(
         let messageId = try #require(sent.messageIds.first)
         let messageAnswerId = UUID()
         let answered = try await f.notifications.respond(
-            messageId: messageId, user: "joe", deviceId: "web-1", values: Data("{}".utf8), responseId: messageAnswerId)
+            messageId: messageId, values: Data("{}".utf8),
+            as: Respondent(user: "joe", deviceId: "web-1", responseId: messageAnswerId))
         let repeated = try await f.notifications.respond(
-            messageId: messageId, user: "joe", deviceId: "web-1", values: Data("{}".utf8), responseId: messageAnswerId)
+            messageId: messageId, values: Data("{}".utf8),
+            as: Respondent(user: "joe", deviceId: "web-1", responseId: messageAnswerId))
         #expect(repeated.isRepeat && repeated.json == answered.json)
         let conflict = await #expect(throws: MusterError.self) {
             try await f.notifications.respond(
-                messageId: messageId, user: "joe", deviceId: "web-1", values: Data("{}".utf8), responseId: UUID())
+                messageId: messageId, values: Data("{}".utf8),
+                as: Respondent(user: "joe", deviceId: "web-1", responseId: UUID()))
         }
         #expect(conflict?.code == .conflict)
         // The request's id does not answer the message, nor the message's the request.
         let misused = await #expect(throws: MusterError.self) {
             try await f.notifications.respond(
-                toRequest: "report", user: "joe", deviceId: "web-1", values: values, responseId: messageAnswerId)
+                toRequest: "report", values: values,
+                as: Respondent(user: "joe", deviceId: "web-1", responseId: messageAnswerId))
         }
         #expect(misused?.field == "responseId")
     }
@@ -120,8 +124,8 @@ let reportFields = Data(
         let listener = f.notifications.listen(try TopicFilter("/faults/#"))
         let head = f.log.head
         let answer = try await f.notifications.respond(
-            toRequest: "report", user: "joe", deviceId: "d1", deviceName: "Pixel",
-            values: Data(#"{"what":"pump 3","severity":4}"#.utf8))
+            toRequest: "report", values: Data(#"{"what":"pump 3","severity":4}"#.utf8),
+            as: Respondent(user: "joe", deviceId: "d1", deviceName: "Pixel"))
         #expect(f.log.head == head + 1)
         #expect(answer.response.responseTopic == "/faults/new")
         #expect(answer.response.username == "joe")
@@ -143,7 +147,8 @@ let reportFields = Data(
         #expect(try f.notifications.inbox(user: "joe").isEmpty)
         // A second answer is another submission, not a conflict.
         let second = try await f.notifications.respond(
-            toRequest: "report", user: "joe", deviceId: "d1", values: Data(#"{"what":"pump 4","severity":1}"#.utf8))
+            toRequest: "report", values: Data(#"{"what":"pump 4","severity":1}"#.utf8),
+            as: Respondent(user: "joe", deviceId: "d1"))
         #expect(second.messageId != answer.messageId)
     }
 
@@ -155,17 +160,18 @@ let reportFields = Data(
         let head = f.log.head
         let rejection = await #expect(throws: FormRejection.self) {
             try await f.notifications.respond(
-                toRequest: "report", user: "joe", deviceId: "d1", values: Data(#"{"severity":9}"#.utf8))
+                toRequest: "report", values: Data(#"{"severity":9}"#.utf8), as: Respondent(user: "joe", deviceId: "d1"))
         }
         #expect(Set(rejection?.problems.map(\.field) ?? []) == ["what", "severity"])
         let unknown = await #expect(throws: MusterError.self) {
             try await f.notifications.respond(
-                toRequest: "nope", user: "joe", deviceId: "d1", values: Data("{}".utf8))
+                toRequest: "nope", values: Data("{}".utf8), as: Respondent(user: "joe", deviceId: "d1"))
         }
         #expect(unknown?.code == .notFound)
         let nobody = await #expect(throws: MusterError.self) {
             try await f.notifications.respond(
-                toRequest: "report", user: "zed", deviceId: "d1", values: Data(#"{"what":"x","severity":1}"#.utf8))
+                toRequest: "report", values: Data(#"{"what":"x","severity":1}"#.utf8),
+                as: Respondent(user: "zed", deviceId: "d1"))
         }
         #expect(nobody?.code == .notFound)
         #expect(f.log.head == head)

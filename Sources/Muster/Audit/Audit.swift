@@ -222,29 +222,29 @@ public struct Audit: Sendable {
                 e.area = transition.area
                 return [e]
             }
-            if let defined = try GeotriggerDefined.decode(event) {
-                let geotrigger = defined.geotrigger
-                var e = entry(
-                    .geotriggerDefined,
-                    "geotrigger \(geotrigger.id) (\(String(reflecting: geotrigger.name))) defined: \(geotrigger.rule.rawValue), \(geotrigger.fences.isEmpty ? (geotrigger.areas.isEmpty ? "every geofence" : "areas " + geotrigger.areas.joined(separator: ", ")) : "\(geotrigger.fences.count) fences"), buffer \(geotrigger.bufferDistance) m"
-                )
-                e.geotrigger = geotrigger.id
+            /// A change to a geotrigger itself: no user's and no area's.
+            func geotrigger(_ what: AuditEntry.What, _ id: String, _ detail: String) -> [AuditEntry] {
+                var e = entry(what, detail)
+                e.geotrigger = id
                 return filter.user == nil && filter.area == nil ? [e] : []
+            }
+            if let defined = try GeotriggerDefined.decode(event) {
+                let trigger = defined.geotrigger
+                return geotrigger(
+                    .geotriggerDefined, trigger.id,
+                    "geotrigger \(trigger.id) (\(String(reflecting: trigger.name))) defined: \(trigger.rule.rawValue), \(trigger.fences.isEmpty ? (trigger.areas.isEmpty ? "every geofence" : "areas " + trigger.areas.joined(separator: ", ")) : "\(trigger.fences.count) fences"), buffer \(trigger.bufferDistance) m"
+                )
             }
             if let removed = try GeotriggerRemoved.decode(event) {
-                var e = entry(.geotriggerRemoved, "geotrigger \(removed.id) removed")
-                e.geotrigger = removed.id
-                return filter.user == nil && filter.area == nil ? [e] : []
+                return geotrigger(.geotriggerRemoved, removed.id, "geotrigger \(removed.id) removed")
             }
             if let started = try GeotriggerMonitorStarted.decode(event) {
-                var e = entry(.geotriggerMonitorStarted, "the monitor of geotrigger \(started.id) started")
-                e.geotrigger = started.id
-                return filter.user == nil && filter.area == nil ? [e] : []
+                return geotrigger(
+                    .geotriggerMonitorStarted, started.id, "the monitor of geotrigger \(started.id) started")
             }
             if let stopped = try GeotriggerMonitorStopped.decode(event) {
-                var e = entry(.geotriggerMonitorStopped, "the monitor of geotrigger \(stopped.id) stopped")
-                e.geotrigger = stopped.id
-                return filter.user == nil && filter.area == nil ? [e] : []
+                return geotrigger(
+                    .geotriggerMonitorStopped, stopped.id, "the monitor of geotrigger \(stopped.id) stopped")
             }
             if let notified = try GeotriggerNotified.decode(event) {
                 guard concerns(notified.user) else { return [] }

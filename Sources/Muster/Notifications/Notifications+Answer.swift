@@ -34,11 +34,12 @@ extension Notifications {
     /// refuse it as answered, and nothing is written; `isRepeat` says so. `messageId` is `nil` for a
     /// request: a repeat matches on `request` then.
     func answer(
-        messageId: UUID, request: String? = nil, responseId: UUID?, user: String, deviceId: String,
-        deviceName: String?, submitValue: Int, answers: [String: JSONValue], at location: Location?,
-        namespace: String, actor: String?,
+        messageId: UUID, request: String? = nil, answers: [String: JSONValue], as respondent: Respondent,
         ask: @escaping @Sendable (any LogSnapshot, _ isWriter: Bool) throws -> Question
     ) async throws -> Answer {
+        let (user, deviceId, deviceName, namespace) =
+            (respondent.user, respondent.deviceId, respondent.deviceName, respondent.namespace)
+        let (submitValue, location, responseId) = (respondent.submitValue, respondent.location, respondent.responseId)
         try Names.validate(deviceId, as: "device id")
         @Sendable func build(_ question: Question, on snapshot: any LogSnapshot, now: Int64) throws -> Prepared? {
             guard let form = try question.form() else { return nil }
@@ -78,7 +79,7 @@ extension Notifications {
             let received = ResponseReceived(
                 messageId: messageId, user: user, deviceId: deviceId, deviceName: answer.deviceName,
                 submitValue: submitValue, response: Array(answer.json), responseTopic: answer.topic, request: request)
-            var event = received.newEvent(actor: actor ?? user)
+            var event = received.newEvent(actor: respondent.actor ?? user)
             if let responseId { event.id = responseId }
             let result = try scope.append(
                 AppendRequest(

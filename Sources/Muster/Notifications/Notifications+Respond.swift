@@ -28,40 +28,29 @@ extension Notifications {
         public var isRepeat = false
     }
 
-    /// Answers a message in `user`'s inbox with `values` (a JSON object of field id → value).
+    /// Answers a message in the respondent's inbox with `values` (a JSON object of field id → value).
     ///
     /// The response object is built as the app builds it (defaults for fields left alone, the
-    /// store's clock for `currentDateTime`, `location` for `currentLocation`) and validated against
-    /// the payload. Throws `.notFound` for a message not sent to `user`, `.conflict` when it was
+    /// store's clock for `currentDateTime`, the respondent's location for `currentLocation`) and validated
+    /// against the payload. Throws `.notFound` for a message not sent to the user, `.conflict` when it was
     /// answered already, `FormRejection` for invalid values; nothing is written then.
     ///
     /// `responseId` is the client's id for this answer: the same id again returns the answer recorded with it
     /// (`isRepeat`) instead of `.conflict`, and writes nothing; an id used for another answer is `.conflict`.
-    public func respond(
-        messageId: UUID, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
-        values: Data, at location: Location? = nil, namespace: String = Names.defaultNamespace,
-        actor: String? = nil, responseId: UUID? = nil
-    ) async throws -> Answer {
-        try await respond(
-            messageId: messageId, user: user, deviceId: deviceId, deviceName: deviceName, submitValue: submitValue,
-            answers: FormRejection.answers(values), at: location, namespace: namespace, actor: actor,
-            responseId: responseId)
+    public func respond(messageId: UUID, values: Data, as respondent: Respondent) async throws -> Answer {
+        try await respond(messageId: messageId, answers: FormRejection.answers(values), as: respondent)
     }
 
-    /// Answers a message with answers already parsed (field id → value); see `respond(messageId:…values:…)`.
+    /// Answers a message with answers already parsed (field id → value); see `respond(messageId:values:as:)`.
     ///
     /// The response is built and validated outside the writer against what a read shows; the writer
     /// only confirms that the message is still unanswered and the device name unchanged (a direct
     /// payload never changes) and appends. An indirect payload is resolved and checked on the writer.
     public func respond(
-        messageId: UUID, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
-        answers: [String: JSONValue], at location: Location? = nil, namespace: String = Names.defaultNamespace,
-        actor: String? = nil, responseId: UUID? = nil
+        messageId: UUID, answers: [String: JSONValue], as respondent: Respondent
     ) async throws -> Answer {
-        try await answer(
-            messageId: messageId, responseId: responseId, user: user, deviceId: deviceId, deviceName: deviceName,
-            submitValue: submitValue, answers: answers, at: location, namespace: namespace, actor: actor
-        ) { snapshot, isWriter in
+        let (user, namespace) = (respondent.user, respondent.namespace)
+        return try await answer(messageId: messageId, answers: answers, as: respondent) { snapshot, isWriter in
             guard let (position, isAnswered) = try snapshot.inbox.addressed(messageId, user: user, namespace: namespace)
             else { throw MusterError(.notFound, "user \(user) has no message \(messageId) in namespace \(namespace)") }
             guard !isAnswered else {

@@ -54,37 +54,27 @@ public struct Requests: Sendable {
 }
 
 extension Notifications {
-    /// Answers the request template `name` as `user` starting it unasked from the app's Start tab:
+    /// Answers the request template `name` as the respondent starting it unasked from the app's Start tab:
     /// validates `values` against the template, records one `ResponseReceived` (a fresh message id,
     /// `request` set to the template's name) and so publishes the response object on the template's
     /// topic. Throws `.notFound` for an unknown user or template, `FormRejection` for invalid values;
     /// nothing is written then. The same `responseId` again returns the answer recorded with it (`isRepeat`)
     /// and writes nothing: a retry does not start the request twice.
-    public func respond(
-        toRequest name: String, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
-        values: Data, at location: Location? = nil, namespace: String = Names.defaultNamespace,
-        actor: String? = nil, responseId: UUID? = nil
-    ) async throws -> Answer {
-        try await respond(
-            toRequest: name, user: user, deviceId: deviceId, deviceName: deviceName, submitValue: submitValue,
-            answers: FormRejection.answers(values), at: location, namespace: namespace, actor: actor,
-            responseId: responseId)
+    public func respond(toRequest name: String, values: Data, as respondent: Respondent) async throws -> Answer {
+        try await respond(toRequest: name, answers: FormRejection.answers(values), as: respondent)
     }
 
-    /// Answers a request template with answers already parsed; see `respond(toRequest:…values:…)`.
+    /// Answers a request template with answers already parsed; see `respond(toRequest:values:as:)`.
     ///
     /// The response is built and validated outside the writer against the template a read shows;
     /// the writer confirms the template's bytes and the device name are unchanged and appends (or,
     /// when they changed meanwhile, builds it again there).
     public func respond(
-        toRequest name: String, user: String, deviceId: String, deviceName: String? = nil, submitValue: Int = 0,
-        answers: [String: JSONValue], at location: Location? = nil, namespace: String = Names.defaultNamespace,
-        actor: String? = nil, responseId: UUID? = nil
+        toRequest name: String, answers: [String: JSONValue], as respondent: Respondent
     ) async throws -> Answer {
-        try await answer(
-            messageId: EventID.make(), request: name, responseId: responseId, user: user, deviceId: deviceId,
-            deviceName: deviceName,
-            submitValue: submitValue, answers: answers, at: location, namespace: namespace, actor: actor
+        let (user, namespace) = (respondent.user, respondent.namespace)
+        return try await answer(
+            messageId: EventID.make(), request: name, answers: answers, as: respondent
         ) { snapshot, _ in
             guard try snapshot.directory.user(user, namespace: namespace) != nil else {
                 throw MusterError(.notFound, "no user named \(String(reflecting: user)) in namespace \(namespace)")

@@ -80,10 +80,8 @@ struct NotificationController: APIController {
         let id = try Self.messageId(context)
         let answer = try await request.decode(as: AnswerBody.self, context: context)
         let recorded = try await api.notifications.respond(
-            messageId: id, user: caller.username, deviceId: answer.deviceId, deviceName: answer.deviceName,
-            submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
-            at: answer.place, namespace: caller.namespace,
-            actor: caller.username, responseId: answer.responseId)
+            messageId: id, answers: try answer.answers(),
+            as: answer.respondent(caller))
         return EditedResponse(status: recorded.isRepeat ? .ok : .created, response: JSONText(recorded.json))
     }
 }
@@ -99,8 +97,13 @@ extension AnswerBody {
         return answers
     }
 
-    /// `location` as the domain takes it.
-    var place: Notifications.Location? { location.map { .init(latitude: $0.latitude, longitude: $0.longitude) } }
+    /// The caller answering from the body's device, as the domain takes it.
+    func respondent(_ caller: API.Caller) -> Respondent {
+        Respondent(
+            user: caller.username, deviceId: deviceId, deviceName: deviceName, submitValue: submitValue ?? 0,
+            at: location.map { .init(latitude: $0.latitude, longitude: $0.longitude) }, namespace: caller.namespace,
+            actor: caller.username, responseId: responseId)
+    }
 }
 
 extension NotificationController {

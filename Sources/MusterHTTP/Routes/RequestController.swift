@@ -46,10 +46,8 @@ struct RequestController: APIController {
     > {
         let answer = try await request.decode(as: AnswerBody.self, context: context)
         let recorded = try await api.notifications.respond(
-            toRequest: try context.parameters.require("name"), user: caller.username, deviceId: answer.deviceId,
-            deviceName: answer.deviceName, submitValue: answer.submitValue ?? 0, answers: try answer.answers(),
-            at: answer.place, namespace: caller.namespace,
-            actor: caller.username, responseId: answer.responseId)
+            toRequest: try context.parameters.require("name"), answers: try answer.answers(),
+            as: answer.respondent(caller))
         return EditedResponse(status: recorded.isRepeat ? .ok : .created, response: JSONText(recorded.json))
     }
 }

@@ -87,18 +87,15 @@ struct LocalBackend: Backend {
 
     func respond(_ answer: Answer) async throws -> ResponseObject {
         let user = try named(answer.user, "name the responding user: --user USER")
-        let location = answer.location.map { Notifications.Location(latitude: $0.latitude, longitude: $0.longitude) }
+        let respondent = Respondent(
+            user: user, deviceId: answer.deviceId, deviceName: answer.deviceName, submitValue: answer.submitValue,
+            at: answer.location.map { .init(latitude: $0.latitude, longitude: $0.longitude) }, namespace: namespace)
         let notifications = Notifications(log: log)
         if let request = answer.request {
-            return try await notifications.respond(
-                toRequest: request, user: user, deviceId: answer.deviceId, deviceName: answer.deviceName,
-                submitValue: answer.submitValue, values: answer.values, at: location, namespace: namespace
-            ).response
+            return try await notifications.respond(toRequest: request, values: answer.values, as: respondent).response
         }
-        return try await notifications.respond(
-            messageId: answer.messageId!, user: user, deviceId: answer.deviceId, deviceName: answer.deviceName,
-            submitValue: answer.submitValue, values: answer.values, at: location, namespace: namespace
-        ).response
+        return try await notifications.respond(messageId: answer.messageId!, values: answer.values, as: respondent)
+            .response
     }
 
     func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws -> AsyncThrowingStream<
