@@ -57,7 +57,10 @@ public struct DeliveryService: Service {
                 let head = log.head
                 var started = 0
                 do {
+                    // Outcomes recorded before this read are in it; those recorded during it may not be.
+                    let recorded = inFlight.settledSoFar()
                     let due = try deliveries.due(at: Self.now(), limit: options.concurrency * 2)
+                    inFlight.forget(recorded)
                     for delivery in due {
                         let key =
                             Array(delivery.namespace.utf8) + [0] + Array(delivery.messageId.uuidString.utf8)
@@ -66,11 +69,15 @@ public struct DeliveryService: Service {
                         await slots.acquire()
                         started += 1
                         group.addTask {
-                            let settled = await attempt(delivery)
-                            slots.release()
-                            // An attempt whose outcome could not be recorded waits before it is tried again.
-                            if !settled { try? await Task.sleep(for: .seconds(5)) }
-                            inFlight.remove(key)
+                            if await attempt(delivery) {
+                                inFlight.settle(key)
+                                slots.release()
+                            } else {
+                                slots.release()
+                                // An attempt whose outcome could not be recorded waits before it is tried again.
+                                try? await Task.sleep(for: .seconds(5))
+                                inFlight.remove(key)
+                            }
                         }
                     }
                     metrics.outboxDepth(try deliveries.pendingCount())
@@ -211,11 +218,38 @@ extension Duration {
     var microseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
 }
 
-/// The deliveries being attempted now, so a look at the outbox does not start one twice.
+/// The deliveries being attempted now, and those whose outcome was recorded since the outbox was last read, so a
+/// look at the outbox does not start one twice: a read taken just before an outcome's commit still lists that
+/// delivery as pending, and the loop may reach it after its attempt has finished.
 final class InFlight: Sendable {
-    private let keys = Mutex(Set<[UInt8]>())
+    private struct Keys {
+        var running: Set<[UInt8]> = []
+        var settled: Set<[UInt8]> = []
+    }
+    private let keys = Mutex(Keys())
 
-    /// False when the key is in flight already.
-    func insert(_ key: [UInt8]) -> Bool { keys.withLock { $0.insert(key).inserted } }
-    func remove(_ key: [UInt8]) { _ = keys.withLock { $0.remove(key) } }
+    /// False when the key is in flight, or settled since before the last read of the outbox.
+    func insert(_ key: [UInt8]) -> Bool {
+        keys.withLock { keys in !keys.settled.contains(key) && keys.running.insert(key).inserted }
+    }
+
+    /// The attempt's outcome is recorded: not to be started again from a read taken before it.
+    func settle(_ key: [UInt8]) {
+        keys.withLock { keys in
+            keys.running.remove(key)
+            keys.settled.insert(key)
+        }
+    }
+
+    /// The attempt ended without a recorded outcome: the delivery may be started again.
+    func remove(_ key: [UInt8]) { _ = keys.withLock { $0.running.remove(key) } }
+
+    /// The keys settled so far; a read of the outbox begun after this shows their outcomes.
+    func settledSoFar() -> Set<[UInt8]> { keys.withLock { $0.settled } }
+
+    /// Forgets settled keys once a read that shows their outcomes was taken.
+    func forget(_ settled: Set<[UInt8]>) {
+        guard !settled.isEmpty else { return }
+        keys.withLock { $0.settled.subtract(settled) }
+    }
 }

@@ -19,13 +19,15 @@ public enum WebPushEncryption {
     /// bytes.
     public static func encrypt(
         _ plaintext: some Collection<UInt8>, to subscription: WebPushSubscription,
-        asPrivateKey: P256.KeyAgreement.PrivateKey = .init(), salt: [UInt8]? = nil
+        asPrivateKey: P256.KeyAgreement.PrivateKey? = nil, salt: [UInt8]? = nil
     ) throws(WebPushEncryptionError) -> [UInt8] {
+        let asPrivateKey = asPrivateKey ?? ephemeralKey()
         guard plaintext.count <= maximumPlaintext else {
             throw WebPushEncryptionError(
                 "the plaintext is \(plaintext.count) bytes; one Web Push record carries at most \(maximumPlaintext)")
         }
-        let salt = salt ?? (0..<16).map { _ in UInt8.random(in: .min ... .max) }
+        // 16 random bytes from BoringSSL's generator in one call (a byte at a time was a getrandom(2) each).
+        let salt = salt ?? SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
         guard salt.count == 16 else { throw WebPushEncryptionError("the salt is \(salt.count) bytes, expected 16") }
         let asPublic = [UInt8](asPrivateKey.publicKey.x963Representation)
         let keys = try contentKeys(
@@ -48,6 +50,19 @@ public enum WebPushEncryption {
         body.append(contentsOf: sealed.ciphertext)
         body.append(contentsOf: sealed.tag)
         return body
+    }
+
+    /// A fresh key pair for one message: its scalar from 32 random bytes of BoringSSL's generator, drawn again in
+    /// the rare case (about 2⁻³²) that they are not a valid P-256 scalar. `P256.KeyAgreement.PrivateKey()` does the
+    /// same and then a FIPS pairwise test — an ECDSA signature and its verification, three more scalar
+    /// multiplications on every push (push-fanout in BENCHMARKS.md).
+    static func ephemeralKey() -> P256.KeyAgreement.PrivateKey {
+        while true {
+            let scalar = SymmetricKey(size: .bits256)
+            if let key = try? scalar.withUnsafeBytes({ try P256.KeyAgreement.PrivateKey(rawRepresentation: $0) }) {
+                return key
+            }
+        }
     }
 
     /// Decrypts a message as the user agent does, with the subscription's private key and auth secret: a single

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MusterWire
 
 /// A browser's Web Push subscription as `PushSubscription.toJSON()` gives it: where to post (the push service's
 /// endpoint) and the two secrets a message is encrypted for (RFC 8291).
@@ -34,18 +35,17 @@ public struct WebPushSubscription: Sendable {
     /// Parses and checks the JSON of `PushSubscription.toJSON()`; the error names the field at fault (`token`,
     /// `token.endpoint`, `token.keys.p256dh`, `token.keys.auth`…) and what was expected.
     public init(json: String) throws(PushConfigurationError) {
-        let shape: Shape
-        do {
-            shape = try JSONDecoder().decode(Shape.self, from: Data(json.utf8))
-        } catch let DecodingError.typeMismatch(type, context) {
-            throw PushConfigurationError(Self.field(context.codingPath), "expected \(Self.kind(type))")
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw PushConfigurationError(Self.field(context.codingPath + [key]), "missing")
-        } catch let DecodingError.valueNotFound(type, context) {
-            throw PushConfigurationError(Self.field(context.codingPath), "expected \(Self.kind(type)), got null")
-        } catch {
+        guard let value = try? JSONValue(json: Array(json.utf8)) else {
             throw PushConfigurationError("token", "expected a subscription's JSON (PushSubscription.toJSON())")
         }
+        let token = try Self.object(value, at: "token")
+        let keys = try Self.object(Self.member("keys", of: token, at: "token"), at: "token.keys")
+        let shape = Shape(
+            endpoint: try Self.string(Self.member("endpoint", of: token, at: "token"), at: "token.endpoint"),
+            expirationTime: try Self.time(token["expirationTime"]),
+            keys: .init(
+                p256dh: try Self.string(Self.member("p256dh", of: keys, at: "token.keys"), at: "token.keys.p256dh"),
+                auth: try Self.string(Self.member("auth", of: keys, at: "token.keys"), at: "token.keys.auth")))
         guard let endpoint = URL(string: shape.endpoint) else {
             throw PushConfigurationError("token.endpoint", "expected a URL, got \(Self.quoted(shape.endpoint))")
         }
@@ -125,16 +125,32 @@ public struct WebPushSubscription: Sendable {
         }
     }
 
-    private static func field(_ path: [any CodingKey]) -> String {
-        (["token"] + path.map(\.stringValue)).joined(separator: ".")
+    // Parsed by MusterWire's scanner rather than JSONDecoder: a fan-out parses one subscription per push.
+
+    private static func member(_ key: String, of object: [String: JSONValue], at path: String)
+        throws(PushConfigurationError) -> JSONValue
+    {
+        guard let value = object[key] else { throw PushConfigurationError("\(path).\(key)", "missing") }
+        return value
     }
 
-    private static func kind(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Double.Type: "a number or null"
-        default: "an object"
-        }
+    private static func object(_ value: JSONValue, at path: String) throws(PushConfigurationError) -> [String:
+        JSONValue]
+    {
+        if let object = value.objectValue { return object }
+        throw PushConfigurationError(path, value == .null ? "expected an object, got null" : "expected an object")
+    }
+
+    private static func string(_ value: JSONValue, at path: String) throws(PushConfigurationError) -> String {
+        if let text = value.stringValue { return text }
+        throw PushConfigurationError(path, value == .null ? "expected a string, got null" : "expected a string")
+    }
+
+    /// `expirationTime`: absent, null or a number (milliseconds since 1970).
+    private static func time(_ value: JSONValue?) throws(PushConfigurationError) -> Double? {
+        guard let value, value != .null else { return nil }
+        if let number = value.doubleValue { return number }
+        throw PushConfigurationError("token.expirationTime", "expected a number or null")
     }
 
     private static func quoted(_ text: String) -> String {

@@ -59,8 +59,11 @@ import Testing
         let plaintext = Array(#"{"title":"Hello"}"#.utf8)
         let first = try WebPushEncryption.encrypt(plaintext, to: subscription)
         let second = try WebPushEncryption.encrypt(plaintext, to: subscription)
-        #expect(first != second)
+        // Each message has its own salt and its own ephemeral key (the header's key id).
+        #expect(first.prefix(16) != second.prefix(16))
+        #expect(first[21..<86] != second[21..<86] && first[21] == 0x04 && second[21] == 0x04)
         #expect(try WebPushEncryption.decrypt(first, privateKey: ua, auth: auth) == plaintext)
+        #expect(try WebPushEncryption.decrypt(second, privateKey: ua, auth: auth) == plaintext)
         var tampered = first
         tampered[tampered.count - 20] ^= 1
         #expect(throws: WebPushEncryptionError.self) {

@@ -79,6 +79,14 @@ import Testing
         #expect(Self.refusal(#"{"endpoint":"https://push.example/x"}"#) == "token.keys")
         #expect(Self.refusal(#"{"endpoint":7,"keys":{"p256dh":"a","auth":"b"}}"#) == "token.endpoint")
         #expect(Self.refusal(#"{"endpoint":"https://push.example/x","keys":{"auth":"b"}}"#) == "token.keys.p256dh")
+        #expect(Self.refusal(#"{"endpoint":"https://push.example/x","keys":null}"#) == "token.keys")
+        #expect(Self.refusal(#"{"endpoint":null,"keys":{"p256dh":"a","auth":"b"}}"#) == "token.endpoint")
+        let keys = #""keys":{"p256dh":"\#(Self.p256dh)","auth":"\#(Self.auth)"}"#
+        #expect(
+            Self.refusal(#"{"endpoint":"https://push.example/x","expirationTime":"soon",\#(keys)}"#)
+                == "token.expirationTime")
+        #expect(Self.refusal(#"{"endpoint":"https://push.example/x","expirationTime":null,\#(keys)}"#) == nil)
+        #expect(Self.refusal(#"{"endpoint":"https://push.example/x",\#(keys)}"#) == nil)
     }
 
     @Test func theErrorSaysWhatWasExpected() throws {

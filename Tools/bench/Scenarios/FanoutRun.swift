@@ -17,6 +17,11 @@ struct FanoutRun {
     var recordedSeconds: Double
     /// Requests the endpoint saw during the run (more than the users when attempts were retried).
     var requests: Int
+    /// Pushes the endpoint took (decrypted and answered 201): more than the users when one went twice.
+    var pushes: Int
+    /// Deliveries that needed more than one attempt, and the most common reason their last failed attempt gave.
+    var retried: Int
+    var retryReason: String?
 
     static func run(
         users: Int, log: EventLog, endpoint: WebPushEndpoint, options: DeliveryService.Options,
@@ -58,12 +63,18 @@ struct FanoutRun {
                     "\(delivered) of \(users) deliveries were recorded as delivered; one is \(other?.status.rawValue ?? "-"): "
                         + "\(other?.lastStatus.map(String.init) ?? "no status") \(other?.lastReason ?? "")")
             }
+            let retried = all.filter { $0.attempts > 1 }
+            let reasons = Dictionary(grouping: retried) {
+                "\($0.lastStatus.map(String.init) ?? "no status") \($0.lastReason ?? "")"
+            }
             let receivedSeconds = await received.value
             running.cancel()
             _ = await running.result
             return FanoutRun(
                 messageId: messageId, sendSeconds: sendSeconds, receivedSeconds: receivedSeconds,
-                recordedSeconds: recordedSeconds, requests: endpoint.requestCount - requestsBefore)
+                recordedSeconds: recordedSeconds, requests: endpoint.requestCount - requestsBefore,
+                pushes: endpoint.receivedCount - receivedBefore,
+                retried: retried.count, retryReason: reasons.max { $0.value.count < $1.value.count }?.key)
         } catch {
             running.cancel()
             _ = await running.result
