@@ -22,10 +22,16 @@ struct DevicePublications: Sendable {
     let receipts: Receipts
     let logger: Logger
 
+    /// How many messages are handed to the writer at a time: the next ones are read while these are written.
+    static let chunk = 128
+
     /// Records a batch and acts on it; returns once every event is committed (the bridge then acknowledges it).
+    /// The batch is written in chunks, in order: each is handed to the writer as soon as it is read, so reading
+    /// the rest overlaps writing it.
     func handle(_ messages: [MQTTMessage], routes: [String: MQTTDevice]) async throws {
+        var written: [(reports: [MQTTDevices.Report], read: [Read], outcomes: PendingWrite<[MQTTDevices.Outcome]>)] = []
         var reports: [MQTTDevices.Report] = []
-        var read: [(publication: DevicePublication, device: MQTTDevice)] = []
+        var read: [Read] = []
         for message in messages {
             guard let device = routes[message.topic] else {
                 refuse(
@@ -42,9 +48,25 @@ struct DevicePublications: Sendable {
             guard let report = try await report(message, publication, device) else { continue }
             reports.append(report)
             read.append((publication, device))
+            if reports.count == Self.chunk {
+                written.append((reports, read, devices.submit(reports)))
+                (reports, read) = ([], [])
+            }
         }
-        guard !reports.isEmpty else { return }
-        let outcomes = try await devices.report(reports)
+        if !reports.isEmpty { written.append((reports, read, devices.submit(reports))) }
+        for chunk in written {
+            try await settle(chunk.reports, chunk.read, try await chunk.outcomes.value)
+        }
+    }
+
+    /// A message read, and the device it came from.
+    typealias Read = (publication: DevicePublication, device: MQTTDevice)
+
+    /// Counts the outcomes of recorded reports and acts on what the recorded messages hold, in order.
+    private func settle(_ reports: [MQTTDevices.Report], _ read: [Read], _ outcomes: [MQTTDevices.Outcome])
+        async
+        throws
+    {
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .recorded:

@@ -33,6 +33,29 @@ struct Refused: Error {}
         #expect(!events.contains { Int($0.stream.dropFirst())! % 10 == 3 })
     }
 
+    @Test func submittedWritesRunInTheOrderTheyWereHandedOverWhateverOrderTheyAreAwaitedIn() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open()
+        let pending = (0..<50).map { i in
+            log.submit { scope -> UInt64 in
+                if i == 20 { throw Refused() }
+                return try scope.append(AppendRequest(stream: "s", events: [.sample(n: i)])).lastPosition
+            }
+        }
+        var positions: [Int: UInt64] = [:]
+        for i in (0..<50).reversed() {
+            do {
+                positions[i] = try await pending[i].value
+            } catch is Refused {
+                #expect(i == 20)
+            }
+        }
+        #expect(positions.count == 49)
+        #expect((0..<50).filter { $0 != 20 }.map { positions[$0]! } == Array(1...49))
+        #expect(try log.events(EventQuery()).map(\.position) == Array(1...49))
+    }
+
     @Test func aRejectedAppendDoesNotDisturbTheOthersInItsBatch() async throws {
         let t = try TestLog()
         defer { t.directory.remove() }

@@ -42,6 +42,28 @@ import Testing
 
     static func text(_ json: String) -> [UInt8] { Array(json.utf8) }
 
+    @Test func batchesSubmittedOneAfterTheOtherAreRecordedInThatOrderAndSeeEachOther() async throws {
+        let f = try await Self.fixture()
+        defer { f.t.directory.remove() }
+        let head = f.log.head
+        // Handed over before any is awaited, as the bridge hands over the chunks of one MQTT batch.
+        let batches = (0..<5).map { batch in
+            f.devices.submit(
+                (0..<40).map { n in Self.report(Self.text(#"{"Battery":\#(batch * 40 + n)}"#)) }
+                    // The last message of the batch before, again: a redelivery across the two.
+                    + (batch > 0 ? [Self.report(Self.text(#"{"Battery":\#(batch * 40 - 1)}"#))] : []))
+        }
+        var outcomes: [MQTTDevices.Outcome] = []
+        for batch in batches { outcomes += try await batch.value }
+        let recorded = outcomes.compactMap { if case .recorded(let position) = $0 { position } else { nil } }
+        #expect(recorded == Array(head + 1...head + 200))
+        let duplicates = outcomes.compactMap { if case .duplicate(let of) = $0 { of } else { nil } }
+        #expect(duplicates == [head + 40, head + 80, head + 120, head + 160])
+        #expect(
+            try self.recorded(f.log).map { String(decoding: $0.body, as: UTF8.self) }
+                == (0..<200).map { #"{"Battery":\#($0)}"# })
+    }
+
     func recorded(_ log: EventLog) throws -> [DeviceDataReported] {
         try log.events(EventQuery(type: DeviceDataReported.type)).compactMap { try DeviceDataReported.decode($0) }
     }

@@ -168,4 +168,12 @@ public final class EventLog: Sendable {
             writer.submit(ClosureJob(work, continuation))
         }
     }
+
+    /// `perform`, handed to the writer before this returns: writes submitted one after the other run in that order,
+    /// while the caller goes on (preparing the next) and awaits each one's `value` later.
+    public func submit<T: Sendable>(_ work: @escaping @Sendable (WriteScope) throws -> T) -> PendingWrite<T> {
+        let pending = PendingWrite<T>()
+        writer.submit(ClosureJob(work, pending))
+        return pending
+    }
 }

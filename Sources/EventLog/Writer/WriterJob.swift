@@ -8,16 +8,21 @@ protocol WriterJob: AnyObject, Sendable {
     func finish(committed: Result<Void, StoreError>)
 }
 
-/// A job running a closure and resuming a continuation with its result.
+/// A job running a closure and handing its result, once, to whoever waits for it.
 final class ClosureJob<T: Sendable>: WriterJob, @unchecked Sendable {
-    // Touched only on the writer thread until `finish`, which hands the result to the continuation once.
+    // Touched only on the writer thread until `finish`, which hands the result over once.
     private let work: (WriteScope) throws -> T
-    private let continuation: CheckedContinuation<T, any Error>
+    private let deliver: @Sendable (Result<T, any Error>) -> Void
     private var outcome: Result<T, any Error>?
 
     init(_ work: @escaping (WriteScope) throws -> T, _ continuation: CheckedContinuation<T, any Error>) {
         self.work = work
-        self.continuation = continuation
+        self.deliver = { continuation.resume(with: $0) }
+    }
+
+    init(_ work: @escaping (WriteScope) throws -> T, _ pending: PendingWrite<T>) {
+        self.work = work
+        self.deliver = { pending.settle($0) }
     }
 
     func run(_ scope: WriteScope) throws {
@@ -33,11 +38,11 @@ final class ClosureJob<T: Sendable>: WriterJob, @unchecked Sendable {
 
     func finish(committed: Result<Void, StoreError>) {
         switch (committed, outcome) {
-        case (.failure(let error), _): continuation.resume(throwing: error)
-        case (.success, .success(let value)): continuation.resume(returning: value)
-        case (.success, .failure(let error)): continuation.resume(throwing: error)
+        case (.failure(let error), _): deliver(.failure(error))
+        case (.success, .success(let value)): deliver(.success(value))
+        case (.success, .failure(let error)): deliver(.failure(error))
         case (.success, nil):
-            continuation.resume(throwing: StoreError(.cancelled, "the writer stopped before running this"))
+            deliver(.failure(StoreError(.cancelled, "the writer stopped before running this")))
         }
     }
 }

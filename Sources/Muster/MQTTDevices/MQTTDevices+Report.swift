@@ -56,12 +56,18 @@ extension MQTTDevices {
     /// Records a batch of messages in one write: each that is not a redelivery of one recorded within the window
     /// (or of an earlier one of the batch) and breaks no rule. One outcome per report, in order.
     public func report(_ reports: [Report], actor: String = "mqtt") async throws -> [Outcome] {
+        try await submit(reports, actor: actor).value
+    }
+
+    /// `report`, handed to the writer before this returns: batches submitted one after the other are recorded in
+    /// that order (and each sees the ones before it as remembered) while the caller reads the next.
+    public func submit(_ reports: [Report], actor: String = "mqtt") -> PendingWrite<[Outcome]> {
         // Checks that need no stored state, and the hashes, here rather than on the writer thread.
         let prepared = reports.map { report in
             Result { () throws(MusterError) -> DeviceDataReported in try Self.event(for: report) }
         }
         let window = MQTTDevicesProjection.microseconds(duplicateWindow)
-        return try await log.perform { [recent] scope in
+        return log.submit { [recent] scope in
             let devices = try scope.mqttDevices
             return try recent.following(devices.state) { index in
                 try Self.record(

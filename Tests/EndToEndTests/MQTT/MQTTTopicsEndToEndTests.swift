@@ -67,8 +67,8 @@ extension MQTTEndToEndTests {
         }
 
         /// The forwarder goes on where it stopped: a document recorded while the broker was away, and not yet
-        /// published when Muster was killed, is published by the restarted Muster once the broker is back — and the
-        /// one published before is not published again.
+        /// published when Muster was killed, is published by the restarted Muster once the broker is back, after the one
+        /// published before (which comes again at most once: delivery is at least once).
         @Test func aDocumentNotYetPublishedWhenMusterDiedIsPublishedAfterTheRestart() async throws {
             let stage = try await Stage.start()
             let rules = try await MQTTTesting.MQTTDevice(stage.broker.configuration(user: "muster", clientID: "rules"))
@@ -86,12 +86,17 @@ extension MQTTEndToEndTests {
                 try await stage.server.restart(after: SIGKILL)
                 try await stage.broker.restart()
 
-                // In order from where it stopped: "open" again would come before "closed".
-                let both = try await rules.messages(count: 2, timeout: .seconds(30))
-                #expect(
-                    both.map { String(decoding: $0.payload, as: UTF8.self) } == [
-                        #"{"door":"open"}"#, #"{"door":"closed"}"#,
-                    ])
+                // In order from where it stopped. At least once: "open" comes again only when the kill fell between
+                // the broker taking it and Muster saving that it did (one commit later; seen once in a full run).
+                let (open, closed) = (#"{"door":"open"}"#, #"{"door":"closed"}"#)
+                func texts(_ count: Int) async throws -> [String] {
+                    try await rules.messages(count: count, timeout: .seconds(30)).map {
+                        String(decoding: $0.payload, as: UTF8.self)
+                    }
+                }
+                var received = try await texts(2)
+                if received == [open, open] { received = try await texts(3) }
+                #expect(received == [open, closed] || received == [open, open, closed], "\(received)")
             } catch {
                 await rules.close()
                 await stage.stop()
