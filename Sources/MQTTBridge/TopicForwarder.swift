@@ -45,7 +45,9 @@ struct TopicForwarder: Sendable {
                 saved = start - 1
                 try await save(saved)
             }
-            for try await event in log.follow(EventQuery(namespace: Self.namespace, from: saved + 1)) {
+            let documents = EventQuery(
+                namespace: Self.namespace, types: [ResponseReceived.type, TopicPublished.type], from: saved + 1)
+            for try await event in log.follow(documents) {
                 if let (topic, json) = try Self.document(in: event) {
                     // Not done when cancelled before the broker took it: the next run publishes it.
                     guard await forward(json, to: mqttTopic(topic)) else { return }

@@ -47,6 +47,28 @@ public struct LogReader {
             }
             return stoppedEarly ? last : max(last, head)
         }
+        if query.type == nil, let types = query.types, let byType = try currentIndex(PositionIndex.byType.name) {
+            // Each type's positions from `from` on, merged. Without a namespace to filter by, no more than the
+            // limit of each is needed; a list cut there bounds what was looked at.
+            let cap = query.namespace == nil ? remaining : Int.max
+            var positions: [UInt64] = []
+            var cutoff = UInt64.max
+            for type in types {
+                var taken = 0
+                try byType.scanValues(PositionIndex.table, key: PositionIndex.key(type), from: query.from) { position in
+                    positions.append(position)
+                    taken += 1
+                    if taken == cap { cutoff = min(cutoff, position) }
+                    return taken < cap
+                }
+            }
+            positions.sort()
+            for position in positions where position <= cutoff {
+                guard let event = try reading.event(at: position), try visit(event) else { break }
+            }
+            if stoppedEarly { return last }
+            return cutoff == .max ? max(last, head) : cutoff
+        }
         if let index = try index(for: query) {
             try index.state.scanValues(PositionIndex.table, key: index.key, from: query.from) { position in
                 guard let event = try reading.event(at: position) else { return false }
@@ -84,19 +106,20 @@ public struct LogReader {
         let key: [UInt8]
     }
 
+    /// The state of the position index `name`, when it is current.
+    private func currentIndex(_ name: String) throws -> ProjectionState? {
+        guard let p = try? core.projections.projection(named: name),
+            try core.projections.status(p, head: head, txn).isCurrent
+        else { return nil }
+        return try core.projections.state(p, txn)
+    }
+
     /// The index answering a type or namespace query, when it is current.
     private func index(for query: EventQuery) throws -> Index? {
-        let head = self.head
-        func current(_ name: String) throws -> ProjectionState? {
-            guard let p = try? core.projections.projection(named: name),
-                try core.projections.status(p, head: head, txn).isCurrent
-            else { return nil }
-            return try core.projections.state(p, txn)
-        }
-        if let type = query.type, let state = try current(PositionIndex.byType.name) {
+        if let type = query.type, let state = try currentIndex(PositionIndex.byType.name) {
             return Index(state: state, key: PositionIndex.key(type))
         }
-        if let namespace = query.namespace, let state = try current(PositionIndex.byNamespace.name) {
+        if let namespace = query.namespace, let state = try currentIndex(PositionIndex.byNamespace.name) {
             return Index(state: state, key: PositionIndex.key(namespace))
         }
         return nil

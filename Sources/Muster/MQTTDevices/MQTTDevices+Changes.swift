@@ -30,7 +30,9 @@ extension MQTTDevices {
                     known[Self.key(device.namespace, device.user, device.deviceId)] = device
                     continuation.yield(Change(kind: .registered, device: device, position: 0))
                 }
-                for try await event in log.follow(EventQuery(from: head + 1)) {
+                let registrations = EventQuery(
+                    types: [PushTargetRegistered.type, PushTargetUnregistered.type], from: head + 1)
+                for try await event in log.follow(registrations) {
                     let key: String
                     var now: MQTTDevice?
                     if let target = try PushTargetRegistered.decode(event) {
