@@ -88,6 +88,16 @@ public final class MQTTBroker: @unchecked Sendable {
         await end(signal: SIGKILL)
     }
 
+    /// Freezes the broker (SIGSTOP): connections stay open and nothing is answered, as with a broker that hangs.
+    public func pause() {
+        lock.withLock { process }?.send(SIGSTOP)
+    }
+
+    /// Lets a paused broker go on (SIGCONT).
+    public func resume() {
+        lock.withLock { process }?.send(SIGCONT)
+    }
+
     /// Stops the broker and starts it again on the same port with the same files, so persistent sessions and queued
     /// messages survive.
     public func restart() async throws {

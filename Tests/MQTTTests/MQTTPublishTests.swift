@@ -27,6 +27,22 @@ import Testing
         }
     }
 
+    @Test func aPublishTheBrokerNeverAcknowledgesTimesOut() async throws {
+        try await withMQTTBroker(users: testUsers) { broker in
+            let muster = try MQTTClient(broker.configuration(user: "muster", clientID: "muster")) { _ in }
+            try await muster.connect()
+            broker.pause()
+            let error = await #expect(throws: MQTTError.self) {
+                try await muster.publish(topic: "muster/phone-1", payload: Array("{}".utf8), timeout: .seconds(1))
+            }
+            broker.resume()
+            #expect(error?.code == .timedOut, "\(String(describing: error))")
+            #expect(error?.description.contains("no PUBACK for the publish to muster/phone-1") == true)
+            #expect(muster.counters.publishesTimedOut == 1)
+            await muster.shutdown()
+        }
+    }
+
     @Test func subscribedMessagesReachTheHandlerInOrder() async throws {
         try await withMQTTBroker(users: testUsers) { broker in
             let received = MQTTInbox()

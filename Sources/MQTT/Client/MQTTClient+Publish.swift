@@ -95,14 +95,9 @@ extension MQTTClient {
                 }
                 do {
                     guard let mid = try send(&state) else { return .success([]) }
-                    state.nextWaiterToken += 1
-                    let token = state.nextWaiterToken
-                    let timer = Task { [weak self] in
-                        try? await Task.sleep(for: timeout)
-                        guard !Task.isCancelled else { return }
-                        self?.expire(mid, token: token, after: timeout)
-                    }
-                    state.waiters[mid] = Waiter(kind: kind, token: token, continuation: continuation, timer: timer)
+                    // No timer task per publish: the network loop fails waiters past their deadline.
+                    state.waiters[mid] = Waiter(
+                        kind: kind, continuation: continuation, deadline: .now + timeout, timeout: timeout)
                     return nil
                 } catch {
                     return .failure(error)
@@ -116,23 +111,30 @@ extension MQTTClient {
         }
     }
 
-    /// Fails the waiter `token` for `mid` when its acknowledgement did not come in time.
-    private func expire(_ mid: Int32, token: UInt64, after timeout: Duration) {
-        let waiter = shared.withLock { state -> Waiter? in
-            guard let waiter = state.waiters[mid], waiter.token == token else { return nil }
-            state.waiters[mid] = nil
-            if case .publish = waiter.kind { state.counters.publishesTimedOut += 1 }
-            return waiter
-        }
-        guard let waiter else { return }
-        let what =
-            switch waiter.kind {
-            case .publish(let topic): "PUBACK for the publish to \(topic)"
-            case .subscribe(let filters): "SUBACK for the subscription to \(filters.joined(separator: ", "))"
+    /// Fails the waiters whose acknowledgement did not come in time; called by the network loop, which looks at
+    /// most ten times a second (and at least once a second, its longest wait).
+    func expireOverdueWaiters(now: ContinuousClock.Instant = .now) {
+        let overdue = shared.withLock { state -> [Waiter] in
+            guard now - state.lastExpiryCheck >= .milliseconds(100) else { return [] }
+            state.lastExpiryCheck = now
+            let late = state.waiters.filter { $0.value.deadline <= now }
+            for (mid, waiter) in late {
+                state.waiters[mid] = nil
+                if case .publish = waiter.kind { state.counters.publishesTimedOut += 1 }
             }
-        waiter.continuation.resume(
-            throwing: MQTTError(
-                .timedOut, "no \(what) from the MQTT broker at \(configuration.address) within \(timeout)"))
+            return Array(late.values)
+        }
+        for waiter in overdue {
+            let what =
+                switch waiter.kind {
+                case .publish(let topic): "PUBACK for the publish to \(topic)"
+                case .subscribe(let filters): "SUBACK for the subscription to \(filters.joined(separator: ", "))"
+                }
+            waiter.continuation.resume(
+                throwing: MQTTError(
+                    .timedOut,
+                    "no \(what) from the MQTT broker at \(configuration.address) within \(waiter.timeout)"))
+        }
     }
 
     /// Resolves the waiter of `mid` with the broker's answer; called from the loop thread's callbacks. False when
@@ -151,7 +153,6 @@ extension MQTTClient {
             return waiter
         }
         guard let waiter else { return false }
-        waiter.timer?.cancel()
         switch waiter.kind {
         case .publish(let topic):
             if let code = reasonCodes.first, code >= 0x80 {

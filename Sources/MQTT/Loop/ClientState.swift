@@ -8,7 +8,8 @@ struct ClientState {
     var counters = MQTTCounters()
     /// Publishes and subscriptions awaiting PUBACK or SUBACK, by packet identifier (one counter for both).
     var waiters: [Int32: Waiter] = [:]
-    var nextWaiterToken: UInt64 = 0
+    /// When the network loop last looked for waiters past their deadline.
+    var lastExpiryCheck = ContinuousClock.now
     /// Topic filters subscribed, in order, to subscribe again when the broker lost the session.
     var subscriptions: [String] = []
     /// The first `connect()`, until CONNACK or failure.
@@ -34,9 +35,9 @@ struct Waiter {
     }
 
     let kind: Kind
-    /// Tells this waiter from a later one with the same (reused) packet identifier.
-    let token: UInt64
     /// Resumed with the granted QoS values (subscribe) or nothing (publish).
     let continuation: CheckedContinuation<[Int], any Error>
-    var timer: Task<Void, Never>?
+    /// When it fails for want of an answer (the network loop looks, at least once a second).
+    let deadline: ContinuousClock.Instant
+    let timeout: Duration
 }

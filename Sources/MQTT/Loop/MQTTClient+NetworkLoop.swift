@@ -14,6 +14,7 @@ extension MQTTClient {
         var mustConnect = true
         var firstConnect = true
         while !isStopping {
+            expireOverdueWaiters()
             if mustConnect || mosquitto_socket(handle) < 0 {
                 if !firstConnect, !connectedOnce {
                     // The first connect ended before CONNACK: a TLS handshake failed, or the broker hung up.
@@ -125,7 +126,9 @@ extension MQTTClient {
             guard left > .zero else { return true }
             var descriptor = pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)
             let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-            if poll(&descriptor, 1, Int32(max(1, milliseconds))) > 0 { wakePipe.drain() }
+            // A second at most, so publishes waiting meanwhile still time out on time.
+            if poll(&descriptor, 1, Int32(min(max(1, milliseconds), 1000))) > 0 { wakePipe.drain() }
+            expireOverdueWaiters()
         }
         return false
     }
@@ -170,7 +173,6 @@ extension MQTTClient {
             return taken
         }
         for waiter in waiters {
-            waiter.timer?.cancel()
             waiter.continuation.resume(
                 throwing: MQTTError(.stopped, "the MQTT client for \(configuration.address) was shut down"))
         }
