@@ -84,6 +84,27 @@ import Testing
                 == [FenceCrossing(id: "gone", trigger: .exit)])
     }
 
+    @Test func aDeviceInMoreThan64FencesIsFollowedInEachOfThem() throws {
+        // 70 fences round one point, 100 m to 790 m; a walk out from the middle leaves them one by one.
+        let fences = try (0..<70).map { try Circle(center: Self.shop, radius: 100 + Double($0) * 10) }
+        var index = CircleIndex<Int>()
+        for (id, fence) in fences.enumerated() { index.insert(fence, id: id) }
+        let detector = PresenceDetector(fences: index)
+        var inside = Set<Int>()
+        var previous: Coordinate?
+        for metres in [0.0, 300, 520, 700, 760, 1_000, 405] {
+            let fix = Fix(north(of: Self.shop, by: metres))
+            let found = detector.crossings(inside: inside, previous: previous, fix: fix)
+            #expect(found == Self.bruteForce(fences, inside: inside, previous: previous, fix: fix, margin: 15))
+            for crossing in found {
+                if crossing.trigger == .entry { inside.insert(crossing.id) } else { inside.remove(crossing.id) }
+            }
+            previous = fix.coordinate
+            if metres == 0 { #expect(inside.count == 70) }
+        }
+        #expect(inside.count == 39)  // back at 405 m: the fences of 410 m and more
+    }
+
     /// The rules of `PresenceDetector` applied to every fence, the slow way.
     static func bruteForce(
         _ fences: [Circle], inside: Set<Int>, previous: Coordinate?, fix: Fix, margin: Double

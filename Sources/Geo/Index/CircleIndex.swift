@@ -127,6 +127,18 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
     /// unless a box wraps round the antimeridian.
     @inline(__always)
     func visitCandidates(near point: Coordinate, within metres: Double, _ body: (CellEntry) -> Void) {
+        var none: Void = ()
+        visitCandidates(near: point, within: metres, into: &none) { _, entry in body(entry) }
+    }
+
+    /// `visitCandidates(near:within:_:)` with the caller's state passed in and out rather than captured: a
+    /// closure that captures a variable it changes makes that variable a heap box checked on every access.
+    @inline(__always)
+    func visitCandidates<State>(
+        near point: Coordinate, within metres: Double, into state: inout State,
+        _ visit: (inout State, CellEntry) -> Void
+    ) {
+        func body(_ entry: CellEntry) { visit(&state, entry) }
         let box = grid.box(around: point, radius: max(metres, 0))
         let columns = grid.columns
         if box.cellCount == 1 {

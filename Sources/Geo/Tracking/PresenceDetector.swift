@@ -69,10 +69,12 @@ public struct PresenceDetector<ID: Hashable & Sendable & Comparable>: Sendable {
             let length = previous.distance(to: point)
             if length > 0, length <= maximumJump { jump = (previous, length) }
         }
-        // One query covers the fix's margin and, after a move, the whole path: the circle around
-        // the path's midpoint reaching both ends.
+        // One query covers the fix and, after a move, the whole path: the circle around the path's
+        // midpoint reaching both ends. Not the exit margin: a fence the device is in that the query
+        // does not return is decided below by its distance, and the margin (as large as the fix's
+        // accuracy) would only widen the query.
         var center = point
-        var reach = margin
+        var reach = 0.0
         if let jump {
             center =
                 (try? Coordinate(
@@ -81,29 +83,30 @@ public struct PresenceDetector<ID: Hashable & Sendable & Comparable>: Sendable {
             // The halfway point is within half the path (to 1 %) of both ends, except near a pole.
             reach =
                 abs(center.latitude) < 80
-                ? jump.length * 0.505 + 1 + margin
-                : max(center.distance(to: point), center.distance(to: jump.from)) + margin
+                ? jump.length * 0.505 + 1
+                : max(center.distance(to: point), center.distance(to: jump.from))
         }
-        var seenInside = [Bool](repeating: false, count: insideSlots.count)
-        func decide(_ entry: CellEntry) {
+        // What the visit finds goes through `found`, passed in and out, not captured by the closure.
+        var found = Found(crossings: result, inside: insideSlots.count)
+        fences.visitCandidates(near: center, within: reach, into: &found) { found, entry in
             if let i = insideSlots.firstIndex(of: entry.slot) {
-                seenInside[i] = true
+                found.saw(i)
                 if !fences.isWithin(entry, entry.radius + margin, of: here) {
-                    result.append(FenceCrossing(id: fences.ids[Int(entry.slot)]!, trigger: .exit))
+                    found.crossings.append(FenceCrossing(id: fences.ids[Int(entry.slot)]!, trigger: .exit))
                 }
             } else if fences.isWithin(entry, entry.radius, of: here) {
-                result.append(FenceCrossing(id: fences.ids[Int(entry.slot)]!, trigger: .entry))
+                found.crossings.append(FenceCrossing(id: fences.ids[Int(entry.slot)]!, trigger: .entry))
             } else if let jump, fences.isWithin(entry, entry.radius + jump.length, of: here),
                 fences.fences[Int(entry.slot)].circle.isCrossed(from: jump.from, to: point)
             {
                 let id = fences.ids[Int(entry.slot)]!
-                result.append(FenceCrossing(id: id, trigger: .entry))
-                result.append(FenceCrossing(id: id, trigger: .exit))
+                found.crossings.append(FenceCrossing(id: id, trigger: .entry))
+                found.crossings.append(FenceCrossing(id: id, trigger: .exit))
             }
         }
-        fences.visitCandidates(near: center, within: reach, decide)
+        result = found.crossings
         // Fences the device is in but the grid did not return near the fix: it is far from them.
-        for (i, slot) in insideSlots.enumerated() where !seenInside[i] {
+        for (i, slot) in insideSlots.enumerated() where !found.sawInside(i) {
             let fence = fences.fences[Int(slot)]
             if fence.distance(to: here) > fence.radius + margin {
                 result.append(FenceCrossing(id: fences.ids[Int(slot)]!, trigger: .exit))
@@ -112,6 +115,25 @@ public struct PresenceDetector<ID: Hashable & Sendable & Comparable>: Sendable {
         guard result.count > 1 else { return result }
         // By id; a pass-through's entry stays before its exit (stable sort).
         return result.enumerated().sorted { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }.map(\.element)
+    }
+
+    /// The crossings found so far, and which of the fences the device is in the grid returned (a bit each for the
+    /// first 64, a list beyond: no allocation for a device in few fences).
+    private struct Found {
+        var crossings: [FenceCrossing<ID>]
+        var seen: UInt64 = 0
+        var seenBeyond: [Bool]
+
+        init(crossings: [FenceCrossing<ID>], inside count: Int) {
+            self.crossings = crossings
+            seenBeyond = count > 64 ? [Bool](repeating: false, count: count - 64) : []
+        }
+
+        mutating func saw(_ i: Int) {
+            if i < 64 { seen |= 1 << UInt64(i) } else { seenBeyond[i - 64] = true }
+        }
+
+        func sawInside(_ i: Int) -> Bool { i < 64 ? seen & (1 << UInt64(i)) != 0 : seenBeyond[i - 64] }
     }
 
     /// The longitude halfway between two, the short way round.
