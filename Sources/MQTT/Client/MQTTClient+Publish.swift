@@ -112,7 +112,8 @@ extension MQTTClient {
     }
 
     /// Fails the waiters whose acknowledgement did not come in time; called by the network loop, which looks at
-    /// most ten times a second (and at least once a second, its longest wait).
+    /// most ten times a second and at least once a second (its longest wait) — except while a batch's handler runs,
+    /// when it looks right after (no acknowledgement can be read meanwhile either).
     func expireOverdueWaiters(now: ContinuousClock.Instant = .now) {
         let overdue = shared.withLock { state -> [Waiter] in
             guard now - state.lastExpiryCheck >= .milliseconds(100) else { return [] }
