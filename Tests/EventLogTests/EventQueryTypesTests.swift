@@ -37,24 +37,28 @@ import Testing
         }
     }
 
-    @Test func pagesOfALimitedQueryGoOnWhereTheLastStoppedAndMissNothing() async throws {
+    @Test(arguments: [nil, "default"] as [String?])
+    func pagesOfALimitedQueryGoOnWhereTheLastStoppedAndMissNothing(namespace: String?) async throws {
         let t = try TestLog()
         defer { t.directory.remove() }
         let log = try await Self.log(t)
         let wanted: Set<String> = ["Closed", "Noted"]
-        let expected = try log.events(EventQuery()).filter { wanted.contains($0.type) }.map(\.position)
+        let expected = try log.events(EventQuery()).filter {
+            wanted.contains($0.type) && (namespace == nil || $0.namespace == namespace)
+        }.map(\.position)
         var found: [UInt64] = []
         var from: UInt64 = 1
         while from <= log.head {
             var page: [UInt64] = []
             let examined = try log.read { reader in
-                try reader.events(EventQuery(types: wanted, from: from, limit: 7)) {
+                try reader.events(EventQuery(namespace: namespace, types: wanted, from: from, limit: 7)) {
                     page.append($0.position)
                     return true
                 }
             }
             #expect(page.count <= 7)
             #expect(page.allSatisfy { $0 <= examined })
+            #expect(examined >= from)
             found += page
             from = examined + 1
         }

@@ -21,10 +21,14 @@ final class HeadSignal: Sendable {
 
     /// Returns when a commit moves the head past `position`, or after `timeout` (to notice other processes).
     func wait(beyond position: UInt64, timeout: Duration) async {
-        let id = state.withLock { s -> UInt64 in
-            s.nextId += 1
-            return s.nextId
-        }
+        // Past it already (a follower that read a page and looks again): no timer, no waiter.
+        guard
+            let id = state.withLock({ s -> UInt64? in
+                guard s.head <= position else { return nil }
+                s.nextId += 1
+                return s.nextId
+            })
+        else { return }
         let timer = Task {
             try? await Task.sleep(for: timeout)
             self.resume(id)

@@ -48,9 +48,9 @@ public struct LogReader {
             return stoppedEarly ? last : max(last, head)
         }
         if query.type == nil, let types = query.types, let byType = try currentIndex(PositionIndex.byType.name) {
-            // Each type's positions from `from` on, merged. Without a namespace to filter by, no more than the
-            // limit of each is needed; a list cut there bounds what was looked at.
-            let cap = query.namespace == nil ? remaining : Int.max
+            // Each type's positions from `from` on, merged: no more than the limit of each is needed, and a list cut
+            // there bounds what was looked at (with a namespace to filter by, a page may then hold fewer).
+            let cap = remaining
             var positions: [UInt64] = []
             var cutoff = UInt64.max
             for type in types {

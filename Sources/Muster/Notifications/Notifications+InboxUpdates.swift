@@ -20,7 +20,7 @@ extension Notifications {
     public func inboxUpdates(user: String, namespace: String = Names.defaultNamespace, from: UInt64? = nil)
         -> AsyncThrowingStream<InboxUpdate, any Error>
     {
-        follow(namespace: namespace, from: from) { event in
+        follow(namespace: namespace, types: [PayloadSent.type, ResponseReceived.type], from: from) { event in
             if let sent = try PayloadSent.decode(event) {
                 guard let copy = sent.recipients.first(where: { $0.user == user }) else { return nil }
                 let message = PayloadMessage(

@@ -48,7 +48,7 @@ extension Notifications {
     public func listen(_ filter: TopicFilter, namespace: String = Names.defaultNamespace, from: UInt64? = nil)
         -> AsyncThrowingStream<TopicDelivery, any Error>
     {
-        follow(namespace: namespace, from: from) { event in
+        follow(namespace: namespace, types: [ResponseReceived.type, TopicPublished.type], from: from) { event in
             if let response = try ResponseReceived.decode(event), filter.matches(response.responseTopic) {
                 return TopicDelivery(
                     position: event.position, kind: .response, topic: response.responseTopic,
@@ -62,11 +62,12 @@ extension Notifications {
         }
     }
 
-    /// The namespace's events from `from` (nil: from now on), live, mapped by `transform` (nil: skipped).
+    /// The namespace's events of `types` from `from` (nil: from now on), live, mapped by `transform` (nil: skipped).
     func follow<Element: Sendable>(
-        namespace: String, from: UInt64?, _ transform: @escaping @Sendable (RecordedEvent) throws -> Element?
+        namespace: String, types: Set<String>, from: UInt64?,
+        _ transform: @escaping @Sendable (RecordedEvent) throws -> Element?
     ) -> AsyncThrowingStream<Element, any Error> {
-        let events = log.follow(EventQuery(namespace: namespace, from: from ?? (log.head + 1)))
+        let events = log.follow(EventQuery(namespace: namespace, types: types, from: from ?? (log.head + 1)))
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(bufferingPolicy: .unbounded)
         let task = Task {
             do {
