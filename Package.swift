@@ -163,6 +163,7 @@ let package = Package(
             name: "PushTesting",
             dependencies: [
                 "PushProviders",
+                "EventLogTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -99,7 +99,7 @@ public final class FCMServer: Sendable {
 
     /// A new service account of `projectId` whose `token_uri` is this server, which accepts its assertions.
     public func newServiceAccount(projectId: String = "muster-test") async throws -> ServiceAccountTestFile {
-        let file = try ServiceAccountTestFile(projectId: projectId, tokenURI: tokenURI)
+        let file = try await ServiceAccountTestFile.generate(projectId: projectId, tokenURI: tokenURI)
         try await accept(clientEmail: file.clientEmail, publicKeyPEM: file.publicKeyPEM)
         return file
     }

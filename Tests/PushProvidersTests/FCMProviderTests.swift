@@ -202,8 +202,9 @@ struct FCMWorld {
     @Test func aServerThatNeverAnswersTimesOutAndIsRetried() async throws {
         let world = try await FCMWorld.start(timeout: .seconds(3))
         // A first push fetches the access token (kept for its lifetime), so only the unanswered message can run out
-        // of time — on a loaded machine the token exchange itself once took longer than the limit.
-        let first = await world.provider.send(try world.push())
+        // of time. On a machine loaded by a full run the exchange itself can outrun the limit: then it is tried again.
+        var first = await world.provider.send(try world.push())
+        for _ in 0..<10 where !first.isDelivered { first = await world.provider.send(try world.push()) }
         #expect(first.isDelivered, "\(first)")
         world.server.inject([.neverAnswer])
         let outcome = await world.provider.send(try world.push())
@@ -238,7 +239,8 @@ struct FCMWorld {
     @Test func anAccountTheTokenEndpointRefusesIsRetried() async throws {
         let world = try await FCMWorld.start()
         // Same token endpoint, but a key it was never told of.
-        let stranger = try ServiceAccountTestFile(projectId: "muster-test", tokenURI: world.server.tokenURI)
+        let stranger = try await ServiceAccountTestFile.generate(
+            projectId: "muster-test", tokenURI: world.server.tokenURI)
         let provider = await FCMProvider(
             .init(serviceAccount: try ServiceAccount(json: stranger.json), endpoint: world.server.endpoint),
             now: world.clock.function)
