@@ -23,15 +23,20 @@ struct DevicePublications: Sendable {
     let logger: Logger
 
     /// How many messages are handed to the writer at a time: the next ones are read while these are written.
-    static let chunk = 128
+    static let chunkSize = 128
+
+    /// Messages read and handed to the writer together, with what was read of each.
+    private struct Chunk {
+        var reports: [MQTTDevices.Report] = []
+        var read: [(publication: DevicePublication, device: MQTTDevice)] = []
+    }
 
     /// Records a batch and acts on it; returns once every event is committed (the bridge then acknowledges it).
     /// The batch is written in chunks, in order: each is handed to the writer as soon as it is read, so reading
     /// the rest overlaps writing it.
     func handle(_ messages: [MQTTMessage], routes: [String: MQTTDevice]) async throws {
-        var written: [(reports: [MQTTDevices.Report], read: [Read], outcomes: PendingWrite<[MQTTDevices.Outcome]>)] = []
-        var reports: [MQTTDevices.Report] = []
-        var read: [Read] = []
+        var written: [(Chunk, PendingWrite<[MQTTDevices.Outcome]>)] = []
+        var chunk = Chunk()
         for message in messages {
             guard let device = routes[message.topic] else {
                 refuse(
@@ -46,40 +51,31 @@ struct DevicePublications: Sendable {
             case .success(let value): publication = value
             }
             guard let report = try await report(message, publication, device) else { continue }
-            reports.append(report)
-            read.append((publication, device))
-            if reports.count == Self.chunk {
-                written.append((reports, read, devices.submit(reports)))
-                (reports, read) = ([], [])
+            chunk.reports.append(report)
+            chunk.read.append((publication, device))
+            if chunk.reports.count == Self.chunkSize {
+                written.append((chunk, devices.submit(chunk.reports)))
+                chunk = Chunk()
             }
         }
-        if !reports.isEmpty { written.append((reports, read, devices.submit(reports))) }
-        for chunk in written {
-            try await settle(chunk.reports, chunk.read, try await chunk.outcomes.value)
-        }
+        if !chunk.reports.isEmpty { written.append((chunk, devices.submit(chunk.reports))) }
+        for (chunk, outcomes) in written { await settle(chunk, try await outcomes.value) }
     }
 
-    /// A message read, and the device it came from.
-    typealias Read = (publication: DevicePublication, device: MQTTDevice)
-
-    /// Counts the outcomes of recorded reports and acts on what the recorded messages hold, in order.
-    private func settle(_ reports: [MQTTDevices.Report], _ read: [Read], _ outcomes: [MQTTDevices.Outcome])
-        async
-        throws
-    {
+    /// Counts the outcomes of a chunk's reports and acts on what the recorded messages hold, in order.
+    private func settle(_ chunk: Chunk, _ outcomes: [MQTTDevices.Outcome]) async {
         for (index, outcome) in outcomes.enumerated() {
+            let (publication, device) = chunk.read[index]
             switch outcome {
             case .recorded:
                 counters.add(\.recorded)
-                await act(on: read[index].publication, from: read[index].device)
+                await act(on: publication, from: device)
             case .duplicate:
                 counters.add(\.duplicates)
                 // The same settings sent again bring a receipt identical to the last one: it still answers the
                 // command waiting now (a redelivered receipt holds the device's settings just the same).
-                if let settings = read[index].publication.settings {
-                    receipts.received(settings, from: read[index].device)
-                }
-            case .refused(let error): refuse(reports[index].topic, error.message)
+                if let settings = publication.settings { receipts.received(settings, from: device) }
+            case .refused(let error): refuse(chunk.reports[index].topic, error.message)
             }
         }
     }

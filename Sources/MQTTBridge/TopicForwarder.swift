@@ -31,8 +31,8 @@ struct TopicForwarder: Sendable {
 
     /// The name its position is saved under.
     static let followerName = "mqtt.topicForwarder"
-    /// Events passed over (no topic document) after which the position is saved anyway, so a restart does not read
-    /// them again.
+    /// How far past the saved position a response without a topic document may be before the position is saved
+    /// anyway, so a restart does not read so much again.
     static let saveEvery: UInt64 = 10_000
 
     /// Forwards what is recorded after the saved position, or from `start` on the first run, until cancelled.
