@@ -44,7 +44,7 @@ struct DevicePublications: Sendable {
                 continue
             }
             let publication: DevicePublication
-            switch DevicePublication.read(Data(message.payload), sizeLimit: sizeLimit) {
+            switch DevicePublication.read(message.payload, sizeLimit: sizeLimit) {
             case .failure(let refusal):
                 refuse(message.topic, "\(refusal)")
                 continue
@@ -91,13 +91,15 @@ struct DevicePublications: Sendable {
             namespace: device.namespace)
         let hash = DeviceDataReported.contentHash(topic: message.topic, body: message.payload)
         report.contentHash = hash
-        var json = publication.json
+        var replaced: [String: JSONValue] = [:]
         for (member, content) in [("QRContent", publication.qrContent), ("NFCContent", publication.nfcContent)] {
-            guard case .json(let value) = content, json[member] != value else { continue }
-            json[member] = value
+            guard case .json(let value) = content, publication.value(member) != value else { continue }
+            replaced[member] = value
         }
-        if json != publication.json { report.body = Array(JSONValue.object(json).jsonData()) }
-        guard let picture = publication.picture else { return report }
+        guard let picture = publication.picture else {
+            if !replaced.isEmpty { report.body = publication.body(replacing: replaced) }
+            return report
+        }
         if try devices.isRecorded(
             contentHash: hash, namespace: device.namespace, user: device.user, deviceId: device.deviceId)
         {
@@ -113,8 +115,8 @@ struct DevicePublications: Sendable {
             refuse(message.topic, "the picture in \(picture.member) cannot be stored: \(error.message)")
             return nil
         }
-        json[picture.member] = .object(["document": .string(stored.name)])
-        report.body = Array(JSONValue.object(json).jsonData())
+        replaced[picture.member] = .object(["document": .string(stored.name)])
+        report.body = publication.body(replacing: replaced)
         report.document = stored.name
         return report
     }

@@ -113,4 +113,22 @@ import Testing
         #expect(publication.otherMembers == ["Humidity"])
         #expect(publication.reply == nil)
     }
+
+    @Test func aMemberNamedTwiceHasItsLastValueAsJSONReadersTakeIt() throws {
+        let publication = try Fixture.read(#"{"Battery": 10, "iPhoneID": "A", "Battery": 20, "iPhoneID": "B"}"#).get()
+        #expect(publication.sensors == ["Battery": 20])
+        #expect(publication.iPhoneID == "B")
+        #expect(publication.json == ["Battery": 20, "iPhoneID": "B"])
+    }
+
+    @Test func membersAreKeptAsSentAndReplacedOneByOne() throws {
+        let body = #"{"Proximity": null, "Gravity": {"GravityX": 0.5}, "QRContent": "{\"a\": 1}"}"#
+        let publication = try Fixture.read(body).get()
+        #expect(publication.value("Proximity") == .null)  // as sent; `sensors` leaves nulls out
+        #expect(publication.sensors == ["Gravity": ["GravityX": 0.5]])
+        #expect(publication.value("Battery") == nil)
+        #expect(publication.body == Array(body.utf8))
+        let replaced = try JSONValue(json: publication.body(replacing: ["QRContent": ["a": 1]]))
+        #expect(replaced == ["Proximity": .null, "Gravity": ["GravityX": 0.5], "QRContent": ["a": 1]])
+    }
 }

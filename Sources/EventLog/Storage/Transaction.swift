@@ -14,7 +14,7 @@ public final class Transaction {
     var droppedTables: [String] = []
     /// The inline projections' active tables, resolved once per write transaction; cleared whenever a
     /// generation changes (rebuild swap, cancel, first build).
-    var inlineProjectionStates: [(EventFilteredProjection, ProjectionState)]?
+    var inlineProjectionStates: InlineProjectionStates?
     /// Counts writes, so the writer can tell whether a job that failed left anything behind.
     private(set) var writeCount = 0
 

@@ -22,19 +22,46 @@ public struct DevicePublication: Sendable, Hashable {
     public var location: DeviceLocation?
     /// The `Beacons` in range.
     public var beacons: [BeaconReading]?
-    /// The other sensor values (`Rotation`, `Acceleration`, `Proximity`, `Battery`, `Altitude`, `Gravity`,
-    /// `Magneticfield`, `Orientation`), kept as sent.
-    public var sensors: [String: JSONValue]
     /// A scanned QR code (`QRContent`).
     public var qrContent: ScannedContent?
     /// A read NFC tag (`NFCContent`).
     public var nfcContent: ScannedContent?
     /// A picture from the Camera tab.
     public var picture: DevicePicture?
+    /// The message's JSON text, as published.
+    public let body: [UInt8]
+    /// Where each first-level member's value is in `body` (a member named twice: its last value, as JSON readers
+    /// take it). Members nothing reads — the sensor values above all — are not built unless asked for.
+    private let members: [String: Range<Int>]
+
+    /// The first-level member, as sent (`null` included); nil when absent.
+    public func value(_ member: String) -> JSONValue? {
+        members[member].map { JSONValue(scanned: body, range: $0) }
+    }
+
+    /// The other sensor values (`Rotation`, `Acceleration`, `Proximity`, `Battery`, `Altitude`, `Gravity`,
+    /// `Magneticfield`, `Orientation`), kept as sent.
+    public var sensors: [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        for member in Self.sensorMembers {
+            guard let value = value(member), !value.isNull else { continue }
+            values[member] = value
+        }
+        return values
+    }
+
     /// First-level members none of the above reads (a reply's input values among them), sorted.
-    public var otherMembers: [String]
+    public var otherMembers: [String] {
+        members.keys.filter { !Self.knownMembers.contains($0) && !ReplyKeys.all.contains($0) }.sorted()
+    }
+
     /// The whole message.
-    public var json: [String: JSONValue]
+    public var json: [String: JSONValue] { members.mapValues { JSONValue(scanned: body, range: $0) } }
+
+    /// The message's text with these first-level members' values replaced (or added), the others as they were.
+    public func body(replacing replaced: [String: JSONValue]) -> [UInt8] {
+        Array(JSONValue.object(json.merging(replaced) { $1 }).jsonData())
+    }
 
     /// The sensor members kept as JSON.
     public static let sensorMembers: Set<String> = [
@@ -47,35 +74,55 @@ public struct DevicePublication: Sendable, Hashable {
         "NFCContent",
     ]).union(DevicePicture.members)
 
+    /// The first-level members read into the properties above: every other one is built only when a reply
+    /// (`DialogReply`) may need it as an input value.
+    static let readMembers: Set<String> = knownMembers.subtracting(sensorMembers)
+
     /// Reads one published message; never throws: odd content is refused with the member at fault.
     /// - Parameters:
     ///   - body: the message's bytes.
     ///   - sizeLimit: the largest body read, in bytes; larger ones are refused unread.
     ///   - inputKeys: the `Key`s of the last DialogMessage sent to the device, to recognise an `InstantSender`
     ///     value alone as a reply.
-    public static func read(_ body: Data, sizeLimit: Int, inputKeys: Set<String> = []) -> Result<
+    public static func read(_ body: [UInt8], sizeLimit: Int, inputKeys: Set<String> = []) -> Result<
         DevicePublication, PublicationRefusal
     > {
         guard body.count <= sizeLimit else {
             return .failure(
                 PublicationRefusal(member: nil, reason: "is \(body.count) bytes, over the limit of \(sizeLimit)"))
         }
-        guard let json = try? JSONValue(json: body) else {
+        guard let document = try? JSONScanner.scan(body, allowScalar: true) else {
             return .failure(PublicationRefusal(member: nil, reason: "is not JSON"))
         }
-        guard let object = json.objectValue else {
-            return .failure(PublicationRefusal(member: nil, reason: "must be a JSON object, not \(json.kindName)"))
+        guard document.isObject else {
+            let kind = JSONValue(scanned: body, range: body.indices).kindName
+            return .failure(PublicationRefusal(member: nil, reason: "must be a JSON object, not \(kind)"))
         }
+        var members: [String: Range<Int>] = [:]
+        for member in document.members { members[member.key] = member.value }
         do {
-            return .success(try DevicePublication(object, inputKeys: inputKeys))
+            return .success(try DevicePublication(body, members, inputKeys: inputKeys))
         } catch {
             return .failure(error)
         }
     }
 
-    private init(_ object: [String: JSONValue], inputKeys: Set<String>) throws(PublicationRefusal) {
+    /// `read(_:sizeLimit:inputKeys:)` of the bytes.
+    public static func read(_ body: Data, sizeLimit: Int, inputKeys: Set<String> = []) -> Result<
+        DevicePublication, PublicationRefusal
+    > {
+        read(Array(body), sizeLimit: sizeLimit, inputKeys: inputKeys)
+    }
+
+    private init(_ body: [UInt8], _ members: [String: Range<Int>], inputKeys: Set<String>) throws(PublicationRefusal) {
+        self.body = body
+        self.members = members
+        let mayReply = members.keys.contains { ReplyKeys.all.contains($0) || inputKeys.contains($0) }
+        var object: [String: JSONValue] = [:]
+        for (key, range) in members where mayReply || Self.readMembers.contains(key) {
+            object[key] = JSONValue(scanned: body, range: range)
+        }
         let reader = MemberReader(object)
-        json = object
         iPhoneID = try reader.string("iPhoneID")
         iPhoneName = try reader.string("iPhoneName")
         model = try reader.string("Model")
@@ -90,7 +137,6 @@ public struct DevicePublication: Sendable, Hashable {
         beacons = try reader.value("Beacons").map { value throws(PublicationRefusal) in
             try BeaconReading.readAll(value)
         }
-        sensors = object.filter { Self.sensorMembers.contains($0.key) && !$0.value.isNull }
         qrContent = try reader.value("QRContent").map { value throws(PublicationRefusal) in
             try ScannedContent.read(value, member: "QRContent")
         }
@@ -103,6 +149,5 @@ public struct DevicePublication: Sendable, Hashable {
             picture = try DevicePicture.read(value, member: member)
         }
         reply = try DialogReply.read(reader, inputKeys: inputKeys)
-        otherMembers = object.keys.filter { !Self.knownMembers.contains($0) && !ReplyKeys.all.contains($0) }.sorted()
     }
 }

@@ -11,7 +11,7 @@ enum SessionObject {
     static func find(in body: [UInt8]) -> [UInt8]? {
         // Most messages carry no session object: skip the scan unless the key, or an escape that could spell
         // it, is there.
-        guard body.contains(UInt8(ascii: "\\")) || body.containsBytes(keyBytes) else { return nil }
+        guard body.containsByte(UInt8(ascii: "\\")) || body.containsBytes(keyBytes) else { return nil }
         guard let document = try? JSONScanner.scan(body), document.isObject,
             let member = document.members.last(where: { $0.key == key })
         else { return nil }

@@ -13,8 +13,14 @@ extension JSONValue {
     /// cost ~80 µs for a 400-byte sensor message a device publishes; this takes a few.
     public init(json bytes: [UInt8]) throws(JSONScanner.Failure) {
         _ = try JSONScanner.scan(bytes, allowScalar: true)
+        self.init(scanned: bytes, range: bytes.indices)
+    }
+
+    /// The value at `range` of a text `JSONScanner` accepted (the whole of it, or the range it gave for a member),
+    /// built without checking it again: what a reader that needs a few members of a large object builds.
+    public init(scanned bytes: [UInt8], range: Range<Int>) {
         self = bytes.withUnsafeBufferPointer { buffer in
-            var builder = JSONBuilder(bytes: buffer)
+            var builder = JSONBuilder(bytes: buffer, at: range.lowerBound)
             return builder.value()
         }
     }
@@ -24,9 +30,12 @@ extension JSONValue {
 /// its last value; an escaped lone surrogate becomes U+FFFD.
 private struct JSONBuilder {
     let bytes: UnsafeBufferPointer<UInt8>
-    var i = 0
+    var i: Int
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, at start: Int) {
+        self.bytes = bytes
+        i = start
+    }
 
     mutating func value() -> JSONValue {
         skipWhitespace()
