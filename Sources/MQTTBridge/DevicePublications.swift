@@ -123,7 +123,11 @@ struct DevicePublications: Sendable {
 
     /// What a recorded message holds, acted on; a part the domain refuses is counted, the rest still acted on.
     private func act(on publication: DevicePublication, from device: MQTTDevice) async {
-        if let reply = publication.reply { await answer(reply, from: device) }
+        if let reply = publication.reply {
+            await answer(reply, from: device)
+        } else if !publication.otherMembers.isEmpty {
+            await answerInstantly(publication, from: device)
+        }
         if let location = publication.location {
             await attempt("GPS", device) {
                 _ = try await rules.report(
@@ -162,10 +166,39 @@ struct DevicePublications: Sendable {
         }
     }
 
-    /// A reply to a DialogMessage, answered as the person's response (validated like any other).
-    private func answer(_ reply: DialogReply, from device: MQTTDevice) async {
+    /// A message with members no part of Muster reads: when one of them is an input field sent with `InstantSender`
+    /// in the last DialogMessage the device was given, it is that field's value alone, answering that message.
+    private func answerInstantly(_ publication: DevicePublication, from device: MQTTDevice) async {
+        let lastSent: UUID
+        let keys: Set<String>
+        do {
+            guard
+                let id = try devices.lastDialog(
+                    namespace: device.namespace, user: device.user, deviceId: device.deviceId),
+                let stored = try notifications.message(id: id, user: device.user, namespace: device.namespace)
+            else { return }
+            let settings = try notifications.dialogSettings(
+                messageId: id, user: device.user, namespace: device.namespace)
+            guard !settings.instantSender.isEmpty else { return }
+            let mapping = DialogMapping(
+                payload: Payload.parse(stored.payload), title: nil, body: nil, messageID: id, settings: settings)
+            keys = mapping.instantKeys
+            lastSent = id
+        } catch {
+            return logger.warning("MQTT device \(device.deviceId) of \(device.user): no last DialogMessage: \(error)")
+        }
+        guard publication.otherMembers.contains(where: keys.contains),
+            case .success(let read) = DevicePublication.read(publication.body, sizeLimit: sizeLimit, inputKeys: keys),
+            let reply = read.reply
+        else { return }
+        await answer(reply, from: device, lastSent: lastSent)
+    }
+
+    /// A reply to a DialogMessage, answered as the person's response (validated like any other); an instant value
+    /// answers `lastSent`, the last DialogMessage the device was given.
+    private func answer(_ reply: DialogReply, from device: MQTTDevice, lastSent: UUID? = nil) async {
         await attempt("reply", device) {
-            guard let id = reply.messageID else {
+            guard let id = reply.messageID(orLastSent: lastSent) else {
                 throw MusterError(.invalidArgument, "the reply names no message (musterMessageId)", field: "reply")
             }
             guard

@@ -219,6 +219,16 @@ import Testing
         #expect(Fixture.mapping("").message.switchToTab == nil)
     }
 
+    @Test func theSendersInstantFieldsAreSentWithInstantSender() throws {
+        let fields = #"{"type": "inputInteger", "id": "age"}, {"type": "inputString", "id": "name"}"#
+        let mapping = Fixture.mapping(fields, settings: try DialogSenderSettings(instantSender: ["age"]))
+        let inputs = try #require(mapping.message.inputFields)
+        #expect(inputs.map(\.key) == ["age", "name"])
+        #expect(inputs.map(\.instantSender) == [true, false])
+        #expect(mapping.instantKeys == ["age"])
+        #expect(Fixture.mapping(fields).instantKeys.isEmpty)
+    }
+
     @Test func theMessageIdIsWrittenLowerCaseInEveryReplyObject() throws {
         let mapping = Fixture.mapping(
             #"{"type": "buttonCluster", "values": [{"label": "A", "value": 1}, {"label": "B", "value": 2}]}"#)

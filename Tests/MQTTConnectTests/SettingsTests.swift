@@ -64,4 +64,22 @@ import Testing
             try DialogSenderSettings(json: ["Sound": 1])
         } throws: { ($0 as? DialogSettingsError)?.setting == "Sound" }
     }
+
+    @Test func instantSenderFieldsAreNamedByIdEachOnce() throws {
+        #expect(try DialogSenderSettings(json: ["InstantSender": ["age", "name"]]).instantSender == ["age", "name"])
+        #expect(try DialogSenderSettings(json: ["InstantSender": .null]).instantSender == [])
+        #expect(DialogSenderSettings.none.instantSender == [])
+        #expect {
+            try DialogSenderSettings(json: ["InstantSender": "age"])
+        } throws: { String(describing: $0) == #"InstantSender: must be an array of input field ids, not "age""# }
+        #expect {
+            try DialogSenderSettings(json: ["InstantSender": ["age", 3]])
+        } throws: { ($0 as? DialogSettingsError)?.setting == "InstantSender" }
+        #expect {
+            try DialogSenderSettings(instantSender: ["age", "age"])
+        } throws: { String(describing: $0) == #"InstantSender: names "age" twice"# }
+        #expect {
+            try DialogSenderSettings(instantSender: [""])
+        } throws: { ($0 as? DialogSettingsError)?.message.contains("by id") == true }
+    }
 }

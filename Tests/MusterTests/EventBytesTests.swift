@@ -111,6 +111,14 @@ import Testing
                 mqtt: .init(switchToTab: "QR", switchDelay: 1000, alertCode: 23, flashDuration: 0))
         ),
         (
+            "sent-mqtt-instant",
+            PayloadSent(
+                sender: "op", title: "T", body: "B", source: nil, payload: payload, responseTopic: "/r",
+                recipients: [.init(user: "ada", messageId: message)],
+                mqtt: .init(
+                    switchToTab: "QR", switchDelay: 1000, alertCode: 23, flashDuration: 0, instantSender: ["age"]))
+        ),
+        (
             "sent-no-source",
             PayloadSent(
                 sender: "op", title: "", body: "", source: nil, payload: payload, responseTopic: "/r", recipients: [])
@@ -333,8 +341,12 @@ import Testing
             #"{"body":"B","payload":{"b":[1,2],"responseTopic":"/r","title":"Hi"},"recipients":[{"messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"},{"messageId":"0E984725-C51C-4BF4-9960-E1C80E27ABA0","user":"bob"}],"responseTopic":"/r","sender":"op","source":"src","title":"T"}"#
         ),
         "sent-mqtt": (
-            "026f7001540142002d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7201036164616f9619ff8b86d011b42d00c04fc964ff01025152d00f2e00",
-            #"{"body":"B","mqtt":{"alertCode":23,"flashDuration":0,"switchDelay":1000,"switchToTab":"QR"},"payload":{"b":[1,2],"responseTopic":"/r","title":"Hi"},"recipients":[{"messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}],"responseTopic":"/r","sender":"op","title":"T"}"#
+            "026f7001540142002d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7201036164616f9619ff8b86d011b42d00c04fc964ff01025152d00f2e0000",
+            #"{"body":"B","mqtt":{"alertCode":23,"flashDuration":0,"instantSender":[],"switchDelay":1000,"switchToTab":"QR"},"payload":{"b":[1,2],"responseTopic":"/r","title":"Hi"},"recipients":[{"messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}],"responseTopic":"/r","sender":"op","title":"T"}"#
+        ),
+        "sent-mqtt-instant": (
+            "026f7001540142002d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f7201036164616f9619ff8b86d011b42d00c04fc964ff01025152d00f2e000103616765",
+            #"{"body":"B","mqtt":{"alertCode":23,"flashDuration":0,"instantSender":["age"],"switchDelay":1000,"switchToTab":"QR"},"payload":{"b":[1,2],"responseTopic":"/r","title":"Hi"},"recipients":[{"messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}],"responseTopic":"/r","sender":"op","title":"T"}"#
         ),
         "sent-no-source": (
             "026f700000002d7b227469746c65223a224869222c22726573706f6e7365546f706963223a222f72222c2262223a5b312c325d7d022f720000",

@@ -24,6 +24,9 @@ public struct DialogMapping: Sendable, Hashable {
         var builder = Builder(messageID: messageID.uuidString.lowercased())
         for field in payload.fields { builder.add(field) }
         let options = builder.finishOptions()
+        for index in builder.inputs.indices where settings.instantSender.contains(builder.inputs[index].key) {
+            builder.inputs[index].instantSender = true
+        }
         message = DialogMessage(
             maintitle: title, subtitle: body, image: builder.image,
             comment: builder.comments.isEmpty ? nil : builder.comments.joined(separator: "\n"),
@@ -35,6 +38,15 @@ public struct DialogMapping: Sendable, Hashable {
 
     /// Whether the DialogMessage carries every field.
     public var isComplete: Bool { uncarried.isEmpty }
+
+    /// The keys of the input fields sent with `InstantSender: true`: a publication holding one of them and no
+    /// ReplyObject is an instant value answering this message.
+    public var instantKeys: Set<String> {
+        Set((message.inputFields ?? []).filter { $0.instantSender == true }.map(\.key))
+    }
+
+    /// The keys of every input field the DialogMessage carries, in order.
+    public var inputKeys: [String] { (message.inputFields ?? []).map(\.key) }
 }
 
 extension DialogMapping {

@@ -44,6 +44,12 @@ public struct MQTTDevices: Sendable {
         return try json.map { try JSONValue(json: Data($0)) }
     }
 
+    /// The last message delivered to the device as a DialogMessage (the one an `InstantSender` value answers), or
+    /// nil when none was.
+    public func lastDialog(namespace: String = Names.defaultNamespace, user: String, deviceId: String) throws -> UUID? {
+        try log.read { try $0.mqttDevices.lastDialog(user: user, deviceId: deviceId, namespace: namespace) }
+    }
+
     /// Whether a message of this content hash from the device was recorded within the window: a redelivery, whose
     /// picture need not be stored again. A hint read outside the writer; `report` decides.
     public func isRecorded(

@@ -9,6 +9,8 @@ import EventLog
 /// - `publishTopics`: `namespace 0` SHA-256(publish topic) → `user 0 deviceId 0` (a topic may be longer than a
 ///   key may be).
 /// - `sessionObjects`: `device` → the JSON of the last first-level `SessionObject` the device sent.
+/// - `lastDialogs`: `device` → the id (16 bytes) of the last message delivered to the device as a DialogMessage:
+///   the message an `InstantSender` value alone answers.
 /// - `recentMessages`: position (8 bytes, big-endian) → recorded at (8 bytes, big-endian), `device`, content hash:
 ///   the messages of the last `duplicateWindow` (at most `rememberedAtMost`), for `MQTTDevices.report` to find
 ///   redeliveries. Keyed by position, so each message is appended at the end and pruned from the start, and a batch
@@ -18,11 +20,11 @@ import EventLog
 public struct MQTTDevicesProjection: Projection {
     public static let name = "mqttDevices"
     public var name: String { Self.name }
-    public var version: UInt32 { 3 }
+    public var version: UInt32 { 4 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["devices", "publishTopics", "sessionObjects", Self.recentTable] }
+    public var tables: [String] { ["devices", "publishTopics", "sessionObjects", Self.recentTable, "lastDialogs"] }
     public var eventTypes: Set<String>? {
-        [PushTargetRegistered.type, PushTargetUnregistered.type, DeviceDataReported.type]
+        [PushTargetRegistered.type, PushTargetUnregistered.type, DeviceDataReported.type, PushDelivered.type]
     }
 
     static let recentTable = "recentMessages"
@@ -74,6 +76,13 @@ public struct MQTTDevicesProjection: Projection {
                     try state.put("sessionObjects", device, sessionObject)
                 }
             }
+        case PushDelivered.type:
+            let delivered = try PushDelivered.decode(event)!
+            let device = Key.joined(ns, delivered.user, delivered.deviceId)
+            guard try state.get("devices", device) != nil else { return }  // not an MQTT device
+            var id = ByteWriter(capacity: 16)
+            id.write(delivered.messageId)
+            try state.put("lastDialogs", device, id.bytes)
         default: break
         }
     }

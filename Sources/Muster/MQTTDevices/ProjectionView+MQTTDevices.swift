@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 
 extension LogSnapshot {
     /// The MQTT devices in this snapshot.
@@ -42,5 +43,14 @@ extension ProjectionView<MQTTDevicesProjection> {
     /// The JSON text of the device's last session object, or nil.
     func sessionObject(user: String, deviceId: String, namespace: String) throws -> [UInt8]? {
         try state.get("sessionObjects", Key.joined(namespace, user, deviceId))
+    }
+
+    /// The last message delivered to the device as a DialogMessage, or nil.
+    func lastDialog(user: String, deviceId: String, namespace: String) throws -> UUID? {
+        guard let bytes = try state.get("lastDialogs", Key.joined(namespace, user, deviceId)) else { return nil }
+        return try bytes.withUnsafeBytes { buffer in
+            var reader = ByteReader(buffer)
+            return try reader.readUUID("message id")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import EventLog
 import Forms
+import Foundation
 import MQTTConnect
 import MusterWire
 
@@ -34,6 +35,23 @@ extension Notifications {
             }
         }
         return reports
+    }
+}
+
+extension Notifications {
+    /// Refuses a send whose `InstantSender` names a field that is not an input field of the DialogMessage (an
+    /// unknown id, a choice, a button, a field the DialogMessage cannot carry).
+    static func checkInstantSender(_ dialog: DialogSenderSettings, _ payload: Payload) throws {
+        guard !dialog.instantSender.isEmpty else { return }
+        let inputs = DialogMapping(payload: payload, title: nil, body: nil, messageID: UUID()).inputKeys
+        for id in dialog.instantSender where !inputs.contains(id) {
+            let known = inputs.isEmpty ? "the payload has none" : "the payload's are \(inputs.joined(separator: ", "))"
+            throw MusterError(
+                .invalidArgument,
+                "InstantSender names \(String(reflecting: id)), which is not an input field the DialogMessage carries "
+                    + "(\(known)); nothing was sent",
+                field: "mqtt.InstantSender")
+        }
     }
 }
 

@@ -101,6 +101,7 @@ public struct Notifications: Sendable {
                 topic = full.responseTopic ?? ""
                 shown = full
             }
+            try Self.checkInstantSender(dialog, shown)
             let names = try Self.recipients(users, groups, all, namespace, scope.directory)
             let sent = PayloadSent(
                 sender: actor, title: title, body: body, source: source, payload: bytes, responseTopic: topic,

@@ -8,7 +8,7 @@ extension PayloadSent.DialogSettings {
         guard settings != .none else { return nil }
         self.init(
             switchToTab: settings.switchToTab?.rawValue, switchDelay: settings.switchDelay,
-            alertCode: settings.alertCode, flashDuration: settings.flashDuration)
+            alertCode: settings.alertCode, flashDuration: settings.flashDuration, instantSender: settings.instantSender)
     }
 
     /// The settings for `DialogMapping`; a tab this release does not know is left out.
@@ -18,6 +18,7 @@ extension PayloadSent.DialogSettings {
         settings.switchDelay = switchDelay
         settings.alertCode = alertCode
         settings.flashDuration = flashDuration
+        settings.instantSender = instantSender
         return settings
     }
 }

@@ -6,7 +6,7 @@ import MusterWire
 /// A form payload sent to people (the `Notification.sendPayload` family): one message per recipient.
 public struct PayloadSent: DomainEvent, Hashable, Codable {
     public static let type = "PayloadSent"
-    public static let schemaVersion: UInt16 = 2
+    public static let schemaVersion: UInt16 = 3
 
     /// One person the payload went to and the id of their copy of the message.
     public struct Recipient: Sendable, Hashable, Codable {
@@ -29,12 +29,14 @@ public struct PayloadSent: DomainEvent, Hashable, Codable {
     /// What the sender set on the DialogMessage of the recipients' MQTT devices (schema 2); nil: nothing.
     public var mqtt: DialogSettings?
 
-    /// The sender's DialogMessage settings (seed 001's `SwitchToTab`, `SwitchDelay`, `AlertCode`, `FlashDuration`),
-    /// as `DialogSenderSettings` checked them.
+    /// The sender's DialogMessage settings (seed 001's `SwitchToTab`, `SwitchDelay`, `AlertCode`, `FlashDuration`,
+    /// and the input fields sent with `InstantSender`), as `DialogSenderSettings` checked them.
     public struct DialogSettings: Sendable, Hashable, Codable {
         public var switchToTab: String?
         public var switchDelay: Int?
         public var alertCode: Int?
         public var flashDuration: Int?
+        /// The ids of the input fields sent with `InstantSender: true` (schema 3; none before).
+        public var instantSender: [String] = []
     }
 }

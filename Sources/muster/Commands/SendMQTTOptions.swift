@@ -3,18 +3,23 @@ import MQTTConnect
 import MusterWire
 
 /// `muster send --mqtt-…`: what the DialogMessage of recipients' MQTT devices does beyond the payload (seed 001's
-/// `SwitchToTab`, `SwitchDelay`, `AlertCode`, `FlashDuration`).
+/// `SwitchToTab`, `SwitchDelay`, `AlertCode`, `FlashDuration`, and the fields sent with `InstantSender`).
 struct SendMQTTOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The tab the MQTT Connect app switches to.", valueName: "QR|NFC|Camera"))
     var mqttSwitchToTab: String?
     @Option(help: ArgumentHelp("Milliseconds before the app switches tab.", valueName: "MS")) var mqttSwitchDelay: Int?
     @Option(help: ArgumentHelp("The alert sound the app plays.", valueName: "N")) var mqttAlertCode: Int?
     @Option(help: ArgumentHelp("Milliseconds the torch flashes.", valueName: "MS")) var mqttFlashDuration: Int?
+    @Option(
+        help: ArgumentHelp(
+            "An input field (by id) whose value the app sends alone as soon as it is entered; that value answers the "
+                + "message. Repeat for more.", valueName: "FIELD"))
+    var mqttInstantSender: [String] = []
 
     /// The command line's name of each setting.
     static let optionNames = [
         "SwitchToTab": "--mqtt-switch-to-tab", "SwitchDelay": "--mqtt-switch-delay", "AlertCode": "--mqtt-alert-code",
-        "FlashDuration": "--mqtt-flash-duration",
+        "FlashDuration": "--mqtt-flash-duration", "InstantSender": "--mqtt-instant-sender",
     ]
 
     /// The settings, checked; a usage error names the option and what it takes.
@@ -22,7 +27,7 @@ struct SendMQTTOptions: ParsableArguments {
         do {
             return try DialogSenderSettings(
                 switchToTab: mqttSwitchToTab, switchDelay: mqttSwitchDelay, alertCode: mqttAlertCode,
-                flashDuration: mqttFlashDuration)
+                flashDuration: mqttFlashDuration, instantSender: mqttInstantSender)
         } catch {
             throw ValidationError("\(Self.optionNames[error.setting] ?? error.setting) \(error.message)")
         }
@@ -39,6 +44,7 @@ extension DialogSenderSettings {
         if let switchDelay { object["SwitchDelay"] = .number(Double(switchDelay)) }
         if let alertCode { object["AlertCode"] = .number(Double(alertCode)) }
         if let flashDuration { object["FlashDuration"] = .number(Double(flashDuration)) }
+        if !instantSender.isEmpty { object["InstantSender"] = .array(instantSender.map(JSONValue.string)) }
         return object
     }
 }

@@ -7,7 +7,8 @@ import MusterWire
 import Testing
 
 extension MQTTEndToEndTests {
-    /// The sender's DialogMessage settings (`SwitchToTab`, `SwitchDelay`, `AlertCode`, `FlashDuration`): set with
+    /// The sender's DialogMessage settings (`SwitchToTab`, `SwitchDelay`, `AlertCode`, `FlashDuration`,
+    /// `InstantSender`): set with
     /// `muster send --mqtt-…` or the HTTP body's `mqtt`, kept with the send, shown on the phone; refused with the
     /// option or member named.
     @Suite(.serialized) struct MQTTSenderSettingsEndToEndTests {
@@ -52,6 +53,61 @@ extension MQTTEndToEndTests {
             await stage.stop()
         }
 
+        /// A form whose only input sends its value the moment it is entered: no button, so the added Submit's 0 is
+        /// its submit value (a form with buttons refuses a response that names none of them).
+        static let instantForm = """
+            {"responseTopic": "/mqtt/age", "fields": [{"id": "age", "type": "inputInteger", "label": "Your age"}]}
+            """
+
+        @Test func anInstantValueAloneAnswersTheLastDialogMessage() async throws {
+            let stage = try await Stage.start()
+            do {
+                let sent = try await stage.server.run(
+                    [
+                        "send", "--to", "joe", "--title", "Age", "--body", "B", "--json", "--mqtt-instant-sender",
+                        "age", Self.instantForm,
+                    ] + stage.server.data)
+                try #require(sent.status == 0, "\(sent)")
+                let messageId = try #require((try sent.json()["messageIds"] as? [String])?.first)
+                let dialog = try #require(try await stage.nextOnPhone()["DialogMessage"] as? [String: Any])
+                let inputs = try #require(dialog["InputFields"] as? [[String: Any]])
+                #expect(inputs.map { $0["Key"] as? String } == ["age"])
+                #expect(inputs.map { $0["InstantSender"] as? Bool } == [true], "\(inputs)")
+                // The message is the device's last DialogMessage once its delivery is recorded.
+                try #require(try await stage.waitForEvents("PushDelivered", count: 1).count == 1)
+
+                // A member that is no instant field answers nothing; the instant field's value alone does.
+                try await stage.phone.publish(#"{"iPhoneID":"9A093D8F","Humidity":40}"#, to: Stage.outTopic)
+                try await stage.phone.publish(#"{"iPhoneID":"9A093D8F","age":"42"}"#, to: Stage.outTopic)
+                let responses = try await stage.waitForEvents("ResponseReceived", count: 1)
+                try #require(responses.count == 1, "\(responses) \(stage.server.running.stderr)")
+                let body = try #require(responses[0]["body"] as? [String: Any])
+                #expect((body["messageId"] as? String)?.lowercased() == messageId.lowercased(), "\(body)")
+                let flat = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+                #expect(flat.contains(#""age":42"#), "\(flat)")
+                #expect(flat.contains(#""submitValue":0"#), "\(flat)")
+                #expect(try await stage.waitForEvents("DeviceDataReported", count: 2).count == 2)
+                #expect(try await stage.events("ResponseReceived").count == 1)
+
+                // An id that is not an input field of the form is refused, and nothing is sent.
+                let refused = try await stage.server.run(
+                    [
+                        "send", "--to", "joe", "--title", "T", "--body", "B", "--mqtt-instant-sender", "Send",
+                        MQTTBridgeEndToEndTests.form,
+                    ] + stage.server.data)
+                #expect(refused.status != 0, "\(refused)")
+                #expect(
+                    refused.stderr.contains(#"InstantSender names "Send", which is not an input field"#),
+                    "\(refused.stderr)")
+                #expect(refused.stderr.contains("name, agree"), "the form's input fields are listed: \(refused.stderr)")
+                #expect(try await stage.events("PayloadSent").count == 1)
+            } catch {
+                await stage.stop()
+                throw error
+            }
+            await stage.stop()
+        }
+
         @Test func settingsOutOfRangeAreRefusedNamingTheOptionOrMember() async throws {
             let work = try TemporaryDirectory("send-mqtt-settings")
             defer { work.remove() }
@@ -80,9 +136,18 @@ extension MQTTEndToEndTests {
                 #expect(error.statusCode == 400 || error.statusCode == 422, "\(error)")
                 #expect(error.message.contains("mqtt.FlashDuration"), "\(error)")
             }
+            do {
+                _ = try await ada.send(
+                    title: "T", body: "B", payload: payload, to: Recipients(users: ["ada"]),
+                    mqtt: ["InstantSender": ["agree", "nope"]])
+                Issue.record("an instant field the form does not have was accepted")
+            } catch {
+                #expect(error.statusCode == 400, "\(error)")
+                #expect(error.message.contains(#"InstantSender names "nope""#), "\(error)")
+            }
             let sent = try await ada.send(
                 title: "T", body: "B", payload: payload, to: Recipients(users: ["ada"]),
-                mqtt: ["SwitchToTab": .string("NFC")])
+                mqtt: ["SwitchToTab": .string("NFC"), "InstantSender": ["name"]])
             #expect(sent.recipients == ["ada"])
             #expect(await server.stop() == 0)
         }

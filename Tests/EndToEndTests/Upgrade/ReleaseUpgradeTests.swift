@@ -138,6 +138,8 @@ import Testing
         #expect(now.count == then.count && now.count > 0)
         // The upcasters' types, the field each adds and what it reads as on 0.1.0's events: absent (no publish
         // topic, no reason, no MQTT settings), or an area kind of "" ("the one area of that id": 0.1.0 allowed one).
+        // `PayloadSent` is lifted twice (MQTT settings, then their instant fields): schema 3.
+        let lifted = ["PayloadSent": 3]
         let added: [String: (field: String, value: String?)] = [
             "PushTargetRegistered": ("publishTopic", nil), "PushTargetUnregistered": ("reason", nil),
             "PayloadSent": ("mqtt", nil), "AreaTransition": ("kind", ""), "RuleEvaluated": ("kind", ""),
@@ -147,7 +149,7 @@ import Testing
             let type = try #require(new["type"] as? String)
             let at = "\(type) at \(new["position"] ?? "")"
             #expect(old["schemaVersion"] as? Int == 1, "\(at)")
-            #expect(new["schemaVersion"] as? Int == (added[type] == nil ? 1 : 2), "\(at)")
+            #expect(new["schemaVersion"] as? Int == (added[type] == nil ? 1 : lifted[type] ?? 2), "\(at)")
             var body = try #require(new["body"] as? [String: Any], "\(at)")
             if let (field, value) = added[type] {
                 #expect(body[field] as? String == value, "\(at)")
