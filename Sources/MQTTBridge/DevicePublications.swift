@@ -67,9 +67,9 @@ struct DevicePublications: Sendable {
         for (index, outcome) in outcomes.enumerated() {
             let (publication, device) = chunk.read[index]
             switch outcome {
-            case .recorded:
+            case .recorded(let position):
                 counters.add(\.recorded)
-                await act(on: publication, from: device)
+                await act(on: publication, from: device, recordedAt: position)
             case .duplicate:
                 counters.add(\.duplicates)
                 // The same settings sent again bring a receipt identical to the last one: it still answers the
@@ -122,11 +122,12 @@ struct DevicePublications: Sendable {
     }
 
     /// What a recorded message holds, acted on; a part the domain refuses is counted, the rest still acted on.
-    private func act(on publication: DevicePublication, from device: MQTTDevice) async {
+    /// `recordedAt`: the position of the message's `DeviceDataReported`.
+    private func act(on publication: DevicePublication, from device: MQTTDevice, recordedAt: UInt64) async {
         if let reply = publication.reply {
-            await answer(reply, from: device)
+            await answer(reply, from: device, recordedAt: recordedAt)
         } else if !publication.otherMembers.isEmpty {
-            await answerInstantly(publication, from: device)
+            await answerInstantly(publication, from: device, recordedAt: recordedAt)
         }
         if let location = publication.location {
             await attempt("GPS", device) {
@@ -168,7 +169,7 @@ struct DevicePublications: Sendable {
 
     /// A message with members no part of Muster reads: when one of them is an input field sent with `InstantSender`
     /// in the last DialogMessage the device was given, it is that field's value alone, answering that message.
-    private func answerInstantly(_ publication: DevicePublication, from device: MQTTDevice) async {
+    private func answerInstantly(_ publication: DevicePublication, from device: MQTTDevice, recordedAt: UInt64) async {
         let lastSent: UUID
         let keys: Set<String>
         do {
@@ -191,14 +192,18 @@ struct DevicePublications: Sendable {
             case .success(let read) = DevicePublication.read(publication.body, sizeLimit: sizeLimit, inputKeys: keys),
             let reply = read.reply
         else { return }
-        await answer(reply, from: device, lastSent: lastSent)
+        await answer(reply, from: device, recordedAt: recordedAt, lastSent: lastSent)
     }
 
     /// A reply to a DialogMessage, answered as the person's response (validated like any other); an instant value
-    /// answers `lastSent`, the last DialogMessage the device was given.
-    private func answer(_ reply: DialogReply, from device: MQTTDevice, lastSent: UUID? = nil) async {
-        await attempt("reply", device) {
-            guard let id = reply.messageID(orLastSent: lastSent) else {
+    /// answers `lastSent`, the last DialogMessage the device was given. A reply the domain refuses is recorded as
+    /// `ReplyRefused`, with why.
+    private func answer(_ reply: DialogReply, from device: MQTTDevice, recordedAt: UInt64, lastSent: UUID? = nil)
+        async
+    {
+        let messageId = reply.messageID(orLastSent: lastSent)
+        let refusal = await attempt("reply", device) {
+            guard let id = messageId else {
                 throw MusterError(.invalidArgument, "the reply names no message (musterMessageId)", field: "reply")
             }
             guard
@@ -216,15 +221,31 @@ struct DevicePublications: Sendable {
                     submitValue: built.response.submitValue, namespace: device.namespace, actor: "mqtt"))
             counters.add(\.responses)
         }
+        // A failure of the store (a full disk) is no answer about the reply: only logged.
+        guard let refusal, !(refusal is StoreError) else { return }
+        let reason = (refusal as? MusterError)?.message ?? "\(refusal)"
+        do {
+            try await devices.record(
+                ReplyRefused(
+                    user: device.user, deviceId: device.deviceId, messageId: messageId, reason: reason,
+                    report: recordedAt),
+                namespace: device.namespace)
+        } catch {
+            logger.error("MQTT device \(device.deviceId) of \(device.user): its refused reply not recorded: \(error)")
+        }
     }
 
-    private func attempt(_ part: String, _ device: MQTTDevice, _ body: () async throws -> Void) async {
+    /// Runs `body`; what it throws is counted as a refused part, logged and returned.
+    @discardableResult
+    private func attempt(_ part: String, _ device: MQTTDevice, _ body: () async throws -> Void) async -> (any Error)? {
         do {
             try await body()
+            return nil
         } catch {
             counters.add(\.refusedParts)
             logger.warning(
                 "MQTT device \(device.deviceId) of \(device.user): its \(part) was recorded but refused: \(error)")
+            return error
         }
     }
 

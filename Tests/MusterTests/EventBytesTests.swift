@@ -72,6 +72,11 @@ import Testing
             "device-data-bare",
             DeviceDataReported(user: "ada", deviceId: "d1", topic: "p/t", body: [], contentHash: "ab")
         ),
+        (
+            "reply-refused",
+            ReplyRefused(user: "ada", deviceId: "d1", messageId: message, reason: "no such message", report: 42)
+        ),
+        ("reply-refused-no-message", ReplyRefused(user: "ada", deviceId: "d1", messageId: nil, reason: "r", report: 1)),
         ("location-request", LocationRequested(requestId: message, user: "ada", reason: "roll call")),
         ("location-request-bare", LocationRequested(requestId: message, user: "ada")),
         (
@@ -331,6 +336,13 @@ import Testing
         "location-request": (
             "6f9619ff8b86d011b42d00c04fc964ff0361646109726f6c6c2063616c6c",
             #"{"reason":"roll call","requestId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ada"}"#
+        ),
+        "reply-refused": (
+            "03616461026431016f9619ff8b86d011b42d00c04fc964ff0f6e6f2073756368206d6573736167652a",
+            #"{"deviceId":"d1","messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","reason":"no such message","report":42,"user":"ada"}"#
+        ),
+        "reply-refused-no-message": (
+            "0361646102643100017201", #"{"deviceId":"d1","reason":"r","report":1,"user":"ada"}"#
         ),
         "location-request-bare": (
             "6f9619ff8b86d011b42d00c04fc964ff0361646100",

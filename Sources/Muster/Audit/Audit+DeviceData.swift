@@ -2,10 +2,23 @@ import EventLog
 import MusterWire
 
 extension Audit.Scan {
-    /// What an MQTT device published; nil for other events.
+    /// What an MQTT device published, and a reply of it refused; nil for other events.
     func deviceDataEntries(
         for event: RecordedEvent, _ entry: (AuditEntry.What, String) -> AuditEntry
     ) throws -> [AuditEntry]? {
+        if let refused = try ReplyRefused.decode(event) {
+            guard concerns(refused.user) else { return [] }
+            var e = entry(
+                .replyRefused,
+                "\(refused.user)'s device \(refused.deviceId) replied"
+                    + (refused.messageId.map { " to message \($0.uuidString.lowercased())" } ?? "")
+                    + " (position \(refused.report)); not taken as a response: \(refused.reason)")
+            e.user = refused.user
+            e.deviceId = refused.deviceId
+            e.messageId = refused.messageId
+            e.reason = refused.reason
+            return [e]
+        }
         guard let data = try DeviceDataReported.decode(event) else { return nil }
         guard concerns(data.user) else { return [] }
         var e = entry(

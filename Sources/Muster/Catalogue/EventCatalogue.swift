@@ -13,7 +13,7 @@ public enum EventCatalogue {
         GeotriggerDefined.self, GeotriggerRemoved.self, GeotriggerNotified.self,
         GeotriggerMonitorStarted.self, GeotriggerMonitorStopped.self,
         PushSourceConfigured.self, PushSourceRemoved.self, PushDelivered.self, PushFailed.self, PushExpired.self,
-        LocationRequested.self, DeviceDataReported.self,
+        LocationRequested.self, DeviceDataReported.self, ReplyRefused.self,
         AreaNotificationHanded.self, AreaNotificationPerformed.self, AreaNotificationDismissed.self,
         DeviceTraceLoggingSet.self,
     ]

@@ -44,6 +44,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
         public static let pushExpired = What(rawValue: "pushExpired")
         public static let locationRequested = What(rawValue: "locationRequested")
         public static let deviceDataReported = What(rawValue: "deviceDataReported")
+        public static let replyRefused = What(rawValue: "replyRefused")
         public static let areaCountsChanged = What(rawValue: "areaCountsChanged")
         public static let areaNotificationHanded = What(rawValue: "areaNotificationHanded")
         public static let areaNotificationPerformed = What(rawValue: "areaNotificationPerformed")

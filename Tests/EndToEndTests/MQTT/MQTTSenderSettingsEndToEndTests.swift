@@ -89,6 +89,22 @@ extension MQTTEndToEndTests {
                 #expect(try await stage.waitForEvents("DeviceDataReported", count: 2).count == 2)
                 #expect(try await stage.events("ResponseReceived").count == 1)
 
+                // A reply the domain refuses is recorded as refused, with why, and the audit shows it.
+                let unknown = "0e984725-c51c-4bf4-9960-e1c80e27aba0"
+                try await stage.phone.publish(
+                    #"{"iPhoneID":"9A093D8F","musterMessageId":"\#(unknown)","musterSubmitValue":0}"#,
+                    to: Stage.outTopic)
+                let refusals = try await stage.waitForEvents("ReplyRefused", count: 1)
+                try #require(refusals.count == 1, "\(refusals)")
+                let refusal = try #require(refusals[0]["body"] as? [String: Any])
+                #expect((refusal["messageId"] as? String)?.lowercased() == unknown, "\(refusal)")
+                #expect((refusal["reason"] as? String)?.contains("has no message") == true, "\(refusal)")
+                let reports = try await stage.events("DeviceDataReported")
+                #expect(refusal["report"] as? Int == reports.last?["position"] as? Int, "\(refusal) \(reports)")
+                let audit = try await stage.server.run(["audit", "--user", "joe", "--json"] + stage.server.data)
+                #expect(audit.stdout.contains(#""what":"replyRefused""#), "\(audit.stdout)")
+                #expect(try await stage.events("ResponseReceived").count == 1)
+
                 // An id that is not an input field of the form is refused, and nothing is sent.
                 let refused = try await stage.server.run(
                     [
