@@ -23,6 +23,8 @@ struct HTTPLocations: Scenario {
         defer { settings.discard(directory) }
         var configuration = EventLog.Configuration()
         configuration.projections += MusterDomain.projections
+        let commits = CommitTally()
+        configuration.commitObserver = { commits.observe($0) }
         let log = try EventLog(directory: directory.url, configuration: configuration)
         defer { log.close() }
         try await Directory(log: log).addUser("bench", password: "bench-password")
@@ -46,8 +48,12 @@ struct HTTPLocations: Scenario {
             guard warmUp.failures == 0 else { throw BenchError.command("\(warmUp.failures) warm-up fixes failed") }
             let transitionsBefore = try log.read { try $0.events(EventQuery(type: AreaTransition.type)).count }
             let headBefore = log.head
+            commits.arm(target: Int.max)
+            let io = ProcessIO.now()
             let posted = try await HTTPSubmission.wrk(
                 wrk, ["-s", script.path, "\(base)/api/v1/locations"], seconds: seconds)
+            let tally = commits.disarm()
+            let written = ProcessIO.perCommit(since: io, commits: tally.commits)
             let recorded = log.head - headBefore
             let transitions =
                 try log.read { try $0.events(EventQuery(type: AreaTransition.type)).count } - transitionsBefore
@@ -66,6 +72,21 @@ struct HTTPLocations: Scenario {
             report.context.append(Figure(label: "location p99", value: posted.p99Milliseconds, unit: "ms"))
             report.context.append(Figure(label: "events recorded", value: Double(recorded), unit: "events"))
             report.context.append(Figure(label: "area transitions", value: Double(transitions), unit: "events"))
+            report.context.append(Figure(label: "writer commits", value: Double(tally.commits), unit: "commits"))
+            let fixesPerCommit = Double(posted.requests) / Double(max(tally.commits, 1))
+            report.context.append(Figure(label: "fixes per commit, mean", value: fixesPerCommit, unit: "fixes"))
+            report.context.append(
+                Figure(
+                    label: "writer busy (sum of commit times / wall time)",
+                    value: 100 * tally.commitTime / Double(seconds), unit: "%"))
+            if let written {
+                // Every dirty page of a commit is written (LMDB copies a page on its first change in a transaction):
+                // what a fix costs the disk, and the kernel on the writer thread.
+                report.context.append(Figure(label: "written per commit", value: written.bytes / 1024, unit: "KiB"))
+                report.context.append(
+                    Figure(label: "written per fix", value: written.bytes / fixesPerCommit / 1024, unit: "KiB"))
+                report.context.append(Figure(label: "write calls per commit", value: written.calls, unit: "calls"))
+            }
             return report
         }
         report.comparisons += figures.comparisons
