@@ -11,6 +11,8 @@ struct ProjectionRuntime: Sendable {
     let meta: Meta
     /// Lifts freshly appended events written with an old schema version, as reads do.
     let upcasters: UpcasterRegistry
+    /// The tables of each projection generation read so far.
+    private let resolved = ResolvedTables()
 
     init(projections: [any Projection], meta: Table, upcasters: UpcasterRegistry = UpcasterRegistry([])) {
         self.projections = projections
@@ -72,6 +74,13 @@ struct ProjectionRuntime: Sendable {
     private func tables(
         _ p: any Projection, _ generation: UInt64, _ txn: Transaction, isReplaying: Bool, create: Bool
     ) throws -> ProjectionState {
+        // A read finds the tables of a committed generation: they stay what they are until the generation is
+        // dropped. A write may create them, and its transaction may yet be aborted: it resolves them itself.
+        let cacheable = !txn.isWrite && !create
+        let epoch = txn.environment.droppedTablesEpoch.load(ordering: .sequentiallyConsistent)
+        if cacheable, let map = resolved.tables(p.name, generation, epoch: epoch) {
+            return ProjectionState(txn: txn, tables: map, isReplaying: isReplaying, projection: p.name)
+        }
         var map: [String: Table] = [:]
         for name in p.tables {
             let physical = Self.tableName(p.name, generation, name)
@@ -85,6 +94,7 @@ struct ProjectionRuntime: Sendable {
                     remedy: .rebuild(projection: p.name))
             }
         }
+        if cacheable { resolved.remember(map, p.name, generation, epoch: epoch) }
         return ProjectionState(txn: txn, tables: map, isReplaying: isReplaying, projection: p.name)
     }
 

@@ -42,6 +42,9 @@ public final class Environment: @unchecked Sendable {
     private let resizeLock: UnsafeMutablePointer<pthread_rwlock_t>
     /// Table handles by name, shared by every transaction of this process.
     private let tables = Mutex<[String: MDB_dbi]>([:])
+    /// Counts the commits that dropped tables (whose handles LMDB then closes): a table handle kept outside this
+    /// environment's own cache is good only while the count is what it was when the handle was looked up.
+    let droppedTablesEpoch = Atomic<UInt64>(0)
     /// Held by the writer for the life of each write transaction, and by whoever opens a table handle outside
     /// one. LMDB gives a new handle the next slot in the opening transaction's view of the open handles, so two
     /// transactions opening tables at once — or a read transaction opening one while a write transaction is
@@ -397,6 +400,7 @@ public final class Environment: @unchecked Sendable {
             for name in transaction.droppedTables { cache[name] = nil }
             for (name, dbi) in transaction.pendingTables { cache[name] = dbi }
         }
+        if !transaction.droppedTables.isEmpty { droppedTablesEpoch.add(1, ordering: .sequentiallyConsistent) }
     }
 
     /// Names of every table in the environment.

@@ -12,6 +12,8 @@ public struct MusterRequestDecoder: RequestDecoder {
         async throws -> T
     {
         let data = try await request.jsonBody(context: context)
+        // The answer routes' bodies are read without the decoder when they are plain (see `AnswerBody(plainJSON:)`).
+        if T.self == AnswerBody.self, let answer = AnswerBody(plainJSON: Array(data)) { return answer as! T }
         do {
             return try MusterJSON.decoder().decode(T.self, from: data)
         } catch let error as DecodingError {
