@@ -158,3 +158,15 @@ extension JSONValue: ExpressibleByDictionaryLiteral {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
+
+extension JSONValue {
+    /// Whether every number in it is finite (a literal too large for a `Double` is not).
+    var isFinite: Bool {
+        switch self {
+        case .number(let number): number.isFinite
+        case .array(let elements): elements.allSatisfy(\.isFinite)
+        case .object(let members): members.values.allSatisfy(\.isFinite)
+        case .null, .bool, .string: true
+        }
+    }
+}

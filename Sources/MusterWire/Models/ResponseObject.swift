@@ -66,7 +66,33 @@ public struct ResponseObject: Sendable, Hashable, Codable {
 
     /// The compact JSON text, keys sorted: the bytes a ResponseReceived event stores.
     public func jsonData() -> Data {
-        // Every member is a string, an integer or a JSONValue, all of which encode.
-        (try? MusterJSON.encoder().encode(self)) ?? Data()
+        // A number that is not finite made the encoder fail, and the text empty: kept so.
+        guard values.values.allSatisfy(\.isFinite), state?.isFinite ?? true else {
+            return (try? MusterJSON.encoder().encode(self)) ?? Data()
+        }
+        // Keys in sorted order, as `MusterJSON.encoder()` writes them; `state` only when the payload had one.
+        var writer = JSONWriter()
+        writer.writeObject(
+            [
+                ("deviceId", .text(deviceId)), ("deviceName", .text(deviceName)),
+                ("responseTopic", .text(responseTopic)), ("state", state.map(Member.json)),
+                ("submitValue", .integer(submitValue)), ("username", .text(username)),
+                ("values", .json(.object(values))),
+            ].compactMap { key, value in value.map { (key: key, value: $0) } }
+        ) { writer, member in
+            switch member {
+            case .text(let text): writer.write(text)
+            case .integer(let integer): writer.write(integer)
+            case .json(let value): writer.write(value)
+            }
+        }
+        return Data(writer.bytes)
+    }
+
+    /// A member's value, as its type writes it.
+    private enum Member {
+        case text(String)
+        case integer(Int)
+        case json(JSONValue)
     }
 }

@@ -61,15 +61,3 @@ extension AnswerBody {
         return Int(String(decoding: text, as: UTF8.self))
     }
 }
-
-extension JSONValue {
-    /// Whether every number in it is finite (a literal too large for a `Double` is not).
-    var isFinite: Bool {
-        switch self {
-        case .number(let number): number.isFinite
-        case .array(let elements): elements.allSatisfy(\.isFinite)
-        case .object(let members): members.values.allSatisfy(\.isFinite)
-        case .null, .bool, .string: true
-        }
-    }
-}
