@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Logging
+import MusterHTTP
 
 /// Runs the store's benchmarks: Muster against raw LMDB and real peers, measured in the same run.
 @main
@@ -82,6 +84,8 @@ struct Bench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The servers' log lines as `muster serve` writes them (text, standard error), at the same cost.
+        LoggingSystem.bootstrap { TextLogHandler.standardError(label: $0) }
         let settings = Settings(
             seconds: seconds ?? (smoke ? 1 : 10), events: events ?? (smoke ? 20_000 : 1_000_000),
             backupMegabytes: backupMegabytes ?? (smoke ? 8 : 1024), blobMegabytes: blobMegabytes ?? (smoke ? 4 : 256),

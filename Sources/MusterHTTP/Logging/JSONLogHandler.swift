@@ -91,7 +91,7 @@ public struct JSONLogHandler: LogHandler {
 }
 
 /// The process's standard error, written one whole line at a time by one writer at a time.
-private enum StandardError {
+enum StandardError {
     private static let lock = Mutex(())
 
     @Sendable static func write(_ line: String) {

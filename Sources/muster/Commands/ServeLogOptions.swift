@@ -28,7 +28,7 @@ struct ServeLogOptions: ParsableArguments {
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler =
                 switch format {
-                case .text: StreamLogHandler.standardError(label: label)
+                case .text: TextLogHandler.standardError(label: label)
                 case .json: JSONLogHandler.standardError(label: label)
                 }
             handler.logLevel = level
