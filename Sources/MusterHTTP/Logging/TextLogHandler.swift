@@ -5,50 +5,24 @@ import Logging
     import Glibc
 #endif
 
-/// A swift-log handler writing lines for people, as swift-log's `StreamLogHandler` writes them (`2026-11-27T03:30:00+0000
-/// info muster: key=value [source] message`, metadata sorted by key), but putting the metadata into words only when a
-/// line is written: `StreamLogHandler` does it whenever metadata is set, and the HTTP server sets a request id on
-/// every request's logger — 5 % of an answer route's CPU for lines never written (bench http-submission).
-public struct TextLogHandler: LogHandler {
-    /// Where lines go: one call per line, the line ending in `\n`.
-    public typealias Sink = @Sendable (String) -> Void
+/// Lines for people, as swift-log's `StreamLogHandler` writes them (`2026-11-27T03:30:00+0000 info muster: key=value
+/// [source] message`, metadata sorted by key), for `muster serve --log-format text`. `StreamLogHandler` puts the
+/// metadata into words whenever it is set — the HTTP server sets a request id on every request's logger, 5 % of an
+/// answer route's CPU for lines never written (bench http-submission); this handler only when it writes a line.
+public typealias TextLogHandler = LineLogHandler<TextLines>
 
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
-    private let label: String
-    private let sink: Sink
-
-    /// A handler for `label` writing to `sink`.
-    public init(label: String, metadataProvider: Logger.MetadataProvider? = nil, sink: @escaping Sink) {
-        self.label = label
-        self.metadataProvider = metadataProvider
-        self.sink = sink
-    }
-
-    /// A handler for `label` writing to the process's standard error.
-    public static func standardError(label: String, metadataProvider: Logger.MetadataProvider? = nil) -> Self {
-        Self(label: label, metadataProvider: metadataProvider, sink: StandardError.write)
-    }
-
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    public func log(event: LogEvent) {
+/// The lines of `TextLogHandler`.
+public enum TextLines: LogLineFormat {
+    public static func line(label: String, event: LogEvent, metadata: Logger.Metadata) -> String {
         var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let given = event.metadata { merged.merge(given) { _, new in new } }
         if let error = event.error {
             merged["error.message"] = "\(error)"
             merged["error.type"] = "\(String(reflecting: type(of: error)))"
         }
         let pretty = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let labelPart = label.isEmpty ? "" : " \(label)"
-        sink(
-            "\(Self.timestamp()) \(event.level)\(labelPart):\(pretty.isEmpty ? "" : " \(pretty)") [\(event.source)] "
-                + "\(event.message)\n")
+        return "\(timestamp()) \(event.level)\(labelPart):\(pretty.isEmpty ? "" : " \(pretty)") [\(event.source)] "
+            + "\(event.message)\n"
     }
 
     /// The local time to the second with its offset, `2026-11-27T03:30:00+0000`.
