@@ -21,7 +21,7 @@ import Testing
 
     static let numbers: [Double] = [
         0, -0.0, 1, -1, 100, 0.1, 1.5, -2.25, 1e-7, 2.5e-5, 12345.678, 8.999e15, 9e15, 1e16, 1e21, 1e22,
-        1.2345678901234568e20, 5e-324, 1.7976931348623157e308, Double(Int32.max), -123456789,
+        1.2345678901234568e20, .leastNonzeroMagnitude, 1.7976931348623157e308, Double(Int32.max), -123456789,
     ]
 
     @Test func scalarsAndEscapesAreWrittenAsTheEncoderWritesThem() throws {
