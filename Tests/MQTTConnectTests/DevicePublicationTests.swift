@@ -131,4 +131,13 @@ import Testing
         let replaced = try JSONValue(json: publication.body(replacing: ["QRContent": ["a": 1]]))
         #expect(replaced == ["Proximity": .null, "Gravity": ["GravityX": 0.5], "QRContent": ["a": 1]])
     }
+
+    @Test func theSameMembersSpelledOtherwiseAreTheSamePublication() throws {
+        let spaced = try Fixture.read(#"{ "Battery" : 5,  "iPhoneID":"A", "Rotation": {"x": 1.50} }"#).get()
+        let compact = try Fixture.read(#"{"Rotation":{"x":1.5},"iPhoneID":"A","Battery":5}"#).get()
+        #expect(spaced == compact && spaced.hashValue == compact.hashValue)
+        #expect(spaced != (try Fixture.read(#"{"Rotation":{"x":1.5},"iPhoneID":"B","Battery":5}"#).get()))
+        #expect(
+            Fixture.read(String(decoding: JSONValue.object(spaced.json).jsonData(), as: UTF8.self)) == .success(spaced))
+    }
 }

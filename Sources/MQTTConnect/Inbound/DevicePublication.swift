@@ -58,6 +58,17 @@ public struct DevicePublication: Sendable, Hashable {
     /// The whole message.
     public var json: [String: JSONValue] { members.mapValues { JSONValue(scanned: body, range: $0) } }
 
+    /// Equal when they hold the same members with the same values and were read alike, however the text spelled them
+    /// (spacing, member order, escapes): the message as the bridge stores it reads back as the same publication.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.json == b.json && a.reply == b.reply && a.iPhoneID == b.iPhoneID && a.iPhoneName == b.iPhoneName
+            && a.model == b.model && a.timestamp == b.timestamp && a.sessionObject == b.sessionObject
+            && a.settings == b.settings && a.location == b.location && a.beacons == b.beacons
+            && a.qrContent == b.qrContent && a.nfcContent == b.nfcContent && a.picture == b.picture
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+
     /// The message's text with these first-level members' values replaced (or added), the others as they were.
     public func body(replacing replaced: [String: JSONValue]) -> [UInt8] {
         Array(JSONValue.object(json.merging(replaced) { $1 }).jsonData())
