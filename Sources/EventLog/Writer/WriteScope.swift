@@ -20,10 +20,7 @@ public final class WriteScope {
     /// and applies them to the inline projections.
     @discardableResult
     public func append(_ request: AppendRequest) throws -> AppendResult {
-        if batch.chain == nil, batch.appended == 0, let commits = try core.tables.commits(in: txn) {
-            let previous = try CommitChain.head(commits, in: txn)?.hash ?? CommitChain.genesis
-            batch.chain = CommitHasher(previous: previous, first: batch.head + 1)
-        }
+        try startChain()
         let (result, recorded) = try LogAppending(tables: core.tables, txn: txn)
             .append(request, head: batch.head, recordedAt: batch.recordedAt, chain: &batch.chain)
         guard !recorded.isEmpty else { return result }
@@ -31,6 +28,14 @@ public final class WriteScope {
         batch.head = recorded.last!.position
         batch.appended += recorded.count
         return result
+    }
+
+    /// Starts this commit's link before its first append, when the log keeps a chain.
+    func startChain() throws {
+        if batch.chain == nil, batch.appended == 0, let commits = try core.tables.commits(in: txn) {
+            let previous = try CommitChain.head(commits, in: txn)?.hash ?? CommitChain.genesis
+            batch.chain = CommitHasher(previous: previous, first: batch.head + 1)
+        }
     }
 
     /// Version of a stream's last event; 0 when the stream does not exist.
