@@ -164,16 +164,20 @@ public final class EventLog: Sendable {
     /// transaction is durable. `work` may be run again if the map had to grow, so it must depend only
     /// on what it reads through the scope. If it throws, nothing it wrote is kept.
     public func perform<T: Sendable>(_ work: @escaping @Sendable (WriteScope) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            writer.submit(ClosureJob(work, continuation))
+        let (value, appendedThrough) = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<(T, UInt64), any Error>) in
+            writer.submit(
+                ClosureJob(work) { result, through in continuation.resume(with: result.map { ($0, through) }) })
         }
+        if appendedThrough > 0, let gate = core.gate.current { try await gate.acknowledged(through: appendedThrough) }
+        return value
     }
 
     /// `perform`, handed to the writer before this returns: writes submitted one after the other run in that order,
     /// while the caller goes on (preparing the next) and awaits each one's `value` later.
     public func submit<T: Sendable>(_ work: @escaping @Sendable (WriteScope) throws -> T) -> PendingWrite<T> {
-        let pending = PendingWrite<T>()
-        writer.submit(ClosureJob(work, pending))
+        let pending = PendingWrite<T>(gate: core.gate.current)
+        writer.submit(ClosureJob(work) { result, through in pending.settle(result, appendedThrough: through) })
         return pending
     }
 }

@@ -70,8 +70,12 @@ extension WriteScope {
 
 extension EventLog {
     /// Appends events another log stored, at their positions with their bytes (see `WriteScope.appendStored`);
-    /// returns once they are durable. Nothing of a refused run is kept.
+    /// returns once they are durable, without asking the write gate (they are replicated already). Nothing of a
+    /// refused run is kept.
     public func appendStored(_ events: [StoredEvent]) async throws {
-        try await perform { try $0.appendStored(events) }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writer.submit(
+                ClosureJob({ try $0.appendStored(events) }) { result, _ in continuation.resume(with: result) })
+        }
     }
 }
