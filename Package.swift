@@ -218,6 +218,13 @@ let package = Package(
             dependencies: ["CNATS", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Real nats-server processes with JetStream (one, or a cluster of three) on free loopback ports, killed,
+        // paused and restarted by tests.
+        .target(
+            name: "NATSTesting",
+            dependencies: ["NATS", "EventLogTesting"]
+        ),
+
         // Headless Chromium driven by chromedriver (W3C WebDriver), for the web app's tests and benchmark.
         .target(
             name: "BrowserTesting",
@@ -339,6 +346,10 @@ let package = Package(
         .testTarget(
             name: "MQTTTests",
             dependencies: ["MQTT", "MQTTTesting", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "NATSTests",
+            dependencies: ["NATS", "NATSTesting"]
         ),
         .testTarget(
             name: "EndToEndTests",
