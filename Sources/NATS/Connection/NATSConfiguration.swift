@@ -5,8 +5,9 @@ import Foundation
 /// The password is held for libnats only: it never appears in `description`, a log line or an error text; nor does
 /// a password written into a server URL (`nats://user:password@host:4222`).
 public struct NATSConfiguration: Sendable, CustomStringConvertible {
-    /// The servers' URLs (`nats://127.0.0.1:4222`); the connection tries them in this order, and after a loss the
-    /// others first. Servers of a cluster tell the client about the rest, so one reachable URL is enough to start.
+    /// The servers' URLs (`nats://127.0.0.1:4222`); the connection tries them in random order (libnats' default,
+    /// which spreads clients over a cluster), and after a loss the others first. Servers of a cluster tell the client
+    /// about the rest, so one reachable URL is enough to start.
     public var servers: [String]
     /// The name the servers show for this connection (`nats server report connections`, monitoring).
     public var name: String

@@ -85,8 +85,7 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
     ) {
         let jsCode = jetStreamCode.rawValue == 0 ? nil : Int(jetStreamCode.rawValue)
         let statusText = String(cString: natsStatus_GetText(status))
-        var detail = nats_GetLastError(nil).map { String(cString: $0) } ?? ""
-        if detail.isEmpty { detail = statusText }
+        var detail = Self.lastErrorText(of: status) ?? statusText
         for secret in secrets where !secret.isEmpty {
             detail = detail.replacingOccurrences(of: secret, with: "…")
         }
@@ -97,6 +96,23 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
         self.jetStreamCode = jsCode
         let reported = jsCode.map { ", JetStream error \($0)" } ?? ""
         self.message = "\(what) failed: \(detail) (\(call): \(statusText)\(reported))"
+    }
+
+    /// The text libnats recorded on this thread for the error `status`, without its source location
+    /// (`(jsm.c:1033): `).
+    ///
+    /// libnats keeps the last error per thread and does not clear it when a later call fails without recording one
+    /// (a "no responders" publish, a "not found"): a text recorded for another status belongs to an earlier call.
+    private static func lastErrorText(of status: natsStatus) -> String? {
+        var recorded = NATS_OK
+        guard let text = nats_GetLastError(&recorded), recorded == status else { return nil }
+        var detail = String(cString: text)
+        if detail.hasPrefix("("), let end = detail.range(of: "): "),
+            detail[detail.index(after: detail.startIndex)..<end.lowerBound].contains(".c:")
+        {
+            detail.removeSubrange(detail.startIndex..<end.upperBound)
+        }
+        return detail.isEmpty ? nil : detail
     }
 
     /// The kind of a libnats status and JetStream code.

@@ -3,8 +3,9 @@ import CNATS
 extension NATSConnection {
     /// Creates the stream, or changes an existing one of that name to `configuration`, and returns its info.
     ///
-    /// Throws `invalidArgument`-like failures as `failed` with JetStream's code (10052 invalid configuration, 10074
-    /// replicas > 1 without a cluster, 10061 replicas cannot be changed…), `unavailable` without a JetStream leader.
+    /// Throws `invalidArgument` for a name libnats refuses (with a `.`), `failed` with JetStream's code for what the
+    /// server refuses (10074 replicas > 1 without a cluster, 10065 subjects overlap another stream's, 10052 an
+    /// invalid configuration…), `unavailable` while JetStream has no leader.
     @discardableResult
     public func createOrUpdateStream(_ configuration: StreamConfiguration) async throws -> StreamInfo {
         try await blocking { connection in

@@ -17,7 +17,6 @@ final class CallThreads: @unchecked Sendable {
     private let condition = NSCondition()
     private var calls: [@Sendable () -> Void] = []
     private var idle = 0
-    private var running = 0
     private let idleLifetime: TimeInterval
 
     init(idleLifetime: TimeInterval = 30) {
@@ -36,18 +35,12 @@ final class CallThreads: @unchecked Sendable {
         submit(call)
     }
 
-    /// The threads alive now (for tests).
-    var threadCount: Int {
-        condition.withLock { running }
-    }
-
     private func submit(_ call: @escaping @Sendable () -> Void) {
         condition.lock()
         calls.append(call)
         // More calls waiting than threads waiting for calls: one more thread. A busy thread may come back for it
         // first; then the new one just idles and ends.
         let start = calls.count > idle
-        if start { running += 1 }
         condition.signal()
         condition.unlock()
         if start {
@@ -66,7 +59,6 @@ final class CallThreads: @unchecked Sendable {
                 let signalled = condition.wait(until: Date(timeIntervalSinceNow: idleLifetime))
                 idle -= 1
                 if !signalled && calls.isEmpty {
-                    running -= 1
                     condition.unlock()
                     // libnats keeps error state per thread; a thread that ends must free it.
                     nats_ReleaseThreadMemory()
