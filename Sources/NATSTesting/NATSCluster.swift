@@ -34,13 +34,22 @@ public final class NATSCluster: @unchecked Sendable {
     public let directory: URL
     /// The servers, in the order they were made.
     public private(set) var servers: [Server] = []
+    /// The user clients must authenticate as, or nil when the servers take anyone.
+    public let userName: String?
+    /// The password of `userName`.
+    public let password: String?
     private let lock = NSLock()
     private var processes: [ChildProcess?]
 
     /// Starts `count` servers (1, or 3 for a cluster) and waits until JetStream can make a stream with `count`
     /// replicas.
-    public init(servers count: Int = 1) async throws {
+    ///
+    /// - Parameters:
+    ///   - userName: the one user the servers accept (with `password`); nil: anyone may connect.
+    public init(servers count: Int = 1, userName: String? = nil, password: String? = nil) async throws {
         precondition(count == 1 || count == 3, "a NATSCluster has one server or three")
+        self.userName = userName
+        self.password = password
         Self.stopOrphans()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(Self.directoryPrefix)\(UUID().uuidString.prefix(8))", isDirectory: true)
@@ -73,8 +82,9 @@ public final class NATSCluster: @unchecked Sendable {
         name: String, server: Int? = nil, requestTimeout: Duration = .seconds(5)
     ) -> NATSConfiguration {
         NATSConfiguration(
-            servers: server.map { servers[$0].url } ?? urls, name: name, connectTimeout: .seconds(2),
-            requestTimeout: requestTimeout, reconnectWait: .milliseconds(100), pingInterval: .milliseconds(500))
+            servers: server.map { servers[$0].url } ?? urls, name: name, userName: userName, password: password,
+            connectTimeout: .seconds(2), requestTimeout: requestTimeout, reconnectWait: .milliseconds(100),
+            pingInterval: .milliseconds(500))
     }
 
     /// The log of `server` so far, for reading a failure.
@@ -211,6 +221,9 @@ public final class NATSCluster: @unchecked Sendable {
                 "}",
                 "log_file: \"\(logFile(server).path)\"",
             ]
+            if let userName {
+                lines += ["authorization {", "  user: \"\(userName)\"", "  password: \"\(password ?? "")\"", "}"]
+            }
             if servers.count > 1 {
                 lines += [
                     "cluster {",
@@ -220,8 +233,14 @@ public final class NATSCluster: @unchecked Sendable {
                     "}",
                 ]
             }
-            try (lines.joined(separator: "\n") + "\n").write(
-                to: directory.appendingPathComponent("\(server.name).conf"), atomically: true, encoding: .utf8)
+            // Mode 0600 from the start: it may hold the password.
+            let file = directory.appendingPathComponent("\(server.name).conf").path
+            try? FileManager.default.removeItem(atPath: file)
+            guard
+                FileManager.default.createFile(
+                    atPath: file, contents: Data((lines.joined(separator: "\n") + "\n").utf8),
+                    attributes: [.posixPermissions: 0o600])
+            else { throw NATSClusterError(description: "cannot write \(file)") }
         }
     }
 

@@ -81,3 +81,21 @@ import Testing
         try await body(Int(UInt16(bigEndian: address.sin_port)))
     }
 }
+
+/// Servers that take one user only: the wrong password is refused, and no password shows in an error.
+@Suite struct AuthenticationTests {
+    @Test func aWrongPasswordIsRefusedWithoutShowingItAndTheRightOneIsTaken() async throws {
+        let cluster = try await NATSCluster(servers: 1, userName: "muster", password: "server-secret-44")
+        var wrong = cluster.configuration(name: "intruder")
+        wrong.password = "wrong-secret-45"
+        let error = await #expect(throws: NATSError.self) { try await NATSConnection.connect(wrong) }
+        #expect(error?.code == .refused, "\(String(describing: error))")
+        #expect(error?.description.contains("wrong-secret-45") == false, "\(String(describing: error))")
+
+        let connection = try await NATSConnection.connect(cluster.configuration(name: "muster"))
+        #expect(connection.state == .connected)
+        #expect(!connection.configuration.description.contains("server-secret-44"))
+        await connection.close()
+        await cluster.stopAll()
+    }
+}

@@ -20,24 +20,24 @@ public final class NATSConnection: @unchecked Sendable {
     let handle: OpaquePointer
     /// `jsCtx *`, with `configuration.requestTimeout` as its default wait.
     let jetStream: OpaquePointer
-    let logger: Logger
     private let events: ConnectionEvents
 
     private init(
-        configuration: NATSConfiguration, handle: OpaquePointer, jetStream: OpaquePointer, logger: Logger,
-        events: ConnectionEvents
+        configuration: NATSConfiguration, handle: OpaquePointer, jetStream: OpaquePointer, events: ConnectionEvents
     ) {
         self.configuration = configuration
         self.handle = handle
         self.jetStream = jetStream
-        self.logger = logger
         self.events = events
     }
 
-    /// Connects to the first of the configured servers that answers.
+    /// Connects to one of the configured servers (tried in random order until one answers).
     ///
     /// Throws `unavailable` when none could be reached within `connectTimeout` each (the connection does not keep
     /// trying then: call again), `refused` when the server refused the credentials, `invalidArgument` for a bad URL.
+    ///
+    /// - Parameter logger: where losses, reconnects and the errors no call returns (a slow reader, a consumer
+    ///   libnats failed to make again) are logged.
     public static func connect(
         _ configuration: NATSConfiguration, logger: Logger = Logger(label: "muster.nats")
     ) async throws -> NATSConnection {
@@ -47,8 +47,7 @@ public final class NATSConnection: @unchecked Sendable {
             try openConnection(configuration, events: events)
         }
         return NATSConnection(
-            configuration: configuration, handle: handle.pointer, jetStream: jetStream.pointer, logger: logger,
-            events: events)
+            configuration: configuration, handle: handle.pointer, jetStream: jetStream.pointer, events: events)
     }
 
     /// The connection state now.
@@ -60,32 +59,6 @@ public final class NATSConnection: @unchecked Sendable {
     /// The current state, then each change until the connection is closed.
     public func stateUpdates() -> AsyncStream<NATSConnectionState> {
         events.updates()
-    }
-
-    /// Waits until `condition` holds for the state, or throws `unavailable` after `timeout`.
-    public func waitForState(
-        timeout: Duration, _ condition: @escaping @Sendable (NATSConnectionState) -> Bool
-    ) async throws {
-        let updates = stateUpdates()
-        let found = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await state in updates where condition(state) { return true }
-                return false
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return false
-            }
-            let first = try await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !found {
-            throw NATSError(
-                .unavailable,
-                "the connection to \(configuration.address) did not reach the expected state within \(timeout); it is "
-                    + "\(state)")
-        }
     }
 
     /// The URL of the server connected to now (without credentials), or nil while reconnecting or closed.
