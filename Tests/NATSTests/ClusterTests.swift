@@ -63,6 +63,14 @@ import Testing
             let info = try await connection.streamInfo(name)
             #expect(info.lastSequence == 4)
             #expect(info.messages == 4)
+            // The restarted servers catch up: the leader reports both followers current again.
+            let caughtUp = try await eventually("the followers to catch up", timeout: .seconds(20)) {
+                () -> StreamCluster? in
+                let cluster = try await connection.streamInfo(name).cluster
+                let current = cluster?.replicas.count == 2 && cluster?.replicas.allSatisfy { $0.current } == true
+                return current ? cluster : nil
+            }
+            #expect(Set(caughtUp.replicas.map(\.name) + [caughtUp.leader ?? ""]) == ["s1", "s2", "s3"])
         }
     }
 

@@ -84,6 +84,20 @@ import Testing
         }
     }
 
+    @Test func aPublishRefusedForAnotherReasonIsNeitherAWrongSequenceNorUnavailable() async throws {
+        try await withConnection { connection, _ in
+            let stream = try await makeStream(connection)
+            let error = await #expect(throws: NATSError.self) {
+                try await connection.publish(
+                    subject: "\(stream).events", data: .utf8("elsewhere"), expectedLastSequence: 0,
+                    headers: ["Nats-Expected-Stream": "ANOTHER"])
+            }
+            #expect(error?.code == .failed, "\(String(describing: error))")
+            #expect(error?.jetStreamCode == 10060, "expected stream does not match")
+            #expect(try await connection.streamInfo(stream).messages == 0)
+        }
+    }
+
     @Test func aPublishToAServerThatHangsTimesOutAsUnavailable() async throws {
         try await withConnection { connection, cluster in
             let stream = try await makeStream(connection)

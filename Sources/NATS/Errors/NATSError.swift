@@ -77,10 +77,9 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - jetStreamCode: the `jsErrCode` the call gave back (0: none).
-    ///   - code: the kind to report instead of the one the status and JetStream code make.
     ///   - secrets: texts that must not appear in the message (a password, a token).
     init(
-        _ what: String, call: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(0), code: Code? = nil,
+        _ what: String, call: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(0),
         secrets: [String] = []
     ) {
         let jsCode = jetStreamCode.rawValue == 0 ? nil : Int(jetStreamCode.rawValue)
@@ -89,7 +88,7 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
         for secret in secrets where !secret.isEmpty {
             detail = detail.replacingOccurrences(of: secret, with: "…")
         }
-        self.code = code ?? Self.kind(of: status, jetStreamCode: jsCode)
+        self.code = Self.kind(of: status, jetStreamCode: jsCode)
         self.call = call
         self.status = Int(status.rawValue)
         self.statusText = statusText
