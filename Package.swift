@@ -212,7 +212,7 @@ let package = Package(
 
         // One connection to NATS over libnats: JetStream streams, publishes acknowledged with the stream's sequence
         // (fenced by the expected last sequence), in-order reading from a sequence, and key-value buckets with
-        // compare-and-set. Blocking libnats calls run on threads of their own. No NATS protocol code of its own.
+        // compare-and-set. Blocking libnats calls run on threads of their own, never on the cooperative pool.
         .target(
             name: "NATS",
             dependencies: ["CNATS", .product(name: "Logging", package: "swift-log")]

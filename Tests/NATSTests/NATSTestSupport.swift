@@ -58,7 +58,8 @@ func withConnection<T>(
     }
 }
 
-/// Tries `attempt` every 50 ms until it returns a value, or fails the test after `timeout` with the last error.
+/// Tries `attempt` every 50 ms until it returns a value, or fails the test after `timeout` with the last error. An
+/// attempt that throws is tried again, unless it throws a `TestFailure`.
 @discardableResult
 func eventually<T>(
     _ what: String, timeout: Duration = .seconds(20), _ attempt: () async throws -> T?
@@ -68,6 +69,8 @@ func eventually<T>(
     while ContinuousClock.now < deadline {
         do {
             if let value = try await attempt() { return value }
+        } catch let failure as TestFailure {
+            throw failure
         } catch {
             lastError = error
         }

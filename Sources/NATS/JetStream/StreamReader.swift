@@ -46,7 +46,8 @@ public final class StreamReader: @unchecked Sendable {
     /// Returns up to `max` messages in stream order: those already received at once, else the first to arrive within
     /// `timeout`, else none.
     ///
-    /// Throws `closed` after `close()`, and `invalidArgument` when another fetch of this reader is running.
+    /// Throws `closed` after `close()`, and `invalidArgument` when another fetch of this reader is running. Cancelling
+    /// the calling task does not end a fetch early: it returns within `timeout`.
     public func fetch(max: Int = 256, timeout: Duration) async throws -> [StreamMessage] {
         let stream = stream
         let next = try state.withLock { state -> UInt64 in
