@@ -265,5 +265,6 @@ public final class NATSCluster: @unchecked Sendable {
 
 /// Why the test servers could not be set up.
 public struct NATSClusterError: Error, CustomStringConvertible {
+    /// What went wrong, with the servers' logs when they tell why.
     public let description: String
 }

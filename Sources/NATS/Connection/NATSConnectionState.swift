@@ -8,6 +8,7 @@ public enum NATSConnectionState: Sendable, Hashable, CustomStringConvertible {
     /// Closed by `close()`; nothing more happens.
     case closed
 
+    /// The state in a word, for logs.
     public var description: String {
         switch self {
         case .connected: "connected"

@@ -34,6 +34,7 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Any other failure; `status`, `jetStreamCode` and the message say which.
         public static let failed = Code(.failed)
 
+        /// The kind's name (`wrongLastSequence`…), for logs.
         public var description: String { kind.rawValue }
     }
 
@@ -50,6 +51,7 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line: what failed, why, and the call.
     public let message: String
 
+    /// `message`.
     public var description: String { message }
 
     /// An error found by Swift code, not by a libnats call.
