@@ -30,7 +30,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
-        // System libraries: LMDB, zstd and libmosquitto (the MQTT client) through their C APIs.
+        // System libraries: LMDB, zstd, libmosquitto (the MQTT client) and libnats (the NATS client) through their C
+        // APIs.
         .systemLibrary(
             name: "CLMDB",
             pkgConfig: "lmdb",
@@ -45,6 +46,11 @@ let package = Package(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"]), .brew(["mosquitto"])]
+        ),
+        .systemLibrary(
+            name: "CNATS",
+            pkgConfig: "libnats",
+            providers: [.apt(["libnats-dev"])]
         ),
 
         // CRC-32C with the CPU's instruction where there is one.
@@ -204,6 +210,21 @@ let package = Package(
             dependencies: ["MQTT", "EventLogTesting"]
         ),
 
+        // One connection to NATS over libnats: JetStream streams, publishes acknowledged with the stream's sequence
+        // (fenced by the expected last sequence), in-order reading from a sequence, and key-value buckets with
+        // compare-and-set. Blocking libnats calls run on threads of their own, never on the cooperative pool.
+        .target(
+            name: "NATS",
+            dependencies: ["CNATS", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // Real nats-server processes with JetStream (one, or a cluster of three) on free loopback ports, killed,
+        // paused and restarted by tests.
+        .target(
+            name: "NATSTesting",
+            dependencies: ["NATS", "EventLogTesting"]
+        ),
+
         // Headless Chromium driven by chromedriver (W3C WebDriver), for the web app's tests and benchmark.
         .target(
             name: "BrowserTesting",
@@ -325,6 +346,10 @@ let package = Package(
         .testTarget(
             name: "MQTTTests",
             dependencies: ["MQTT", "MQTTTesting", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "NATSTests",
+            dependencies: ["NATS", "NATSTesting"]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -1,0 +1,270 @@
+import EventLogTesting
+import Foundation
+import NATS
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Real nats-server processes (Debian's `/usr/sbin/nats-server`) with JetStream on free loopback ports: one server,
+/// or a cluster of three, for tests.
+///
+/// Each server has a generated configuration, its own JetStream store and log in a temporary directory, and keeps
+/// its ports across restarts, so `restart(server:)` brings back what it stored. Tests kill (SIGKILL), stop (SIGTERM),
+/// pause (SIGSTOP) and resume servers to see what the client makes of it. Call `stopAll()` at the end; `deinit` kills
+/// what is left and removes the files. Servers of an earlier run that was killed before it could stop them are
+/// stopped by the next cluster's start.
+public final class NATSCluster: @unchecked Sendable {
+    /// One server's names and places.
+    public struct Server: Sendable {
+        /// Its `server_name` (`s1`, `s2`, `s3`), as stream infos name it.
+        public let name: String
+        /// The loopback port clients connect to.
+        public let clientPort: Int
+        /// The loopback port the other servers connect to (0 for a single server).
+        public let clusterPort: Int
+        /// Its JetStream store.
+        public let storeDirectory: URL
+
+        /// `nats://127.0.0.1:<clientPort>`.
+        public var url: String { "nats://127.0.0.1:\(clientPort)" }
+    }
+
+    /// The servers' files: a configuration, a store and a log each.
+    public let directory: URL
+    /// The servers, in the order they were made.
+    public private(set) var servers: [Server] = []
+    /// The user clients must authenticate as, or nil when the servers take anyone.
+    public let userName: String?
+    /// The password of `userName`.
+    public let password: String?
+    private let lock = NSLock()
+    private var processes: [ChildProcess?]
+
+    /// Starts `count` servers (1, or 3 for a cluster) and waits until JetStream can make a stream with `count`
+    /// replicas.
+    ///
+    /// - Parameters:
+    ///   - userName: the one user the servers accept (with `password`); nil: anyone may connect.
+    public init(servers count: Int = 1, userName: String? = nil, password: String? = nil) async throws {
+        precondition(count == 1 || count == 3, "a NATSCluster has one server or three")
+        self.userName = userName
+        self.password = password
+        Self.stopOrphans()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(Self.directoryPrefix)\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        processes = Array(repeating: nil, count: count)
+        for attempt in 1...5 {
+            servers = try Self.choosePorts(count: count, in: directory)
+            try writeConfigurations()
+            do {
+                for index in servers.indices { try start(index) }
+                for index in servers.indices { try await waitUntilAccepting(index) }
+                break
+            } catch is NATSClusterError where attempt < 5 && logs.contains("address already in use") {
+                // Another process took a port between its choice and the server's bind: other ports, fresh logs.
+                await stopAll(signal: SIGKILL)
+                for server in servers {
+                    try? FileManager.default.removeItem(at: logFile(server))
+                }
+            }
+        }
+        try await waitUntilReady()
+    }
+
+    /// All client URLs, comma-separated, as `NATSConfiguration(servers:)` takes them.
+    public var urls: String { servers.map(\.url).joined(separator: ",") }
+
+    /// A client configuration for these servers (or only `server`), reconnecting and pinging quickly so that tests
+    /// see a loss within a second.
+    public func configuration(
+        name: String, server: Int? = nil, requestTimeout: Duration = .seconds(5)
+    ) -> NATSConfiguration {
+        NATSConfiguration(
+            servers: server.map { servers[$0].url } ?? urls, name: name, userName: userName, password: password,
+            connectTimeout: .seconds(2), requestTimeout: requestTimeout, reconnectWait: .milliseconds(100),
+            pingInterval: .milliseconds(500))
+    }
+
+    /// The log of `server` so far, for reading a failure.
+    public func log(of server: Int) -> String {
+        (try? String(contentsOf: logFile(servers[server]), encoding: .utf8)) ?? ""
+    }
+
+    /// Kills `server` with SIGKILL, as in a crash, and waits until it is gone.
+    public func kill(server: Int) async {
+        await end(server, signal: SIGKILL)
+    }
+
+    /// Stops `server` with SIGTERM (it shuts down in order) and waits until it exited.
+    public func stop(server: Int) async {
+        await end(server, signal: SIGTERM)
+    }
+
+    /// Freezes `server` (SIGSTOP): its sockets stay open and nothing is answered, as with a server that hangs.
+    public func pause(server: Int) {
+        lock.withLock { processes[server] }?.send(SIGSTOP)
+    }
+
+    /// Lets a paused server go on (SIGCONT).
+    public func resume(server: Int) {
+        lock.withLock { processes[server] }?.send(SIGCONT)
+    }
+
+    /// Stops `server` if it runs, starts it again on the same ports with the same store, and waits until it accepts
+    /// clients. (Whether JetStream has its streams back is for the caller to wait for.)
+    public func restart(server: Int) async throws {
+        await stop(server: server)
+        try start(server)
+        try await waitUntilAccepting(server)
+    }
+
+    /// Stops every server that runs (SIGTERM) and waits until they exited.
+    public func stopAll() async {
+        await stopAll(signal: SIGTERM)
+    }
+
+    /// Waits until JetStream answers and can make a stream with as many replicas as there are servers (a cluster has
+    /// elected its meta leader), trying every 100 ms for up to `timeout`.
+    public func waitUntilReady(timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        let probe = StreamConfiguration(
+            name: "READINESS_PROBE", subjects: ["readiness.probe"], replicas: servers.count, storage: .memory)
+        var lastError: (any Error)?
+        while ContinuousClock.now < deadline {
+            do {
+                let connection = try await NATSConnection.connect(
+                    configuration(name: "readiness-probe", requestTimeout: .seconds(1)))
+                do {
+                    try await connection.createOrUpdateStream(probe)
+                    try await connection.deleteStream(probe.name)
+                    await connection.close()
+                    return
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+            } catch {
+                lastError = error
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        throw NATSClusterError(
+            description: "JetStream was not ready within \(timeout): \(lastError.map { "\($0)" } ?? "no attempt")")
+    }
+
+    deinit {
+        for process in processes.compactMap({ $0 }) where process.isRunning {
+            process.send(SIGCONT)
+            process.send(SIGKILL)
+            process.reap()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var logs: String { servers.indices.map { log(of: $0) }.joined(separator: "\n") }
+
+    private func logFile(_ server: Server) -> URL { directory.appendingPathComponent("\(server.name).log") }
+
+    private func start(_ index: Int) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
+            throw NATSClusterError(description: "\(Self.executable) is not installed: run Tools/install-deps")
+        }
+        let configuration = directory.appendingPathComponent("\(servers[index].name).conf")
+        let process = try ChildProcess(Self.executable, ["-c", configuration.path])
+        lock.withLock { processes[index] = process }
+        try Self.recordOwner(of: directory, server: servers[index].name, pid: process.pid)
+    }
+
+    private func end(_ index: Int, signal: Int32) async {
+        guard let process = lock.withLock({ processes[index] }) else { return }
+        lock.withLock { processes[index] = nil }
+        // A paused server would never act on SIGTERM.
+        process.send(SIGCONT)
+        process.send(signal)
+        await process.waitForExit()
+    }
+
+    private func stopAll(signal: Int32) async {
+        for index in servers.indices { await end(index, signal: signal) }
+    }
+
+    /// Connects over TCP until the server's client port answers (or it exited, or 30 s passed).
+    private func waitUntilAccepting(_ index: Int) async throws {
+        let server = servers[index]
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            guard let process = lock.withLock({ processes[index] }), process.isRunning else {
+                throw NATSClusterError(description: "nats-server \(server.name) exited at start: \(log(of: index))")
+            }
+            if Self.accepts(port: server.clientPort) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw NATSClusterError(
+            description: "nats-server \(server.name) did not accept clients on port \(server.clientPort) within 30 s: "
+                + log(of: index))
+    }
+
+    /// Writes each server's configuration: its ports, store and log, and in a cluster the routes to all three.
+    private func writeConfigurations() throws {
+        let routes = servers.map { "nats-route://127.0.0.1:\($0.clusterPort)" }.joined(separator: ", ")
+        for server in servers {
+            try FileManager.default.createDirectory(at: server.storeDirectory, withIntermediateDirectories: true)
+            var lines = [
+                "server_name: \(server.name)",
+                "listen: 127.0.0.1:\(server.clientPort)",
+                "jetstream {",
+                "  store_dir: \"\(server.storeDirectory.path)\"",
+                "  max_memory_store: 256MB",
+                "  max_file_store: 1GB",
+                "}",
+                "log_file: \"\(logFile(server).path)\"",
+            ]
+            if let userName {
+                lines += ["authorization {", "  user: \"\(userName)\"", "  password: \"\(password ?? "")\"", "}"]
+            }
+            if servers.count > 1 {
+                lines += [
+                    "cluster {",
+                    "  name: muster-test",
+                    "  listen: 127.0.0.1:\(server.clusterPort)",
+                    "  routes: [\(routes)]",
+                    "}",
+                ]
+            }
+            // Mode 0600 from the start: it may hold the password.
+            let file = directory.appendingPathComponent("\(server.name).conf").path
+            try? FileManager.default.removeItem(atPath: file)
+            guard
+                FileManager.default.createFile(
+                    atPath: file, contents: Data((lines.joined(separator: "\n") + "\n").utf8),
+                    attributes: [.posixPermissions: 0o600])
+            else { throw NATSClusterError(description: "cannot write \(file)") }
+        }
+    }
+
+    /// Free, distinct client ports (and cluster ports for a cluster) for `count` servers.
+    private static func choosePorts(count: Int, in directory: URL) throws -> [Server] {
+        var taken: Set<Int> = []
+        func next() throws -> Int {
+            while true {
+                let port = try freePort()
+                if taken.insert(port).inserted { return port }
+            }
+        }
+        return try (1...count).map { number in
+            Server(
+                name: "s\(number)", clientPort: try next(), clusterPort: count > 1 ? try next() : 0,
+                storeDirectory: directory.appendingPathComponent("s\(number)-store", isDirectory: true))
+        }
+    }
+
+    static let executable = "/usr/sbin/nats-server"
+}
+
+/// Why the test servers could not be set up.
+public struct NATSClusterError: Error, CustomStringConvertible {
+    /// What went wrong, with the servers' logs when they tell why.
+    public let description: String
+}
