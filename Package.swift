@@ -229,6 +229,7 @@ let package = Package(
         .target(
             name: "BrowserTesting",
             dependencies: [
+                "EventLogTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -345,11 +346,11 @@ let package = Package(
         ),
         .testTarget(
             name: "MQTTTests",
-            dependencies: ["MQTT", "MQTTTesting", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MQTT", "MQTTTesting", "EventLogTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "NATSTests",
-            dependencies: ["NATS", "NATSTesting"]
+            dependencies: ["NATS", "NATSTesting", "EventLogTesting"]
         ),
         .testTarget(
             name: "EndToEndTests",

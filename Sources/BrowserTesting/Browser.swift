@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ public final class Browser: @unchecked Sendable {
     public init(width: Int = 412, height: Int = 915) async throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-        let port = try Self.freePort()
+        let port = try LoopbackPort.free()
         log = profile.appendingPathComponent("chromedriver.log")
         driver = Process()
         driver.executableURL = URL(fileURLWithPath: try Self.executable("chromedriver"))
@@ -83,24 +84,6 @@ public final class Browser: @unchecked Sendable {
         }
         throw WebDriver.Failure(
             description: "\(name) is not installed: run Tools/install-deps (Debian's chromium, chromium-driver)")
-    }
-
-    /// A port nothing listens on now.
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw WebDriver.Failure(description: "no socket for finding a free port") }
-        defer { Glibc.close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw WebDriver.Failure(description: "no free loopback port for chromedriver") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func waitUntilReady(_ base: URL, driver: Process) async throws {

@@ -39,7 +39,7 @@ public final class MQTTBroker: @unchecked Sendable {
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("persistence"), withIntermediateDirectories: true)
         self.users = users
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         let listener =
             tls || clientCertificates
             ? try await Self.makeCertificates(in: directory, clientCertificates: clientCertificates) : []
@@ -53,7 +53,7 @@ public final class MQTTBroker: @unchecked Sendable {
                 // test run): another port, a fresh log.
                 await end(signal: SIGKILL)  // reaps the broker that exited
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent("mosquitto.log"))
-                port = try Self.freePort()
+                port = try LoopbackPort.free()
             }
         }
     }
@@ -120,7 +120,7 @@ public final class MQTTBroker: @unchecked Sendable {
         let process = try ChildProcess(
             "/usr/sbin/mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
         lock.withLock { self.process = process }
-        try Self.recordOwner(of: directory, brokerPID: process.pid)
+        try PeerDirectory.recordOwner(of: directory, process: "mosquitto", pid: process.pid)
         try await waitUntilAccepting(process)
     }
 
@@ -139,7 +139,7 @@ public final class MQTTBroker: @unchecked Sendable {
             guard process.isRunning else {
                 throw MQTTBrokerError(description: "mosquitto exited at start: \(log)")
             }
-            if Self.accepts(port: port) { return }
+            if LoopbackPort.accepts(port) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 60 s: \(log)")

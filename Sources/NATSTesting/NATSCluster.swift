@@ -174,7 +174,7 @@ public final class NATSCluster: @unchecked Sendable {
         let configuration = directory.appendingPathComponent("\(servers[index].name).conf")
         let process = try ChildProcess(Self.executable, ["-c", configuration.path])
         lock.withLock { processes[index] = process }
-        try Self.recordOwner(of: directory, server: servers[index].name, pid: process.pid)
+        try PeerDirectory.recordOwner(of: directory, process: servers[index].name, pid: process.pid)
     }
 
     private func end(_ index: Int, signal: Int32) async {
@@ -198,7 +198,7 @@ public final class NATSCluster: @unchecked Sendable {
             guard let process = lock.withLock({ processes[index] }), process.isRunning else {
                 throw NATSClusterError(description: "nats-server \(server.name) exited at start: \(log(of: index))")
             }
-            if Self.accepts(port: server.clientPort) { return }
+            if LoopbackPort.accepts(server.clientPort) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw NATSClusterError(
@@ -249,7 +249,7 @@ public final class NATSCluster: @unchecked Sendable {
         var taken: Set<Int> = []
         func next() throws -> Int {
             while true {
-                let port = try freePort()
+                let port = try LoopbackPort.free()
                 if taken.insert(port).inserted { return port }
             }
         }

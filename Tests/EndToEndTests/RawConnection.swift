@@ -77,35 +77,3 @@ final class RawConnection: @unchecked Sendable {
         init(_ description: String) { self.description = description }
     }
 }
-
-/// Whether a port on loopback is free or served, asked the way a server and a client would.
-enum LoopbackPort {
-    /// Whether a listening socket could be bound to `127.0.0.1:port` now (with `SO_REUSEADDR`, as servers bind).
-    static func canBind(_ port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return false }
-        defer { close(socket) }
-        var reuse: Int32 = 1
-        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = loopback(port)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return bound == 0
-    }
-
-    /// Whether something accepts a TCP connection on `127.0.0.1:port` now.
-    static func accepts(_ port: Int) -> Bool {
-        (try? RawConnection(port: port)) != nil
-    }
-
-    static func loopback(_ port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-}

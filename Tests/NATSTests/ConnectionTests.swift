@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import NATS
 import NATSTesting
@@ -65,21 +66,11 @@ import Testing
     /// Runs `body` with a loopback port that is bound but not listening, so that connecting to it is refused and
     /// nothing else can listen there meanwhile.
     private func withRefusingPort(_ body: (Int) async throws -> Void) async throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(socket >= 0)
+        let (socket, port) = try LoopbackPort.bound()
         defer { Glibc.close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        try await body(Int(UInt16(bigEndian: address.sin_port)))
+        try await body(port)
     }
+
 }
 
 /// Servers that take one user only: the wrong password is refused, and no password shows in an error.

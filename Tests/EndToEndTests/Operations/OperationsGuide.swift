@@ -91,21 +91,3 @@ enum Shell {
         return outcome.stdout.split(separator: "\0").map(String.init)
     }
 }
-
-extension LoopbackPort {
-    /// A port of 127.0.0.1 nobody listens on now (the kernel's choice for port 0).
-    static func free() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw MusterProcess.Unexpected("socket: errno \(errno)") }
-        defer { close(socket) }
-        var address = loopback(0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw MusterProcess.Unexpected("bind to a free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-}

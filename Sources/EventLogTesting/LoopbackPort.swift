@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Ports of 127.0.0.1 for the peers tests start (brokers, servers, browsers): free ones, and whether one is served.
+public enum LoopbackPort {
+    /// Why no port could be had.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A port nobody listens on now (the kernel's choice for port 0).
+    public static func free() throws -> Int {
+        let (socket, port) = try bound()
+        Glibc.close(socket)
+        return port
+    }
+
+    /// A socket bound to a free port but not listening, and its port: connecting to it is refused, and nothing else
+    /// can listen there while the socket is open. The caller closes it.
+    public static func bound() throws -> (socket: Int32, port: Int) {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "no socket for finding a free port (errno \(errno))") }
+        var address = loopback(0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            Glibc.close(socket)
+            throw Failure(description: "no free loopback port (errno \(errno))")
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Whether a listening socket could be bound to `127.0.0.1:port` now (with `SO_REUSEADDR`, as servers bind).
+    public static func canBind(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { Glibc.close(socket) }
+        var reuse: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = loopback(port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Whether something accepts a TCP connection on `127.0.0.1:port` now.
+    public static func accepts(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { Glibc.close(socket) }
+        var address = loopback(port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// The address `127.0.0.1:port`.
+    public static func loopback(_ port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}
