@@ -218,6 +218,17 @@ let package = Package(
             dependencies: ["CNATS", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Beyond one node: a namespace's log published to its JetStream stream position for position on its
+        // primary (fenced by the expected last sequence), followed into the log of each replica, and the write gate
+        // that answers writes once replicated.
+        .target(
+            name: "Replication",
+            dependencies: [
+                "EventLog", "NATS", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Real nats-server processes with JetStream (one, or a cluster of three) on free loopback ports, killed,
         // paused and restarted by tests.
         .target(
@@ -347,6 +358,10 @@ let package = Package(
         .testTarget(
             name: "MQTTTests",
             dependencies: ["MQTT", "MQTTTesting", "EventLogTesting", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "ReplicationTests",
+            dependencies: ["Replication", "EventLog", "EventLogTesting", "NATS", "NATSTesting"]
         ),
         .testTarget(
             name: "NATSTests",

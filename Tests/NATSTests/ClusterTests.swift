@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import NATS
 import NATSTesting
@@ -55,7 +56,7 @@ import Testing
                 do {
                     return try await publish()
                 } catch let error as NATSError where error.code != .unavailable {
-                    throw TestFailure("a publish after the restart failed, and not as unavailable: \(error)")
+                    throw WaitFailure("a publish after the restart failed, and not as unavailable: \(error)")
                 }
             }
             #expect(resumed.sequence == 3)

@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import NATS
 import NATSTesting
@@ -56,32 +57,6 @@ func withConnection<T>(
         await connection.close()
         throw error
     }
-}
-
-/// Tries `attempt` every 50 ms until it returns a value, or fails the test after `timeout` with the last error. An
-/// attempt that throws is tried again, unless it throws a `TestFailure`.
-@discardableResult
-func eventually<T>(
-    _ what: String, timeout: Duration = .seconds(20), _ attempt: () async throws -> T?
-) async throws -> T {
-    let deadline = ContinuousClock.now + timeout
-    var lastError: (any Error)?
-    while ContinuousClock.now < deadline {
-        do {
-            if let value = try await attempt() { return value }
-        } catch let failure as TestFailure {
-            throw failure
-        } catch {
-            lastError = error
-        }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    throw TestFailure("\(what) did not happen within \(timeout); last error: \(lastError.map { "\($0)" } ?? "none")")
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 extension Array where Element == UInt8 {

@@ -1,0 +1,95 @@
+import EventLog
+import Foundation
+import Logging
+import NATS
+import Synchronization
+
+/// Follows one namespace's stream into this node's log, on a replica: each message's envelope is appended unchanged at
+/// its sequence (`EventLog.appendStored`), so the log holds the primary's events at the primary's positions and every
+/// projection is built from them as on the primary.
+///
+/// A message that does not continue the log (another event at a position this log holds, bytes that fail their
+/// checksum) stops the follower as `diverged`: the log is left as it is, for the node to set aside and rebuild. While
+/// the stream cannot be read it is `unavailable` and tries again from the log's head.
+public final class LogFollower: Sendable {
+    /// What the follower is doing.
+    public enum State: Sendable, Hashable {
+        case starting
+        /// Appending what the stream holds, then each new event.
+        case following
+        /// The stream cannot be read now; the reason. Trying again.
+        case unavailable(String)
+        /// The stream's events do not continue this log; the reason. Stopped for good.
+        case diverged(String)
+        /// `run()` ended.
+        case stopped
+    }
+
+    let log: EventLog
+    let connection: NATSConnection
+    /// The namespace's stream.
+    public let stream: NamespaceStream
+    let logger: Logger
+    private let current = Mutex(State.starting)
+
+    /// A follower of `namespace`'s stream into `log`.
+    public init(
+        log: EventLog, namespace: String, connection: NATSConnection,
+        logger: Logger = Logger(label: "muster.replication")
+    ) {
+        self.log = log
+        self.connection = connection
+        self.stream = NamespaceStream(namespace: namespace)
+        self.logger = logger
+    }
+
+    /// What the follower is doing now.
+    public var state: State { current.withLock { $0 } }
+
+    /// Follows until the task is cancelled or the stream's events do not continue the log.
+    public func run() async {
+        var pause = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                let reader = try await connection.read(stream: stream.name, subject: stream.subject, from: log.head + 1)
+                set(.following)
+                pause = .milliseconds(100)
+                do {
+                    try await follow(reader)
+                    await reader.close()
+                } catch {
+                    await reader.close()
+                    throw error
+                }
+            } catch let error as StoreError where error.code != .closed && error.code != .diskFull {
+                set(.diverged(error.message))
+                logger.error("following namespace \(stream.namespace) stopped: \(error.message)")
+                return
+            } catch is CancellationError {
+                break
+            } catch {
+                set(.unavailable("\(error)"))
+                logger.warning("following namespace \(stream.namespace) paused: \(error); trying again in \(pause)")
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(2))
+            }
+        }
+        set(.stopped)
+    }
+
+    private func follow(_ reader: StreamReader) async throws {
+        while !Task.isCancelled {
+            let messages = try await reader.fetch(max: 512, timeout: .milliseconds(500))
+            if messages.isEmpty { continue }
+            let events = try messages.map { try StoredEvent(position: $0.sequence, envelope: $0.data) }
+            try await log.appendStored(events)
+        }
+    }
+
+    private func set(_ state: State) {
+        current.withLock { current in
+            if case .diverged = current { return }
+            current = state
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import EventLog
+import Foundation
+import Logging
+import NATS
+import Synchronization
+
+/// Publishes one namespace's log to its stream, in position order, each event once, on the namespace's primary.
+///
+/// Every message is an event's stored envelope with `Nats-Msg-Id` = the event id and an expected last sequence of
+/// position − 1, so the stream's sequences are the log's positions: a gap or a fork is refused by JetStream. A refusal
+/// for a wrong last sequence, or a stream that holds more than this log or other events, means another node wrote to
+/// the namespace: the publisher stops as `fenced` and nothing of this log is published any more. While the cluster
+/// cannot take publishes (no quorum, no connection) it is `unavailable` and tries again, from what the stream holds
+/// then (a publish whose acknowledgement was lost may have been stored).
+///
+/// Writers wait for their events with `waitUntilPublished(through:timeout:)`; `run()` does the work until cancelled.
+public final class LogPublisher: Sendable {
+    /// What the publisher is doing.
+    public enum State: Sendable, Hashable {
+        /// Making sure of the stream and of what it holds.
+        case starting
+        /// Every committed event is published or being published.
+        case publishing
+        /// The cluster does not take publishes now; the reason. Trying again.
+        case unavailable(String)
+        /// Another node writes to the namespace; the reason. Stopped for good.
+        case fenced(String)
+        /// `run()` ended.
+        case stopped
+    }
+
+    private struct Status {
+        var state = State.starting
+        var published: UInt64 = 0
+        var waiters: [UInt64: Waiter] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private struct Waiter {
+        let position: UInt64
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    let log: EventLog
+    let connection: NATSConnection
+    /// The namespace's stream.
+    public let stream: NamespaceStream
+    let replicas: Int
+    let logger: Logger
+    private let status = Mutex(Status())
+
+    /// A publisher of `log` (the log of `namespace`) over `connection`, to a stream of `replicas` copies.
+    public init(
+        log: EventLog, namespace: String, connection: NATSConnection, replicas: Int = 3,
+        logger: Logger = Logger(label: "muster.replication")
+    ) {
+        self.log = log
+        self.connection = connection
+        self.stream = NamespaceStream(namespace: namespace)
+        self.replicas = replicas
+        self.logger = logger
+    }
+
+    /// What the publisher is doing now.
+    public var state: State { status.withLock { $0.state } }
+
+    /// The last position the stream acknowledged.
+    public var published: UInt64 { status.withLock { $0.published } }
+
+    /// Returns once every event up to `position` is published; throws `ReplicationError` `fenced` at once when
+    /// another node writes to the namespace, and `unavailable` when `timeout` passes first.
+    public func waitUntilPublished(through position: UInt64, timeout: Duration) async throws {
+        let id = try status.withLock { status -> UInt64? in
+            if status.published >= position { return nil }
+            if case .fenced(let why) = status.state { throw ReplicationError(.fenced, why) }
+            status.nextWaiter += 1
+            return status.nextWaiter
+        }
+        guard let id else { return }
+        let timer = Task {
+            try await Task.sleep(for: timeout)
+            self.fail(id, ReplicationError(.unavailable, self.unavailableMessage(position, after: timeout)))
+        }
+        defer { timer.cancel() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let ready = status.withLock { status -> Result<Void, any Error>? in
+                if status.published >= position { return .success(()) }
+                if case .fenced(let why) = status.state { return .failure(ReplicationError(.fenced, why)) }
+                status.waiters[id] = Waiter(position: position, continuation: continuation)
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+
+    /// Publishes until the task is cancelled or the publisher is fenced.
+    public func run() async {
+        var pause = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                try await resume()
+                pause = .milliseconds(100)
+                try await publishCommits()
+            } catch let error as ReplicationError where error.code != .unavailable {
+                fence(error.message)
+                return
+            } catch let error as NATSError where error.code == .wrongLastSequence {
+                fence(
+                    "the stream \(stream.name) refused position \(published + 1) for its last sequence: another node writes to namespace \(stream.namespace) (\(error.message))"
+                )
+                return
+            } catch is CancellationError {
+                break
+            } catch {
+                set(.unavailable("\(error)"))
+                logger.warning(
+                    "replication of namespace \(stream.namespace) paused: \(error); trying again in \(pause)")
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(2))
+            }
+        }
+        set(.stopped)
+    }
+
+    /// Makes sure of the stream and finds where publishing goes on: after what the stream holds, once that is known
+    /// to be this log's own events.
+    private func resume() async throws {
+        let info = try await connection.createOrUpdateStream(stream.configuration(replicas: replicas))
+        let held = info.lastSequence
+        let head = log.head
+        if held > head {
+            throw ReplicationError(
+                .fenced,
+                "the stream \(stream.name) holds \(held) events and this node's log of namespace \(stream.namespace) \(head): another node has written to it"
+            )
+        }
+        if held > 0 {
+            let message = try await connection.message(stream: stream.name, sequence: held)
+            let event = try log.read { try $0.event(at: held) }
+            guard let message, let event, message.headers["Nats-Msg-Id"] == event.id.uuidString else {
+                throw ReplicationError(
+                    .diverged,
+                    "the stream \(stream.name) holds another event at position \(held) than this node's log of namespace \(stream.namespace)"
+                )
+            }
+        }
+        advance(to: held)
+        set(.publishing)
+    }
+
+    /// Publishes each commit's events as they come, until cancelled.
+    private func publishCommits() async throws {
+        var checkpointed = try log.read { try $0.replicatedThrough }
+        var lastCheckpoint = ContinuousClock.now
+        while !Task.isCancelled {
+            let from = published + 1
+            let events = try log.read { try $0.storedEvents(from: from, limit: 256) }
+            if events.isEmpty {
+                if checkpointed < published {
+                    checkpointed = try await checkpoint()
+                    lastCheckpoint = .now
+                }
+                await log.waitForCommit(beyond: published, timeout: .seconds(1))
+                continue
+            }
+            for event in events {
+                let acknowledgement = try await connection.publish(
+                    subject: stream.subject, data: event.envelope, messageID: event.id.uuidString,
+                    expectedLastSequence: event.position - 1)
+                guard acknowledgement.sequence == event.position else {
+                    throw ReplicationError(
+                        .diverged,
+                        "the stream \(stream.name) stored position \(event.position) of namespace \(stream.namespace) at sequence \(acknowledgement.sequence)"
+                    )
+                }
+                advance(to: event.position)
+            }
+            if ContinuousClock.now - lastCheckpoint > .seconds(1) {
+                checkpointed = try await checkpoint()
+                lastCheckpoint = .now
+            }
+        }
+    }
+
+    /// Records how far the stream holds this log; returns that position.
+    private func checkpoint() async throws -> UInt64 {
+        let through = published
+        try await log.perform { try $0.recordReplicated(through: through) }
+        return through
+    }
+
+    private func advance(to position: UInt64) {
+        let ready = status.withLock { status -> [CheckedContinuation<Void, any Error>] in
+            status.published = max(status.published, position)
+            let done = status.waiters.filter { $0.value.position <= status.published }
+            for id in done.keys { status.waiters[id] = nil }
+            return done.values.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    private func set(_ state: State) {
+        status.withLock { status in
+            if case .fenced = status.state { return }
+            status.state = state
+        }
+    }
+
+    private func fence(_ why: String) {
+        logger.error("replication of namespace \(stream.namespace) fenced: \(why)")
+        let waiting = status.withLock { status -> [CheckedContinuation<Void, any Error>] in
+            status.state = .fenced(why)
+            defer { status.waiters = [:] }
+            return status.waiters.values.map(\.continuation)
+        }
+        for continuation in waiting { continuation.resume(throwing: ReplicationError(.fenced, why)) }
+    }
+
+    private func fail(_ id: UInt64, _ error: ReplicationError) {
+        status.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(throwing: error)
+    }
+
+    private func unavailableMessage(_ position: UInt64, after timeout: Duration) -> String {
+        let why: String
+        switch state {
+        case .unavailable(let reason): why = ": \(reason)"
+        default: why = ""
+        }
+        return
+            "position \(position) of namespace \(stream.namespace) is stored on this node but was not replicated within \(timeout)\(why); retry later"
+    }
+}
