@@ -61,7 +61,8 @@ public final class NATSCluster: @unchecked Sendable {
             do {
                 for index in servers.indices { try start(index) }
                 for index in servers.indices { try await waitUntilAccepting(index) }
-                break
+                try await waitUntilReady()
+                return
             } catch is NATSClusterError where attempt < 5 && logs.contains("address already in use") {
                 // Another process took a port between its choice and the server's bind: other ports, fresh logs.
                 await stopAll(signal: SIGKILL)
@@ -70,7 +71,6 @@ public final class NATSCluster: @unchecked Sendable {
                 }
             }
         }
-        try await waitUntilReady()
     }
 
     /// All client URLs, comma-separated, as `NATSConfiguration(servers:)` takes them.
@@ -150,8 +150,11 @@ public final class NATSCluster: @unchecked Sendable {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
+        let tails = servers.indices.map { "\(servers[$0].name): …" + log(of: $0).suffix(1500) }
         throw NATSClusterError(
-            description: "JetStream was not ready within \(timeout): \(lastError.map { "\($0)" } ?? "no attempt")")
+            description:
+                "JetStream was not ready within \(timeout): \(lastError.map { "\($0)" } ?? "no attempt"); the servers' logs end: \(tails.joined(separator: "\n"))"
+        )
     }
 
     deinit {

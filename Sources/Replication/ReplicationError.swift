@@ -2,7 +2,7 @@
 public struct ReplicationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; extensible without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: String { case unavailable, fenced, diverged }
+        private enum Kind: String { case unavailable, fenced, diverged, notPrimary }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
 
@@ -13,6 +13,8 @@ public struct ReplicationError: Error, Sendable, Hashable, CustomStringConvertib
         public static let fenced = Code(.fenced)
         /// This node's log and the namespace's stream hold different events at the same position.
         public static let diverged = Code(.diverged)
+        /// Another node is the namespace's primary (or none is yet): writes go there.
+        public static let notPrimary = Code(.notPrimary)
 
         public var description: String { kind.rawValue }
     }
