@@ -111,6 +111,7 @@ let package = Package(
         .target(
             name: "MusterHTTP",
             dependencies: [
+                "Replication", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "Geo",
                 "EventLog", "Forms", "MQTTBridge", "MQTTConnect", "Muster", "MusterWire", "PushDelivery",
                 "PushProviders",
@@ -258,7 +259,7 @@ let package = Package(
             name: "muster",
             dependencies: [
                 "EventLog", "Migrations", "MQTT", "MQTTBridge", "MQTTConnect", "Muster", "MusterHTTP", "MusterClient",
-                "MusterWire", "PushDelivery", "PushProviders",
+                "MusterWire", "NATS", "PushDelivery", "PushProviders", "Replication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

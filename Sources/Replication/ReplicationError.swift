@@ -2,7 +2,7 @@
 public struct ReplicationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; extensible without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: String { case unavailable, fenced, diverged, notPrimary }
+        private enum Kind: String { case unavailable, fenced, diverged, notPrimary, notServed }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
 
@@ -15,6 +15,8 @@ public struct ReplicationError: Error, Sendable, Hashable, CustomStringConvertib
         public static let diverged = Code(.diverged)
         /// Another node is the namespace's primary (or none is yet): writes go there.
         public static let notPrimary = Code(.notPrimary)
+        /// The write is to a namespace this node does not serve.
+        public static let notServed = Code(.notServed)
 
         public var description: String { kind.rawValue }
     }

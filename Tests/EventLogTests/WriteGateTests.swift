@@ -18,7 +18,7 @@ import Testing
 
         init() { (asked, report) = AsyncStream<UInt64>.makeStream() }
 
-        func admit() throws { if !open.load(ordering: .relaxed) { throw NotOwner() } }
+        func admit(namespace: String) throws { if !open.load(ordering: .relaxed) { throw NotOwner() } }
 
         func acknowledged(through position: UInt64) async throws {
             await withCheckedContinuation { continuation in

@@ -4,9 +4,9 @@ import Synchronization
 /// whether this node may write now (it owns the log and can replicate it), and when the events are replicated.
 /// Events appended as another log stored them (`appendStored`, a replica following) pass without asking.
 public protocol WriteGate: Sendable {
-    /// Throws, on the writer thread, when no new event may be appended now; the append fails and nothing of it is
-    /// kept. Must not block.
-    func admit() throws
+    /// Throws, on the writer thread, when no new event of `namespace` may be appended now; the append fails and nothing
+    /// of it is kept. Must not block.
+    func admit(namespace: String) throws
     /// Returns once every event up to `position` is acknowledged as the gate requires (replicated, or at once).
     func acknowledged(through position: UInt64) async throws
 }

@@ -20,7 +20,7 @@ public final class WriteScope {
     /// and applies them to the inline projections.
     @discardableResult
     public func append(_ request: AppendRequest) throws -> AppendResult {
-        try core.gate.current?.admit()
+        try core.gate.current?.admit(namespace: request.namespace)
         try startChain()
         let (result, recorded) = try LogAppending(tables: core.tables, txn: txn)
             .append(request, head: batch.head, recordedAt: batch.recordedAt, chain: &batch.chain)

@@ -4,6 +4,7 @@ import Hummingbird
 import Muster
 import NIOCore
 import PushProviders
+import Replication
 
 extension APIError {
     /// The API's answer to whatever a route or middleware threw: bad input is a 4xx naming what was
@@ -18,6 +19,7 @@ extension APIError {
         case let error as AuthenticationError: translating(error)
         case let error as MusterError: translating(error)
         case let error as StoreError: translating(error)
+        case let error as ReplicationError: translating(error)
         case let error as PushConfigurationError: translating(error)
         case let error as DecodingError: translating(error)
         case let error as HTTPError: translating(error)
@@ -61,6 +63,17 @@ extension APIError {
         case .namespaceQuota:
             APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "quota_exceeded", error.message)
         default: APIError(.badRequest, "bad_request", error.message, fields: fields)
+        }
+    }
+
+    /// A cluster's namespace that takes no write here now: 503 to retry (the primary is changing, the cluster has no
+    /// quorum, this node was fenced), 421 for a namespace this node does not serve.
+    private static func translating(_ error: ReplicationError) -> APIError {
+        switch error.code {
+        case .notServed: APIError(.init(code: 421, reasonPhrase: "Misdirected Request"), "not_served", error.message)
+        case .unavailable, .notPrimary:
+            APIError(.serviceUnavailable, "unavailable", error.message, retryAfter: 1)
+        default: APIError(.serviceUnavailable, "fenced", error.message, retryAfter: 5)
         }
     }
 

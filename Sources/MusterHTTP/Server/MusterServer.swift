@@ -9,6 +9,7 @@ import Muster
 import NIOCore
 import NIOSSL
 import PushDelivery
+import Replication
 import ServiceLifecycle
 
 /// The HTTP server on one event log: the routes of `/api/v1`, as a service of a service group, so a
@@ -20,13 +21,15 @@ public struct MusterServer: Sendable {
     let connections = ConnectionGuard.Count()
     /// The TLS settings read from `configuration.tls` by `make`; nil: plain HTTP.
     let tls: TLSConfiguration?
+    /// This node's part in a cluster (`serve --cluster`); nil for a server of its own.
+    let cluster: ReplicatedNamespace?
 
     /// - Parameters:
     ///   - verifier: the OAuth verifier, built from `configuration.authentication` by `make`.
     ///   - tls: the TLS settings, read from `configuration.tls` by `make`.
     init(
         log: EventLog, configuration: ServerConfiguration, verifier: OIDCVerifier?, metrics: ServerMetrics,
-        logger: Logger, tls: TLSConfiguration? = nil
+        logger: Logger, tls: TLSConfiguration? = nil, cluster: ReplicatedNamespace? = nil
     ) {
         let mode: Authenticator.Mode = verifier.map { .oauth($0) } ?? .internal
         let authenticator = Authenticator(
@@ -38,19 +41,22 @@ public struct MusterServer: Sendable {
             mqtt: configuration.mqtt.map { MQTTBridge(log: log, options: $0, rules: rules, logger: logger) })
         self.logger = logger
         self.tls = tls
+        self.cluster = cluster
     }
 
     /// A server for `log`; reads the OIDC issuer's keys when the configuration asks for OAuth, and the TLS
-    /// certificate and key when it names them (throwing `ServerTLSError`).
+    /// certificate and key when it names them (throwing `ServerTLSError`). With `cluster`, a node of a cluster: writes
+    /// on a replica go to the primary, and the rule timers, push delivery and the MQTT bridge run only on the primary.
     public static func make(
         log: EventLog, configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger = Logger(label: "muster")
+        logger: Logger = Logger(label: "muster"), cluster: ReplicatedNamespace? = nil
     ) async throws -> MusterServer {
         var verifier: OIDCVerifier?
         let tls = try configuration.tls?.configuration()
         if case .oauth(let oidc) = configuration.authentication { verifier = try await OIDCVerifier(oidc) }
         return MusterServer(
-            log: log, configuration: configuration, verifier: verifier, metrics: metrics, logger: logger, tls: tls)
+            log: log, configuration: configuration, verifier: verifier, metrics: metrics, logger: logger, tls: tls,
+            cluster: cluster)
     }
 
     /// The router with every route and middleware, for tests without sockets.
@@ -61,6 +67,9 @@ public struct MusterServer: Sendable {
         router.add(middleware: RequestMetricsMiddleware(metrics: api.metrics))
         router.add(middleware: ErrorMiddleware(allowedMethods: AllowedMethods(routes.routes)))
         router.add(middleware: BodyLimitMiddleware(bodyLimit: api.configuration.bodyLimit))
+        if let cluster {
+            router.add(middleware: ForwardingMiddleware(cluster: cluster, bodyLimit: api.configuration.documentLimit))
+        }
         router.add(
             middleware: RateLimitMiddleware(
                 limiter: RateLimiter(rate: api.configuration.rateLimit, burst: api.configuration.burst),
@@ -113,17 +122,19 @@ public struct MusterServer: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: EventLogService(log: api.log)),
             .init(service: AsyncProjectionService(log: api.log, logger: logger)),
-            .init(service: RuleTimerService(engine: api.rules, logger: logger)),
         ]
-        if let bridge = api.mqtt { services.append(.init(service: bridge)) }
+        if let cluster { services.append(.init(service: ClusterService(cluster: cluster, logger: logger))) }
+        let (api, logger) = (api, logger)
+        primaryOnly("the rule timers", &services) { RuleTimerService(engine: api.rules, logger: logger) }
+        if let bridge = api.mqtt { primaryOnly("the MQTT bridge", &services) { bridge } }
         if let options = api.configuration.delivery {
             let connections = api.configuration.pushConnections
-            services.append(
-                .init(
-                    service: DeliveryService(
-                        log: api.log,
-                        factory: { try await PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
-                        options: options, metrics: api.metrics.factory, logger: logger, mqtt: api.mqtt?.publisher)))
+            primaryOnly("push delivery", &services) {
+                DeliveryService(
+                    log: api.log,
+                    factory: { try await PushSourceSetup.provider(for: $0, secret: $1, options: connections) },
+                    options: options, metrics: api.metrics.factory, logger: logger, mqtt: api.mqtt?.publisher)
+            }
         }
         services.append(.init(service: application(onServerRunning: onServerRunning)))
         let group = ServiceGroup(
@@ -131,6 +142,20 @@ public struct MusterServer: Sendable {
                 services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+}
+
+extension MusterServer {
+    /// Adds `service` as it is to a server of its own; to a cluster's node, runs it while the node is the primary.
+    private func primaryOnly(
+        _ name: String, _ services: inout [ServiceGroupConfiguration.ServiceConfiguration],
+        _ make: @escaping @Sendable () -> any Service
+    ) {
+        if let cluster {
+            services.append(.init(service: WhilePrimary(cluster: cluster, name: name, logger: logger, make: make)))
+        } else {
+            services.append(.init(service: make()))
+        }
     }
 }
 

@@ -65,6 +65,8 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
     let options: Options
     let logger: Logger
     private let status = Mutex(Status())
+    private let watchers = Mutex<[UInt64: AsyncStream<Role>.Continuation]>([:])
+    private let nextWatcher = Atomic<UInt64>(0)
 
     /// The node's part in `namespace`, whose log is `log`; leases are kept in `leases` (`NamespaceLease.bucket`).
     public init(
@@ -83,12 +85,44 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
     /// What this node is to the namespace now.
     public var role: Role { status.withLock { $0.role } }
 
+    /// This node's name in the cluster.
+    public var node: String { options.holder.node }
+
+    /// The role now, then each change of it, until the consumer stops iterating.
+    public func roles() -> AsyncStream<Role> {
+        let (stream, continuation) = AsyncStream<Role>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        let id = nextWatcher.add(1, ordering: .relaxed).newValue
+        watchers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.watchers.withLock { $0.removeValue(forKey: id) } }
+        continuation.yield(role)
+        return stream
+    }
+
+    /// Sets the role (a fenced node stays fenced) with `change`, and tells the watchers.
+    private func setRole(_ role: Role, _ change: (inout Status) -> Void = { _ in }) {
+        let changed = status.withLock { status -> Role? in
+            change(&status)
+            if case .fenced = status.role { return nil }
+            guard status.role != role else { return nil }
+            status.role = role
+            return role
+        }
+        guard let changed else { return }
+        for watcher in watchers.withLock({ Array($0.values) }) { watcher.yield(changed) }
+    }
+
     /// The node that holds the namespace's lease now, if any.
     public func primary() async throws -> NamespaceLease.Holder? { try await lease.current()?.holder }
 
     // MARK: The write gate
 
-    public func admit() throws {
+    public func admit(namespace: String) throws {
+        guard namespace == stream.namespace else {
+            throw ReplicationError(
+                .notServed,
+                "this node serves namespace \(stream.namespace) of the cluster, not \(namespace); write to a node of namespace \(namespace)"
+            )
+        }
         let (role, renewedAt, publisher) = status.withLock { ($0.role, $0.renewedAt, $0.publisher) }
         switch role {
         case .fenced(let why):
@@ -103,7 +137,7 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
                     "this node could not renew its lease on namespace \(stream.namespace) in time; nothing was written; retry later"
                 )
             }
-            try PrimaryWrites(publisher: publisher, acknowledgement: options.acknowledgement).admit()
+            try PrimaryWrites(publisher: publisher, acknowledgement: options.acknowledgement).admit(namespace: namespace)
         }
     }
 
@@ -138,13 +172,10 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
     /// as soon as it sees it: `muster cluster move`), or, without one, gives the lease up for any node to take. Returns
     /// once the lease says so; throws `unavailable` when the events could not be published within a lease time.
     public func release(to successor: String? = nil) async throws {
-        guard
-            let publisher = status.withLock({ status -> LogPublisher? in
-                guard case .primary = status.role else { return nil }
-                status.role = .replica
-                return status.publisher
-            })
-        else { return }
+        guard let publisher = status.withLock({ status in status.role == .primary ? status.publisher : nil }) else {
+            return
+        }
+        setRole(.replica)
         try await publisher.waitUntilPublished(through: log.head, timeout: options.leaseTime)
         for attempt in 1...3 {  // a renewal in flight may have moved the revision
             let revision = status.withLock { $0.revision }
@@ -209,10 +240,9 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
         if log.head < info.lastSequence { try await catchUp(to: info.lastSequence) }
         let publisher = LogPublisher(
             log: log, namespace: stream.namespace, connection: connection, replicas: options.replicas, logger: logger)
-        status.withLock {
+        setRole(.primary) {
             $0.publisher = publisher
             $0.renewedAt = sentAt
-            $0.role = .primary
         }
         publishing.withLock { $0 = Task { await publisher.run() } }
         try await log.append(
@@ -287,11 +317,8 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
 
     /// Back to a replica (unless fenced): no writes, no publishing; the lease given up when `releasing`.
     private func stepDown(releasing: Bool) async {
-        let revision = status.withLock { status -> UInt64 in
-            if case .primary = status.role { status.role = .replica }
-            status.publisher = nil
-            return status.revision
-        }
+        let revision = status.withLock { $0.revision }
+        setRole(.replica) { $0.publisher = nil }
         if let task = publishing.withLock({ task in
             defer { task = nil }; return task
         }) {
@@ -303,6 +330,8 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
 
     private func fence(_ why: String) {
         logger.error("namespace \(stream.namespace) fenced on node \(options.holder.node): \(why)")
-        status.withLock { $0.role = .fenced(why) }
+        let fenced = Role.fenced(why)
+        status.withLock { $0.role = fenced }
+        for watcher in watchers.withLock({ Array($0.values) }) { watcher.yield(fenced) }
     }
 }

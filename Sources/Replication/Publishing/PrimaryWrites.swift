@@ -12,7 +12,7 @@ public struct PrimaryWrites: WriteGate {
         self.acknowledgement = acknowledgement
     }
 
-    public func admit() throws {
+    public func admit(namespace: String) throws {
         switch publisher.state {
         case .fenced(let why):
             throw ReplicationError(

@@ -1,0 +1,66 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import Replication
+
+/// On a replica of a cluster's namespace: a write is sent on to the namespace's primary (the node its lease names) and
+/// the primary's answer relayed, so clients — browsers included, which drop `Authorization` on a cross-origin
+/// redirect — may talk to any node. Reads are answered here; one that would write (refused as `notPrimary`) is sent on
+/// too. A request already forwarded once is answered here whatever happens, so two nodes never pass one back and forth.
+struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let cluster: ReplicatedNamespace
+    /// The largest body forwarded, and the largest answer relayed.
+    let bodyLimit: Int
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.headers[.forwardedBy] == nil else { return try await next(request, context) }
+        let reads = reads(request)
+        if !reads, cluster.role != .primary { return try await forward(request) }
+        do {
+            return try await next(request, context)
+        } catch let error as ReplicationError where error.code == .notPrimary && reads {
+            return try await forward(request)
+        }
+    }
+
+    private func reads(_ request: Request) -> Bool {
+        [HTTPRequest.Method.get, .head, .options].contains(request.method)
+    }
+
+    private func forward(_ request: Request) async throws -> Response {
+        guard let primary = try await cluster.primary(), primary.node != cluster.node else {
+            throw ReplicationError(
+                .unavailable, "namespace \(cluster.stream.namespace) has no primary node now; retry in a few seconds")
+        }
+        var outgoing = HTTPClientRequest(url: primary.url + request.uri.description)
+        outgoing.method = .init(rawValue: request.method.rawValue)
+        for field in request.headers where ![.connection, .contentLength].contains(field.name) {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        outgoing.headers.add(name: HTTPField.Name.forwardedBy.rawName, value: cluster.node)
+        let body = try await request.body.collect(upTo: bodyLimit)
+        if body.readableBytes > 0 || !reads(request) { outgoing.body = .bytes(body) }
+        let answer = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(60))
+        var headers = HTTPFields()
+        for (name, value) in answer.headers {
+            guard let field = HTTPField.Name(name), ![.connection, .transferEncoding, .contentLength].contains(field)
+            else { continue }
+            headers.append(HTTPField(name: field, value: value))
+        }
+        headers[.forwardedBy] = primary.node
+        let bytes = try await answer.body.collect(upTo: max(bodyLimit, 64 << 20))
+        return Response(
+            status: .init(code: Int(answer.status.code), reasonPhrase: answer.status.reasonPhrase), headers: headers,
+            body: .init(byteBuffer: bytes))
+    }
+}
+
+extension HTTPField.Name {
+    /// On a forwarded request, the node that forwarded it; on a relayed answer, the node that gave it.
+    static let forwardedBy = Self("Muster-Forwarded-By")!
+}
