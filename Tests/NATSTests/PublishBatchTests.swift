@@ -9,7 +9,7 @@ import Testing
         try await withConnection { connection, _ in
             let stream = try await makeStream(connection)
             let acknowledgements = try await connection.publish(events(stream, 0..<1000))
-            #expect(acknowledgements == (1...1000).map { sequence(stream, $0) })
+            #expect(acknowledgements == (1...1000).map { acknowledgement(stream, $0) })
             let info = try await connection.streamInfo(stream)
             #expect(info.messages == 1000)
             #expect(info.lastSequence == 1000)
@@ -46,8 +46,8 @@ import Testing
             let first = try await connection.publish(messages)
             // Sent again after lost acknowledgements, with the same fences: recognised, not refused.
             let again = try await connection.publish(messages)
-            #expect(first == (1...50).map { sequence(stream, $0) })
-            #expect(again == (1...50).map { sequence(stream, $0, duplicate: true) })
+            #expect(first == (1...50).map { acknowledgement(stream, $0) })
+            #expect(again == (1...50).map { acknowledgement(stream, $0, duplicate: true) })
             // Resuming from the middle: the stored part is recognised, the rest stored after it.
             let resumed = try await connection.publish(events(stream, 40..<60))
             #expect(resumed.map(\.duplicate) == Array(repeating: true, count: 10) + Array(repeating: false, count: 10))
@@ -64,8 +64,8 @@ import Testing
             async let first = connection.publish(events(streams[0], 0..<300))
             async let second = connection.publish(events(streams[1], 0..<200))
             let (one, two) = try await (first, second)
-            #expect(one == (1...300).map { sequence(streams[0], $0) })
-            #expect(two == (1...200).map { sequence(streams[1], $0) })
+            #expect(one == (1...300).map { acknowledgement(streams[0], $0) })
+            #expect(two == (1...200).map { acknowledgement(streams[1], $0) })
         }
     }
 
@@ -131,7 +131,7 @@ import Testing
             }
             print("1,000 messages to JetStream: one at a time \(singleTime), as a batch \(batchTime)")
             #expect(try await connection.streamInfo(oneByOne).lastSequence == 1000)
-            #expect(acknowledgements.last == sequence(batched, 1000))
+            #expect(acknowledgements.last == acknowledgement(batched, 1000))
         }
     }
 
@@ -140,19 +140,6 @@ import Testing
         let name = uniqueName("BATCH")
         try await connection.createOrUpdateStream(StreamConfiguration(name: name, subjects: ["\(name).>"]))
         return name
-    }
-
-    /// Events at `positions` of a namespace's log as replication publishes them: the event ID, the position before.
-    private func events(_ stream: String, _ positions: Range<Int>) -> [OutgoingMessage] {
-        positions.map { index in
-            OutgoingMessage(
-                subject: "\(stream).events", data: .utf8("event \(index)"), messageID: "event-\(index)",
-                expectedLastSequence: UInt64(index), headers: ["Muster-Position": "\(index + 1)"])
-        }
-    }
-
-    private func sequence(_ stream: String, _ sequence: UInt64, duplicate: Bool = false) -> PublishAcknowledgement {
-        PublishAcknowledgement(stream: stream, sequence: sequence, duplicate: duplicate)
     }
 
     /// The first `count` messages of `stream`, in order.
@@ -167,4 +154,57 @@ import Testing
         await reader.close()
         return received
     }
+}
+
+/// Batches to a stream with three replicas, where each message goes through the stream's raft group.
+@Suite(.serialized, .natsServers(3)) struct ReplicatedPublishBatchTests {
+    @Test func aBatchToAnR3StreamIsStoredInOrderAndFailsAtAWrongExpectedSequence() async throws {
+        try await withConnection { connection, _ in
+            let oneByOne = uniqueName("REPLICATED_BATCH")
+            let batched = uniqueName("REPLICATED_BATCH")
+            for name in [oneByOne, batched] {
+                try await connection.createOrUpdateStream(
+                    StreamConfiguration(name: name, subjects: ["\(name).>"], replicas: 3))
+            }
+            // Not an assertion on time: the log shows what pipelining gains with replication.
+            let clock = ContinuousClock()
+            let singleTime = try await clock.measure {
+                for message in events(oneByOne, 0..<1000) {
+                    _ = try await connection.publish(
+                        subject: message.subject, data: message.data, messageID: message.messageID,
+                        expectedLastSequence: message.expectedLastSequence, headers: message.headers)
+                }
+            }
+            var acknowledgements: [PublishAcknowledgement] = []
+            let batchTime = try await clock.measure {
+                acknowledgements = try await connection.publish(events(batched, 0..<1000))
+            }
+            print("1,000 messages to an R3 stream: one at a time \(singleTime), as a batch \(batchTime)")
+            #expect(acknowledgements == (1...1000).map { acknowledgement(batched, $0) })
+            #expect(try await connection.streamInfo(oneByOne).lastSequence == 1000)
+
+            var next = events(batched, 1000..<1100)
+            next[50].expectedLastSequence = 3
+            let error = await #expect(throws: NATSError.self) { try await connection.publish(next) }
+            #expect(error?.code == .wrongLastSequence, "\(String(describing: error))")
+            #expect(error?.jetStreamCode == 10071)
+            #expect(error?.acknowledgedBefore == 50)
+            let info = try await connection.streamInfo(batched)
+            #expect(info.lastSequence == 1050)
+            #expect(info.messages == 1050)
+        }
+    }
+}
+
+/// Events at `positions` of a namespace's log as replication publishes them: the event ID, the position before.
+private func events(_ stream: String, _ positions: Range<Int>) -> [OutgoingMessage] {
+    positions.map { index in
+        OutgoingMessage(
+            subject: "\(stream).events", data: .utf8("event \(index)"), messageID: "event-\(index)",
+            expectedLastSequence: UInt64(index), headers: ["Muster-Position": "\(index + 1)"])
+    }
+}
+
+private func acknowledgement(_ stream: String, _ sequence: UInt64, duplicate: Bool = false) -> PublishAcknowledgement {
+    PublishAcknowledgement(stream: stream, sequence: sequence, duplicate: duplicate)
 }
