@@ -102,9 +102,32 @@ public final class NATSCluster: @unchecked Sendable {
         await end(server, signal: SIGTERM)
     }
 
-    /// Freezes `server` (SIGSTOP): its sockets stay open and nothing is answered, as with a server that hangs.
-    public func pause(server: Int) {
-        lock.withLock { processes[server] }?.send(SIGSTOP)
+    /// Freezes `server` (SIGSTOP) and returns once all its threads stopped: its sockets stay open and nothing is
+    /// answered, as with a server that hangs.
+    public func pause(server: Int) async {
+        guard let process = lock.withLock({ processes[server] }) else { return }
+        process.send(SIGSTOP)
+        // kill() only marks the signal: a thread stops when the kernel next runs it, and on a busy machine one still
+        // answered a publish sent after kill() returned (a "hanging" server acknowledged it). Waited for in /proc.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !Self.allThreadsStopped(process.pid) && process.isRunning && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// Whether every thread of `pid` is stopped: state "T" in `/proc/<pid>/task/<thread>/stat`.
+    private static func allThreadsStopped(_ pid: pid_t) -> Bool {
+        let tasks = "/proc/\(pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks), !threads.isEmpty else {
+            return false
+        }
+        return threads.allSatisfy { thread in
+            // "<tid> (<name>) <state> …"; the name may hold spaces and parentheses.
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                let nameEnd = stat.lastIndex(of: ")")
+            else { return false }
+            return stat[stat.index(after: nameEnd)...].drop { $0 == " " }.first == "T"
+        }
     }
 
     /// Lets a paused server go on (SIGCONT).

@@ -102,7 +102,7 @@ import Testing
     @Test func aPublishToAServerThatHangsTimesOutAsUnavailable() async throws {
         try await withConnection { connection, cluster in
             let stream = try await makeStream(connection)
-            cluster.pause(server: 0)
+            await cluster.pause(server: 0)
             let started = ContinuousClock.now
             let error = await #expect(throws: NATSError.self) {
                 try await connection.publish(

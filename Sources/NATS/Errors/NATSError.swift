@@ -50,6 +50,9 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
     public let jetStreamCode: Int?
     /// One line: what failed, why, and the call.
     public let message: String
+    /// For a batch publish (`publish(_:timeout:)`): how many of the batch's messages, from the first, were
+    /// acknowledged before the one that failed (its index in the batch). Nil for every other call.
+    public private(set) var acknowledgedBefore: Int?
 
     /// `message`.
     public var description: String { message }
@@ -72,6 +75,7 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
         self.statusText = cause.statusText
         self.jetStreamCode = cause.jetStreamCode
         self.message = message
+        self.acknowledgedBefore = cause.acknowledgedBefore
     }
 
     /// The error of a failed libnats call: `what` failed. Call it on the thread that made the call, right after it:
@@ -84,9 +88,19 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
         _ what: String, call: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(0),
         secrets: [String] = []
     ) {
+        let detail = Self.lastErrorText(of: status) ?? String(cString: natsStatus_GetText(status))
+        self.init(what, call: call, status: status, jetStreamCode: jetStreamCode, detail: detail, secrets: secrets)
+    }
+
+    /// The error libnats handed to a callback (an asynchronous publish's acknowledgement): its status, JetStream code
+    /// and `detail` come with it, not from the last error recorded on the thread.
+    init(
+        _ what: String, call: String, status: natsStatus, jetStreamCode: jsErrCode, detail: String,
+        secrets: [String] = []
+    ) {
         let jsCode = jetStreamCode.rawValue == 0 ? nil : Int(jetStreamCode.rawValue)
         let statusText = String(cString: natsStatus_GetText(status))
-        var detail = Self.lastErrorText(of: status) ?? statusText
+        var detail = detail
         for secret in secrets where !secret.isEmpty {
             detail = detail.replacingOccurrences(of: secret, with: "…")
         }
@@ -97,6 +111,13 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
         self.jetStreamCode = jsCode
         let reported = jsCode.map { ", JetStream error \($0)" } ?? ""
         self.message = "\(what) failed: \(detail) (\(call): \(statusText)\(reported))"
+    }
+
+    /// This error as the failure of a batch's message with `count` messages acknowledged before it.
+    func acknowledged(before count: Int) -> NATSError {
+        var error = self
+        error.acknowledgedBefore = count
+        return error
     }
 
     /// The text libnats recorded on this thread for the error `status`, without its source location

@@ -26,12 +26,7 @@ extension NATSConnection {
         expectedLastSubjectSequence: UInt64? = nil, headers: [String: String] = [:], timeout: Duration? = nil
     ) async throws -> PublishAcknowledgement {
         try await blocking { connection in
-            var headers = headers
-            if let expectedLastSequence {
-                // Set here rather than through jsPubOptions.ExpectLastSeq, which libnats 3.4.1 sends only when it is
-                // above 0: "expect an empty stream" would be lost. nats-server 2.9 checks the header when present.
-                headers["Nats-Expected-Last-Sequence"] = String(expectedLastSequence)
-            }
+            let headers = Self.headers(headers, expectedLastSequence: expectedLastSequence)
             let message = try connection.makeMessage(subject: subject, data: data, headers: headers)
             defer { natsMsg_Destroy(message) }
             var options = jsPubOptions()
@@ -57,6 +52,16 @@ extension NATSConnection {
                     duplicate: ack.Duplicate)
             }
         }
+    }
+
+    /// `headers` with the expected last sequence written in, as every publish sends it.
+    static func headers(_ headers: [String: String], expectedLastSequence: UInt64?) -> [String: String] {
+        guard let expectedLastSequence else { return headers }
+        var headers = headers
+        // Set here rather than through jsPubOptions.ExpectLastSeq, which libnats 3.4.1 sends only when it is above 0:
+        // "expect an empty stream" would be lost. nats-server 2.9 checks the header when present.
+        headers["Nats-Expected-Last-Sequence"] = String(expectedLastSequence)
+        return headers
     }
 
     /// A new `natsMsg` (the caller destroys it) with `subject`, `data` and `headers`.
