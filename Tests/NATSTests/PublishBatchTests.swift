@@ -1,3 +1,4 @@
+import EventLogTesting
 import NATS
 import NATSTesting
 import Testing

@@ -113,7 +113,7 @@ import Testing
                 with: PrimaryWrites(publisher: publisher, acknowledgement: .replicated(timeout: .seconds(2))))
             try await running(publisher.run) {
                 try await primary.append(AppendRequest(namespace: namespace, stream: "s", events: [.sample(n: 1)]))
-                cluster.pause(server: 0)
+                await cluster.pause(server: 0)
                 // Caught in flight: stored here, not replicated in time.
                 let late = await #expect(throws: ReplicationError.self) {
                     try await primary.append(AppendRequest(namespace: namespace, stream: "s", events: [.sample(n: 2)]))

@@ -137,7 +137,8 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
                     "this node could not renew its lease on namespace \(stream.namespace) in time; nothing was written; retry later"
                 )
             }
-            try PrimaryWrites(publisher: publisher, acknowledgement: options.acknowledgement).admit(namespace: namespace)
+            try PrimaryWrites(publisher: publisher, acknowledgement: options.acknowledgement).admit(
+                namespace: namespace)
         }
     }
 

@@ -163,23 +163,37 @@ public final class LogPublisher: Sendable {
                 await log.waitForCommit(beyond: published, timeout: .seconds(1))
                 continue
             }
-            for event in events {
-                let acknowledgement = try await connection.publish(
-                    subject: stream.subject, data: event.envelope, messageID: event.id.uuidString,
-                    expectedLastSequence: event.position - 1)
-                guard acknowledgement.sequence == event.position else {
-                    throw ReplicationError(
-                        .diverged,
-                        "the stream \(stream.name) stored position \(event.position) of namespace \(stream.namespace) at sequence \(acknowledgement.sequence)"
-                    )
-                }
-                advance(to: event.position)
-            }
+            try await publish(events)
             if ContinuousClock.now - lastCheckpoint > .seconds(1) {
                 checkpointed = try await checkpoint()
                 lastCheckpoint = .now
             }
         }
+    }
+
+    /// Publishes a run of events in one pipelined batch; what the stream acknowledged before a failure counts.
+    private func publish(_ events: [StoredEvent]) async throws {
+        let messages = events.map { event in
+            OutgoingMessage(
+                subject: stream.subject, data: event.envelope, messageID: event.id.uuidString,
+                expectedLastSequence: event.position - 1)
+        }
+        let acknowledgements: [PublishAcknowledgement]
+        do {
+            acknowledgements = try await connection.publish(messages)
+        } catch let error as NATSError {
+            if let acknowledged = error.acknowledgedBefore, acknowledged > 0 {
+                advance(to: events[acknowledged - 1].position)
+            }
+            throw error
+        }
+        for (event, acknowledgement) in zip(events, acknowledgements) where acknowledgement.sequence != event.position {
+            throw ReplicationError(
+                .diverged,
+                "the stream \(stream.name) stored position \(event.position) of namespace \(stream.namespace) at sequence \(acknowledgement.sequence)"
+            )
+        }
+        advance(to: events.last!.position)
     }
 
     /// Records how far the stream holds this log; returns that position.
