@@ -372,7 +372,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "EventLog", "EventLogTesting", "Muster", "Forms", "MusterClient", "MusterWire", "PushProviders",
-                "PushTesting", "BrowserTesting", "MQTT", "MQTTTesting",
+                "PushTesting", "BrowserTesting", "MQTT", "MQTTTesting", "NATS", "NATSTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

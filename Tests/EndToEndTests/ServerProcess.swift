@@ -17,14 +17,19 @@ final class ServerProcess: @unchecked Sendable {
     /// The options it was started with besides the port and data directory; a restart keeps them.
     let extraArguments: [String]
 
-    init(extraArguments: [String] = []) async throws {
+    /// - Parameters:
+    ///   - administrator: make ada first (a node joining a cluster starts with an empty directory instead).
+    ///   - port: the port to listen on; 0 for one the system chooses.
+    init(extraArguments: [String] = [], administrator: Bool = true, port: Int = 0) async throws {
         directory = try TemporaryDirectory("serve")
         let data = ["--data", directory.url.path]
-        let admin = try await MusterProcess.run(
-            ["users", "add", "ada", "--admin", "--password-stdin"] + data, stdin: "secret-ada\n")
-        try #require(admin.status == 0, "\(admin)")
+        if administrator {
+            let admin = try await MusterProcess.run(
+                ["users", "add", "ada", "--admin", "--password-stdin"] + data, stdin: "secret-ada\n")
+            try #require(admin.status == 0, "\(admin)")
+        }
         self.extraArguments = extraArguments
-        (running, base, started) = try await Self.start(["serve", "--port", "0"] + data + extraArguments)
+        (running, base, started) = try await Self.start(["serve", "--port", String(port)] + data + extraArguments)
     }
 
     /// Starts `muster serve` and waits for the line that says where it listens: for people, or with `--json`

@@ -2,14 +2,15 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Muster
 import NIOCore
 import NIOHTTP1
 import Replication
 
 /// On a replica of a cluster's namespace: a write is sent on to the namespace's primary (the node its lease names) and
 /// the primary's answer relayed, so clients — browsers included, which drop `Authorization` on a cross-origin
-/// redirect — may talk to any node. Reads are answered here; one that would write (refused as `notPrimary`) is sent on
-/// too. A request already forwarded once is answered here whatever happens, so two nodes never pass one back and forth.
+/// redirect — may talk to any node. Reads are answered here; one that would write (refused as `notPrimary`), or that
+/// bears a token not yet replicated here, is sent on too. A request already forwarded once is answered here whatever happens, so two nodes never pass one back and forth.
 struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
     let cluster: ReplicatedNamespace
     /// The largest body forwarded, and the largest answer relayed.
@@ -24,6 +25,9 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as ReplicationError where error.code == .notPrimary && reads {
+            return try await forward(request)
+        } catch AuthenticationError.tokenUnknown where reads && cluster.role != .primary {
+            // A token the primary issued a moment ago, not yet replicated here.
             return try await forward(request)
         }
     }
@@ -45,7 +49,15 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
         outgoing.headers.add(name: HTTPField.Name.forwardedBy.rawName, value: cluster.node)
         let body = try await request.body.collect(upTo: bodyLimit)
         if body.readableBytes > 0 || !reads(request) { outgoing.body = .bytes(body) }
-        let answer = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(60))
+        let answer: HTTPClientResponse
+        do {
+            answer = try await ForwardingClient.shared.execute(outgoing, timeout: .seconds(60))
+        } catch {
+            throw ReplicationError(
+                .unavailable,
+                "the primary of namespace \(cluster.stream.namespace), node \(primary.node) at \(primary.url), did not answer (\(error)); retry in a few seconds"
+            )
+        }
         var headers = HTTPFields()
         for (name, value) in answer.headers {
             guard let field = HTTPField.Name(name), ![.connection, .transferEncoding, .contentLength].contains(field)
@@ -63,4 +75,16 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     /// On a forwarded request, the node that forwarded it; on a relayed answer, the node that gave it.
     static let forwardedBy = Self("Muster-Forwarded-By")!
+}
+
+enum ForwardingClient {
+    /// The client writes are forwarded with: a primary that does not take the connection fails the request at once
+    /// (the shared client would try to connect again until the request's deadline), so the caller retries after the
+    /// take-over instead of waiting for a dead node.
+    static let shared: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout.connect = .seconds(2)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 }

@@ -51,6 +51,7 @@ public final class LogFollower: Sendable {
         var pause = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
+                try await checkTheLogIsAPrefixOfTheStream()
                 let reader = try await connection.read(stream: stream.name, subject: stream.subject, from: log.head + 1)
                 set(.following)
                 pause = .milliseconds(100)
@@ -75,6 +76,25 @@ public final class LogFollower: Sendable {
             }
         }
         set(.stopped)
+    }
+
+    /// Waits until the stream reaches this log's head, then checks that it holds the same event there: a log with
+    /// events of its own (written before the node joined, or as a primary that never published them) must not have
+    /// the stream's appended after them.
+    private func checkTheLogIsAPrefixOfTheStream() async throws {
+        let head = log.head
+        guard head > 0 else { return }
+        while try await connection.streamInfo(stream.name).lastSequence < head {
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        let message = try await connection.message(stream: stream.name, sequence: head)
+        let event = try log.read { try $0.event(at: head) }
+        guard let message, let event, message.headers["Nats-Msg-Id"] == event.id.uuidString else {
+            throw StoreError(
+                .conflict,
+                "this node's log of namespace \(stream.namespace) holds another event at position \(head) than the namespace's stream: set the data directory aside and start the node on an empty one to rebuild it from the stream"
+            )
+        }
     }
 
     private func follow(_ reader: StreamReader) async throws {

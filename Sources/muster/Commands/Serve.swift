@@ -5,8 +5,10 @@ import HTTPTypes
 import Logging
 import Metrics
 import MusterHTTP
+import NATS
 import Prometheus
 import PushProviders
+import Replication
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -76,6 +78,7 @@ struct Serve: AsyncParsableCommand {
     var pushRetryBase: Double = 1
     @Flag(help: "Do not send pushes (the outbox keeps growing; another server may send it).") var noPush = false
     @OptionGroup var mqtt: ServeMQTTOptions
+    @OptionGroup var cluster: ServeClusterOptions
     @OptionGroup var logging: ServeLogOptions
     @Option(
         help: """
@@ -157,6 +160,27 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(
                 "--client-address-header \(clientAddressHeader) is not a header name such as X-Real-IP")
         }
+        if cluster.cluster != nil, port == 0, cluster.advertise == nil {
+            throw ValidationError("--cluster with --port 0 needs --advertise URL: other nodes forward writes there")
+        }
+        _ = try cluster.options(host: host, port: port)
+    }
+
+    /// This node's part in the cluster of `--cluster`, for the namespace of `--namespace`; nil without one.
+    private func joinCluster(log: EventLog, logger: Logger) async throws -> ReplicatedNamespace? {
+        guard let (natsConfiguration, options) = try cluster.options(host: host, port: port) else { return nil }
+        let connection: NATSConnection
+        do {
+            connection = try await NATSConnection.connect(natsConfiguration, logger: logger)
+        } catch let error as NATSError {
+            throw CommandFailure.invalid("--cluster \(cluster.cluster ?? ""): \(error.message)")
+        }
+        let leases = try await connection.keyValueBucket(
+            NamespaceLease.configuration(time: options.leaseTime, replicas: options.replicas))
+        logger.info(
+            "node \(options.holder.node) joins the cluster at \(natsConfiguration.address) for namespace \(namespace)")
+        return ReplicatedNamespace(
+            log: log, namespace: namespace, connection: connection, leases: leases, options: options, logger: logger)
     }
 
     func run() async throws {
@@ -218,10 +242,11 @@ struct Serve: AsyncParsableCommand {
             configuration.webApp.singleSignOn = await singleSignOn(
                 issuer: oidcIssuer, clientId: oidcClientId ?? oidcAudience)
         }
+        let node = try await joinCluster(log: log, logger: logger)
         let server: MusterServer
         do {
             server = try await MusterServer.make(
-                log: log, configuration: configuration, metrics: metrics, logger: logger)
+                log: log, configuration: configuration, metrics: metrics, logger: logger, cluster: node)
         } catch let error as OIDCConfigurationError {
             throw CommandFailure.invalid("--jwks \(jwks ?? ""): \(error.message)")
         } catch let error as ServerTLSError {

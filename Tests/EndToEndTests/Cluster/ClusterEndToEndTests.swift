@@ -1,0 +1,83 @@
+import EventLog
+import EventLogTesting
+import Foundation
+import NATSTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Two `muster serve --cluster` nodes of one namespace on three nats-servers: the first is the primary, the second a
+/// replica that answers reads from its own log and forwards writes; when the primary dies, the replica takes over.
+@Suite(.serialized) struct ClusterEndToEndTests {
+    static let payload = #"{"responseTopic":"/drill","fields":[{"type":"inputString","id":"where","label":"Where?"}]}"#
+
+    /// `muster serve --cluster …` as node `name` on a port of its own, acknowledging writes once replicated.
+    static func node(_ name: String, _ nats: NATSCluster, administrator: Bool) async throws -> ServerProcess {
+        let port = try LoopbackPort.free()
+        return try await ServerProcess(
+            extraArguments: [
+                "--cluster", nats.urls, "--node", name, "--advertise", "http://127.0.0.1:\(port)", "--lease-seconds",
+                "2", "--acknowledge", "replicated",
+            ], administrator: administrator, port: port)
+    }
+
+    @Test func aReplicaForwardsWritesAnswersReadsFromItsLogAndTakesOverWhenThePrimaryDies() async throws {
+        let nats = try await NATSCluster(servers: 3)
+        defer { Task { await nats.stopAll() } }
+        let a = try await Self.node("a", nats, administrator: true)
+        // Node a publishes its log (ada) once it holds the namespace; then node b joins with an empty directory.
+        let ada = try await eventually("node a to take writes") {
+            let answer = try await a.send(
+                "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
+            return answer.status == 200 ? answer.object["accessToken"] as? String : nil
+        }
+        let b = try await Self.node("b", nats, administrator: false)
+
+        // Writes through b reach a.
+        let added = try await b.send(
+            "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
+        #expect(added.status == 201, "\(added.text)")
+        #expect(added.headers["muster-forwarded-by"] == "a")
+        let sent = try await b.send(
+            "POST", "api/v1/notifications", token: ada,
+            json: #"{"to":["joe"],"title":"Drill","body":"Where are you?","payload":\#(Self.payload)}"#)
+        #expect(sent.status == 201, "\(sent.text)")
+        // Reads on b come from b's own log, once it has the events.
+        let joe = try await b.login("joe", password: "secret-joe")
+        let titles = try await eventually("joe's message in b's inbox") {
+            let inbox = try await b.send("GET", "api/v1/inbox", token: joe)
+            let titles = inbox.array.compactMap { $0["title"] as? String }
+            return inbox.status == 200 && inbox.headers["muster-forwarded-by"] == nil && !titles.isEmpty
+                ? titles : nil
+        }
+        #expect(titles == ["Drill"])
+
+        // The primary dies; b takes the namespace over and takes writes itself.
+        #expect(await a.stop(with: SIGKILL) == SIGKILL)
+        let late = try await eventually(
+            "node b to take writes itself (\(b.running.stderr.suffix(3000)))", timeout: .seconds(30)
+        ) {
+            let answer = try await b.send(
+                "POST", "api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"After","body":"Still there?","payload":\#(Self.payload)}"#)
+            return answer.status == 201 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
+        }
+        #expect(late.status == 201)
+        #expect(await b.stop() == 0)
+
+        // Both logs hold the same events at the same positions, up to where a died.
+        let logA = try EventLog(directory: a.directory.url)
+        let logB = try EventLog(directory: b.directory.url)
+        let eventsA = try logA.read { try $0.storedEvents(from: 1, limit: Int.max) }
+        let eventsB = try logB.read { try $0.storedEvents(from: 1, limit: Int.max) }
+        #expect(!eventsA.isEmpty && eventsB.count > eventsA.count)
+        #expect(Array(eventsB.prefix(eventsA.count)) == eventsA)
+        let types = try logB.read { reader in try (1...reader.head).compactMap { try reader.event(at: $0)?.type } }
+        #expect(types.filter { $0 == "PrimaryChanged" }.count == 2)
+        logA.close()
+        logB.close()
+        await nats.stopAll()
+    }
+}
