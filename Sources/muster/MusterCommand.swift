@@ -26,6 +26,7 @@ struct MusterCommand: AsyncParsableCommand {
             AreasCommand.self, GeotriggersCommand.self, Location.self, Beacon.self, Transition.self, Counters.self,
             Quota.self, NoticesCommand.self,
             PushSourcesCommand.self, DeliveriesCommand.self, RequestLocation.self, MQTTCommand.self,
+            ClusterCommand.self,
         ]
     )
 

@@ -88,6 +88,14 @@ public final class KeyValueBucket: @unchecked Sendable {
         }
     }
 
+    /// Writes `value` under `key` whatever its latest revision (for a value only its writer writes, such as a node's
+    /// report of itself), and returns the new revision.
+    @discardableResult
+    public func put(_ key: String, value: [UInt8]) async throws -> UInt64 {
+        try validate(key)
+        return try await write(key, value, expectedRevision: nil)
+    }
+
     /// Deletes the key's value (a delete marker, so that `create` works again); with `lastRevision`, only if that is
     /// the key's latest revision (releasing a lease only while still holding it), else throws `wrongRevision`.
     public func delete(_ key: String, lastRevision: UInt64? = nil) async throws {
@@ -126,7 +134,7 @@ public final class KeyValueBucket: @unchecked Sendable {
     private func subject(_ key: String) -> String { "$KV.\(name).\(key)" }
 
     /// Publishes `value` as `key`'s next entry if the key's latest revision is `expectedRevision` (0: none).
-    private func write(_ key: String, _ value: [UInt8], expectedRevision: UInt64) async throws -> UInt64 {
+    private func write(_ key: String, _ value: [UInt8], expectedRevision: UInt64?) async throws -> UInt64 {
         try await connection.publish(
             subject: subject(key), data: value, expectedLastSubjectSequence: expectedRevision
         ).sequence
@@ -163,6 +171,20 @@ public final class KeyValueBucket: @unchecked Sendable {
 }
 
 extension NATSConnection {
+    /// Opens the key-value bucket `name` as it exists, whatever its settings (for tools that read or write a bucket
+    /// another program made). Throws `notFound` when there is none.
+    public func existingKeyValueBucket(_ name: String) async throws -> KeyValueBucket {
+        try KeyValueConfiguration(bucket: name).validate()
+        let store = try await blocking { connection in
+            var store: OpaquePointer?
+            try connection.check(
+                js_KeyValue(&store, connection.jetStream, name), "opening the key-value bucket \(name)",
+                call: "js_KeyValue")
+            return Handle(store!)
+        }
+        return KeyValueBucket(name: name, connection: self, store: store.pointer)
+    }
+
     /// Creates the key-value bucket, or opens it when it exists with the same settings.
     ///
     /// Throws `failed` when it exists with other settings, `invalidArgument` for a bad name or history.

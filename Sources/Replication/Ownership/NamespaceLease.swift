@@ -65,4 +65,50 @@ public struct NamespaceLease: Sendable {
     public func release(revision: UInt64) async throws {
         try await leases.delete(key, lastRevision: revision)
     }
+
+    /// The key of `node`'s report on this namespace.
+    func reportKey(_ node: String) -> String { "node.\(key.dropFirst(3)).\(node)" }
+
+    /// The key of a request to move this namespace to another node.
+    var moveKey: String { "move.\(key.dropFirst(3))" }
+
+    /// Writes what `report.node` says of itself.
+    public func report(_ report: NodeReport) async throws {
+        try await leases.put(reportKey(report.node), value: Array(try JSONEncoder().encode(report)))
+    }
+
+    /// Asks the namespace's primary to hand it over to `node` (`muster cluster move`); the request lapses with the
+    /// lease time when no primary acts on it.
+    public func requestMove(to node: String) async throws {
+        try await leases.put(moveKey, value: Array(node.utf8))
+    }
+
+    /// The node a move request names, if there is one.
+    public func moveRequest() async throws -> String? {
+        try await leases.get(moveKey).map { String(decoding: $0.value, as: UTF8.self) }
+    }
+
+    /// Removes the move request once acted on.
+    public func clearMoveRequest() async throws { try await leases.delete(moveKey) }
+}
+
+extension NamespaceLease {
+    /// Every namespace's lease holder and every node's report, as the bucket holds them now.
+    public static func cluster(_ leases: KeyValueBucket) async throws -> (
+        holders: [String: Holder], reports: [NodeReport]
+    ) {
+        var holders: [String: Holder] = [:]
+        var reports: [NodeReport] = []
+        for key in try await leases.keys() {
+            guard let entry = try await leases.get(key) else { continue }
+            if key.hasPrefix("ns.") {
+                holders[String(key.dropFirst(3))] = try? JSONDecoder().decode(Holder.self, from: Data(entry.value))
+            } else if key.hasPrefix("node."),
+                let report = try? JSONDecoder().decode(NodeReport.self, from: Data(entry.value))
+            {
+                reports.append(report)
+            }
+        }
+        return (holders, reports)
+    }
 }

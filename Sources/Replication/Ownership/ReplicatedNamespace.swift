@@ -228,9 +228,33 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
             } catch {
                 logger.debug("reading the lease of namespace \(stream.namespace): \(error)")
             }
+            await report()
             try? await Task.sleep(for: options.leaseTime / 3)
         }
         return false
+    }
+
+    /// Tells the cluster what this node is to the namespace and how far its log goes (`muster cluster status`).
+    private func report() async {
+        let report = NodeReport(
+            node: options.holder.node, url: options.holder.url, namespace: stream.namespace, role: role.word,
+            head: log.head)
+        do { try await lease.report(report) } catch {
+            logger.debug("reporting on namespace \(stream.namespace): \(error)")
+        }
+    }
+
+    /// Hands the namespace over when a move request names another node; true when it did.
+    private func moveIfAsked() async -> Bool {
+        guard let target = try? await lease.moveRequest(), target != options.holder.node else { return false }
+        do {
+            try await release(to: target)
+            try? await lease.clearMoveRequest()
+            return true
+        } catch {
+            logger.warning("moving namespace \(stream.namespace) to node \(target) failed: \(error)")
+            return false
+        }
     }
 
     /// With the lease taken: reads the stream to its end, starts publishing, and records this node as the primary —
@@ -258,6 +282,7 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
                         actor: options.holder.node)
                 ]))
         logger.info("node \(options.holder.node) is now the primary of namespace \(stream.namespace)")
+        await report()
     }
 
     /// Appends what the stream holds up to `last`; throws when that takes longer than a lease.
@@ -297,6 +322,10 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
                 await stepDown(releasing: false)
                 return
             }
+            if await moveIfAsked() {
+                await stepDown(releasing: false)
+                return
+            }
             let sentAt = ContinuousClock.now
             do {
                 let renewed = try await lease.renew(as: options.holder, revision: revision)
@@ -304,6 +333,7 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
                     $0.revision = renewed
                     $0.renewedAt = sentAt
                 }
+                await report()
             } catch let error as NATSError where error.code == .wrongRevision || error.code == .notFound {
                 logger.warning("node \(options.holder.node) lost its lease on namespace \(stream.namespace)")
                 await stepDown(releasing: false)

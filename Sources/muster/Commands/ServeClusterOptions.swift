@@ -10,7 +10,8 @@ struct ServeClusterOptions: ParsableArguments {
         help: ArgumentHelp(
             "Join the cluster of these NATS JetStream servers (comma-separated nats://HOST:PORT).", valueName: "URLS"))
     var cluster: String?
-    @Option(help: "This node's name in the cluster (default: the host name).") var node: String?
+    @Option(help: "This node's name in the cluster: ASCII letters, digits, - and _ (default: the host name).")
+    var node: String?
     @Option(
         help: ArgumentHelp(
             "The URL other nodes forward writes to this node at (default: http://HOST:PORT of --host and --port).",
@@ -53,10 +54,13 @@ struct ServeClusterOptions: ParsableArguments {
         guard replicationTimeout > 0, replicationTimeout <= 600 else {
             throw ValidationError("--replication-timeout \(replicationTimeout): expected more than 0, at most 600")
         }
-        let name = node ?? ProcessInfo.processInfo.hostName
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+        let name = node ?? String(ProcessInfo.processInfo.hostName.split(separator: ".").first ?? "node")
+        guard !name.isEmpty, name.utf8.count <= 64,
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            })
         else {
-            throw ValidationError("--node \(name): expected letters, digits, ., - and _")
+            throw ValidationError("--node \(name): expected 1 to 64 ASCII letters, digits, - and _")
         }
         let url = advertise ?? "http://\(host):\(port)"
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme), parsed.host != nil else {

@@ -69,6 +69,25 @@ import Testing
         }
         #expect(titles == ["Drill"])
 
+        // The cluster as an operator sees it, and a namespace moved to b and back.
+        let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
+        try #require(status.status == 0, "\(status)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(rows.compactMap { $0["node"] as? String }) == ["a", "b"], "\(status.stdout)")
+        #expect(rows.first { $0["node"] as? String == "a" }?["role"] as? String == "primary")
+        #expect(rows.first { $0["node"] as? String == "b" }?["role"] as? String == "replica")
+        let toB = try await MusterProcess.run(["cluster", "move", "default", "b", "--cluster", nats.urls])
+        #expect(toB.status == 0 && toB.stdout.contains("moved to node b"), "\(toB)")
+        let onB = try await Self.retried(
+            b, "POST", "api/v1/notifications", token: ada,
+            json: #"{"to":["joe"],"title":"On b","body":"Moved","payload":\#(Self.payload)}"#)
+        #expect(onB.status == 201 && onB.headers["muster-forwarded-by"] == nil, "\(onB.text)")
+        let unknown = try await MusterProcess.run(["cluster", "move", "default", "zed", "--cluster", nats.urls])
+        #expect(
+            unknown.status == 2 && unknown.stderr.contains("node zed does not serve namespace default"), "\(unknown)")
+        let toA = try await MusterProcess.run(["cluster", "move", "default", "a", "--cluster", nats.urls])
+        #expect(toA.status == 0, "\(toA)")
+
         // The primary dies; b takes the namespace over and takes writes itself.
         #expect(await a.stop(with: SIGKILL) == SIGKILL)
         let late = try await eventually(
@@ -90,7 +109,7 @@ import Testing
         #expect(!eventsA.isEmpty && eventsB.count > eventsA.count)
         #expect(Array(eventsB.prefix(eventsA.count)) == eventsA)
         let types = try logB.read { reader in try (1...reader.head).compactMap { try reader.event(at: $0)?.type } }
-        #expect(types.filter { $0 == "PrimaryChanged" }.count == 2)
+        #expect(types.filter { $0 == "PrimaryChanged" }.count == 4)  // a, b (moved), a (moved back), b (took over)
         logA.close()
         logB.close()
         await nats.stopAll()
