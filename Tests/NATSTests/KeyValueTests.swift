@@ -108,4 +108,20 @@ import Testing
             #expect(error?.call == "js_CreateKeyValue")
         }
     }
+
+    @Test func aPutWritesWhateverTheRevisionAndAnExistingBucketOpensWithoutItsSettings() async throws {
+        try await withConnection { connection, _ in
+            let name = uniqueName("REPORTS")
+            let missing = await #expect(throws: NATSError.self) { try await connection.existingKeyValueBucket(name) }
+            #expect(missing?.code == .notFound)
+            let made = try await connection.keyValueBucket(KeyValueConfiguration(bucket: name, ttl: .seconds(60)))
+            let first = try await made.put("node.a", value: Array("one".utf8))
+            let second = try await made.put("node.a", value: Array("two".utf8))
+            #expect(second > first)
+            let opened = try await connection.existingKeyValueBucket(name)
+            #expect(
+                try await opened.get("node.a")
+                    == KeyValueEntry(key: "node.a", value: Array("two".utf8), revision: second))
+        }
+    }
 }
