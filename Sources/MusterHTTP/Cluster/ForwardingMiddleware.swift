@@ -41,7 +41,8 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
             throw ReplicationError(
                 .unavailable, "namespace \(cluster.stream.namespace) has no primary node now; retry in a few seconds")
         }
-        var outgoing = HTTPClientRequest(url: primary.url + request.uri.description)
+        let base = primary.url.hasSuffix("/") ? String(primary.url.dropLast()) : primary.url
+        var outgoing = HTTPClientRequest(url: base + request.uri.description)
         outgoing.method = .init(rawValue: request.method.rawValue)
         for field in request.headers where ![.connection, .contentLength].contains(field.name) {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
