@@ -52,7 +52,7 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
         if body.readableBytes > 0 || !reads(request) { outgoing.body = .bytes(body) }
         let answer: HTTPClientResponse
         do {
-            answer = try await ForwardingClient.shared.execute(outgoing, timeout: .seconds(60))
+            answer = try await ForwardingClient.shared.execute(outgoing, timeout: ForwardingClient.timeout)
         } catch {
             throw ReplicationError(
                 .unavailable,
@@ -82,6 +82,11 @@ enum ForwardingClient {
     /// The client writes are forwarded with: a primary that does not take the connection fails the request at once
     /// (the shared client would try to connect again until the request's deadline), so the caller retries after the
     /// take-over instead of waiting for a dead node.
+    /// How long a forwarded request may take: a primary that stopped (paused, cut off) still takes connections but
+    /// answers nothing, and its lease lapses in seconds. A write answered so may still have been made: the client
+    /// sends it again with the same idempotency key (`responseId`, an event id), as after any 503.
+    static let timeout = TimeAmount.seconds(10)
+
     static let shared: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.timeout.connect = .seconds(2)

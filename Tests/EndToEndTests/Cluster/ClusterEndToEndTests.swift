@@ -114,4 +114,56 @@ import Testing
         logB.close()
         await nats.stopAll()
     }
+
+    @Test func aPrimaryStoppedPastItsLeaseTakesNoWriteWhenResumedAndRejoinsAsAReplica() async throws {
+        let nats = try await NATSCluster(servers: 3)
+        defer { Task { await nats.stopAll() } }
+        let a = try await Self.node("a", nats, administrator: true)
+        let ada = try await eventually("node a to take writes") {
+            let answer = try await a.send(
+                "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
+            return answer.status == 200 ? answer.object["accessToken"] as? String : nil
+        }
+        let b = try await Self.node("b", nats, administrator: false)
+        let first = try await Self.retried(
+            b, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
+        #expect(first.status == 201, "\(first.text)")
+
+        // a is stopped (a partition, a long pause) past its lease; b takes over.
+        kill(a.running.process.processIdentifier, SIGSTOP)
+        let onB = try await eventually("node b to take writes itself", timeout: .seconds(30)) {
+            let answer = try await b.send(
+                "POST", "api/v1/users", token: ada, json: #"{"username":"kim","password":"secret-kim"}"#)
+            return answer.status == 201 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
+        }
+        #expect(onB.status == 201)
+        let headB = try await eventually("b's report of its head") { () -> Int? in
+            let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
+            let rows = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]]
+            return rows?.first { $0["node"] as? String == "b" && $0["role"] as? String == "primary" }?["head"] as? Int
+        }
+
+        // Resumed, a takes no write of its own: it finds its lease gone and follows b.
+        kill(a.running.process.processIdentifier, SIGCONT)
+        let resumed = try await a.send(
+            "POST", "api/v1/users", token: ada, json: #"{"username":"lee","password":"secret-lee"}"#)
+        #expect(resumed.status == 201 || resumed.status == 503, "\(resumed.text)")
+        #expect(resumed.status == 503 || resumed.headers["muster-forwarded-by"] == "b", "\(resumed.headers)")
+        try await eventually("a to rejoin as a replica of b") { () -> Bool? in
+            let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
+            let rows = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]]
+            let row = rows?.first { $0["node"] as? String == "a" }
+            return row?["role"] as? String == "replica" && (row?["head"] as? Int ?? 0) >= headB ? true : nil
+        }
+        #expect(await a.stop() == 0)
+        #expect(await b.stop() == 0)
+        let logA = try EventLog(directory: a.directory.url)
+        let logB = try EventLog(directory: b.directory.url)
+        let eventsA = try logA.read { try $0.storedEvents(from: 1, limit: Int.max) }
+        let eventsB = try logB.read { try $0.storedEvents(from: 1, limit: Int.max) }
+        #expect(eventsA == Array(eventsB.prefix(eventsA.count)) && eventsA.count >= headB)
+        logA.close()
+        logB.close()
+        await nats.stopAll()
+    }
 }
