@@ -274,7 +274,7 @@ let package = Package(
             dependencies: [
                 "EventLog", "Migrations", "EventLogTesting", "CLMDB", "CZstd", "Geo", "Muster", "MusterHTTP",
                 "MusterWire", "PushDelivery", "PushProviders", "PushTesting", "BrowserTesting", "MQTT", "MQTTBridge",
-                "MQTTTesting",
+                "MQTTTesting", "NATS", "NATSTesting", "Replication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
