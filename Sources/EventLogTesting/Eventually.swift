@@ -1,4 +1,4 @@
-/// Tries `attempt` every 20 ms until it returns a value, for at most `timeout`, and returns that value; then throws
+/// Tries `attempt` every 20 ms until it returns a value, for at most `timeout` (a minute unless given: a bound for a loaded machine, not a measure), and returns that value; then throws
 /// `WaitFailure` naming what it waited for and the last error an attempt threw. An attempt that throws is tried again,
 /// unless it throws a `WaitFailure` (a condition that can no longer come true), which ends the wait at once.
 ///
@@ -6,7 +6,7 @@
 /// in for the wait.
 @discardableResult
 public func eventually<T>(
-    _ what: @autoclosure () -> String, timeout: Duration = .seconds(20), _ attempt: () async throws -> T?
+    _ what: @autoclosure () -> String, timeout: Duration = .seconds(60), _ attempt: () async throws -> T?
 ) async throws -> T {
     let deadline = ContinuousClock.now + timeout
     var lastError: (any Error)?

@@ -55,8 +55,22 @@ public final class NATSCluster: @unchecked Sendable {
             "\(Self.directoryPrefix)\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         processes = Array(repeating: nil, count: count)
+        // One cluster starts at a time in a test run: suites run in parallel, and several nats-servers starting at
+        // once on a loaded machine were seen to stall for more than 30 s.
+        await Self.turns.take()
+        do {
+            try await startServers()
+        } catch {
+            await Self.turns.give()
+            throw error
+        }
+        await Self.turns.give()
+    }
+
+    /// Starts the servers on free ports and waits until JetStream is ready; other ports when one was taken meanwhile.
+    private func startServers() async throws {
         for attempt in 1...5 {
-            servers = try Self.choosePorts(count: count, in: directory)
+            servers = try Self.choosePorts(count: processes.count, in: directory)
             try writeConfigurations()
             do {
                 for index in servers.indices { try start(index) }
@@ -150,7 +164,7 @@ public final class NATSCluster: @unchecked Sendable {
 
     /// Waits until JetStream answers and can make a stream with as many replicas as there are servers (a cluster has
     /// elected its meta leader), trying every 100 ms for up to `timeout`.
-    public func waitUntilReady(timeout: Duration = .seconds(30)) async throws {
+    public func waitUntilReady(timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         let probe = StreamConfiguration(
             name: "READINESS_PROBE", subjects: ["readiness.probe"], replicas: servers.count, storage: .memory)
@@ -219,7 +233,7 @@ public final class NATSCluster: @unchecked Sendable {
     /// Connects over TCP until the server's client port answers (or it exited, or 30 s passed).
     private func waitUntilAccepting(_ index: Int) async throws {
         let server = servers[index]
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             guard let process = lock.withLock({ processes[index] }), process.isRunning else {
                 throw NATSClusterError(description: "nats-server \(server.name) exited at start: \(log(of: index))")
@@ -228,7 +242,7 @@ public final class NATSCluster: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         throw NATSClusterError(
-            description: "nats-server \(server.name) did not accept clients on port \(server.clientPort) within 30 s: "
+            description: "nats-server \(server.name) did not accept clients on port \(server.clientPort) within 60 s: "
                 + log(of: index))
     }
 
@@ -293,4 +307,27 @@ public final class NATSCluster: @unchecked Sendable {
 public struct NATSClusterError: Error, CustomStringConvertible {
     /// What went wrong, with the servers' logs when they tell why.
     public let description: String
+}
+
+extension NATSCluster {
+    /// Whose turn it is to start servers.
+    static let turns = Turns()
+
+    /// One holder at a time, the others waiting in order.
+    actor Turns {
+        private var taken = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func take() async {
+            guard taken else {
+                taken = true
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func give() {
+            if waiting.isEmpty { taken = false } else { waiting.removeFirst().resume() }
+        }
+    }
 }

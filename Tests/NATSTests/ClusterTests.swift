@@ -79,7 +79,7 @@ import Testing
     /// Waits until the connection is connected to a server other than those in `avoiding` (it reconnects by itself
     /// when its server was killed).
     private func waitUntilConnected(_ connection: NATSConnection, avoiding urls: [String]) async throws {
-        try await eventually("the connection to reach a live server", timeout: .seconds(10)) { () -> Bool? in
+        try await eventually("the connection to reach a live server", timeout: .seconds(60)) { () -> Bool? in
             guard connection.state == .connected, let server = connection.connectedServer else { return nil }
             return urls.contains(server) ? nil : true
         }

@@ -19,7 +19,7 @@ import Testing
 
         let next = try await NATSCluster(servers: 1)
         #expect(!FileManager.default.fileExists(atPath: orphan.directory.path))
-        try await eventually("the orphan to end", timeout: .seconds(10)) {
+        try await eventually("the orphan to end", timeout: .seconds(60)) {
             PeerDirectory.isRunning(pid, named: "nats-server") ? nil : true
         }
         #expect(FileManager.default.fileExists(atPath: next.directory.path))

@@ -100,7 +100,7 @@ import Testing
             }
             try await eventually("b to hold a's events") { b.log.head == 6 ? true : nil }
             await a.stop()  // its lease lapses
-            try await eventually("b to take over", timeout: .seconds(20)) { b.isPrimary ? true : nil }
+            try await eventually("b to take over", timeout: .seconds(60)) { b.isPrimary ? true : nil }
             try await b.log.appendSamples(3, namespace: namespace, from: 5)
             #expect(b.log.head == 10)  // 1 + 5 of a, b's PrimaryChanged at 7, 3 more
             let changed = try #require(try b.log.read { try $0.event(at: 7) })
@@ -140,7 +140,7 @@ import Testing
                 try await a.log.append(AppendRequest(namespace: namespace, stream: "s", events: [.sample()]))
             }
             #expect(refused?.code == .notPrimary)
-            try await eventually("b to take over", timeout: .seconds(20)) { b.isPrimary ? true : nil }
+            try await eventually("b to take over", timeout: .seconds(60)) { b.isPrimary ? true : nil }
             #expect(try await b.part.primary() == .init(node: "b", url: "http://b.invalid"))
             for n in 20..<30 {
                 let id = UUID()

@@ -36,7 +36,7 @@ import Testing
                 acknowledgement: .replicated(timeout: .seconds(3)), replicas: 3))
         let running = Task { await part.run() }
         try await eventually("a to be the primary") { part.role == .primary ? true : nil }
-        var answered: [UInt64] = [try await Self.write(log, namespace, 1, timeout: .seconds(20))]
+        var answered: [UInt64] = [try await Self.write(log, namespace, 1, timeout: .seconds(60))]
 
         await cluster.kill(server: 2)
         answered.append(try await Self.write(log, namespace, 2, timeout: .seconds(60)))
@@ -60,7 +60,7 @@ import Testing
         answered.append(try await Self.write(log, namespace, 4, timeout: .seconds(120)))
 
         // Every answered write is in the stream, at its position; the stream holds exactly the log.
-        try await eventually("the stream to hold the whole log", timeout: .seconds(30)) {
+        try await eventually("the stream to hold the whole log", timeout: .seconds(60)) {
             try await connection.streamInfo(part.stream.name).lastSequence == log.head ? true : nil
         }
         for position in answered {

@@ -91,7 +91,7 @@ import Testing
         // The primary dies; b takes the namespace over and takes writes itself.
         #expect(await a.stop(with: SIGKILL) == SIGKILL)
         let late = try await eventually(
-            "node b to take writes itself (\(b.running.stderr.suffix(3000)))", timeout: .seconds(30)
+            "node b to take writes itself (\(b.running.stderr.suffix(3000)))", timeout: .seconds(60)
         ) {
             let answer = try await b.send(
                 "POST", "api/v1/notifications", token: ada,
@@ -131,7 +131,7 @@ import Testing
 
         // a is stopped (a partition, a long pause) past its lease; b takes over.
         kill(a.running.process.processIdentifier, SIGSTOP)
-        let onB = try await eventually("node b to take writes itself", timeout: .seconds(30)) {
+        let onB = try await eventually("node b to take writes itself", timeout: .seconds(60)) {
             let answer = try await b.send(
                 "POST", "api/v1/users", token: ada, json: #"{"username":"kim","password":"secret-kim"}"#)
             return answer.status == 201 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
