@@ -87,9 +87,7 @@ public final class LogFollower: Sendable {
         while try await connection.streamInfo(stream.name).lastSequence < head {
             try await Task.sleep(for: .milliseconds(250))
         }
-        let message = try await connection.message(stream: stream.name, sequence: head)
-        let event = try log.read { try $0.event(at: head) }
-        guard let message, let event, message.headers["Nats-Msg-Id"] == event.id.uuidString else {
+        guard try await stream.agrees(with: log, at: head, over: connection) else {
             throw StoreError(
                 .conflict,
                 "this node's log of namespace \(stream.namespace) holds another event at position \(head) than the namespace's stream: set the data directory aside and start the node on an empty one to rebuild it from the stream"

@@ -135,9 +135,7 @@ public final class LogPublisher: Sendable {
             )
         }
         if held > 0 {
-            let message = try await connection.message(stream: stream.name, sequence: held)
-            let event = try log.read { try $0.event(at: held) }
-            guard let message, let event, message.headers["Nats-Msg-Id"] == event.id.uuidString else {
+            guard try await stream.agrees(with: log, at: held, over: connection) else {
                 throw ReplicationError(
                     .diverged,
                     "the stream \(stream.name) holds another event at position \(held) than this node's log of namespace \(stream.namespace)"

@@ -23,6 +23,20 @@ import Testing
             ], administrator: administrator, port: port)
     }
 
+    /// Three nats-servers and two nodes: a, with the administrator ada, the primary once it publishes its log; then b,
+    /// joining with an empty directory. Returns them and ada's token.
+    static func pair() async throws -> (NATSCluster, ServerProcess, ServerProcess, String) {
+        let nats = try await NATSCluster(servers: 3)
+        let a = try await node("a", nats, administrator: true)
+        let ada = try await eventually("node a to take writes") {
+            let answer = try await a.send(
+                "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
+            return answer.status == 200 ? answer.object["accessToken"] as? String : nil
+        }
+        let b = try await node("b", nats, administrator: false)
+        return (nats, a, b, ada)
+    }
+
     /// A request, sent again while it is answered 503 (the cluster's "retry later").
     static func retried(
         _ server: ServerProcess, _ method: String, _ path: String, token: String, json: String
@@ -34,16 +48,8 @@ import Testing
     }
 
     @Test func aReplicaForwardsWritesAnswersReadsFromItsLogAndTakesOverWhenThePrimaryDies() async throws {
-        let nats = try await NATSCluster(servers: 3)
+        let (nats, a, b, ada) = try await Self.pair()
         defer { Task { await nats.stopAll() } }
-        let a = try await Self.node("a", nats, administrator: true)
-        // Node a publishes its log (ada) once it holds the namespace; then node b joins with an empty directory.
-        let ada = try await eventually("node a to take writes") {
-            let answer = try await a.send(
-                "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
-            return answer.status == 200 ? answer.object["accessToken"] as? String : nil
-        }
-        let b = try await Self.node("b", nats, administrator: false)
 
         // Writes through b reach a (sent again after a 503, as a client would: a renewal late on a loaded machine).
         let added = try await Self.retried(
@@ -116,15 +122,8 @@ import Testing
     }
 
     @Test func aPrimaryStoppedPastItsLeaseTakesNoWriteWhenResumedAndRejoinsAsAReplica() async throws {
-        let nats = try await NATSCluster(servers: 3)
+        let (nats, a, b, ada) = try await Self.pair()
         defer { Task { await nats.stopAll() } }
-        let a = try await Self.node("a", nats, administrator: true)
-        let ada = try await eventually("node a to take writes") {
-            let answer = try await a.send(
-                "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
-            return answer.status == 200 ? answer.object["accessToken"] as? String : nil
-        }
-        let b = try await Self.node("b", nats, administrator: false)
         let first = try await Self.retried(
             b, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
         #expect(first.status == 201, "\(first.text)")
