@@ -143,9 +143,14 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
     }
 
     public func acknowledged(through position: UInt64) async throws {
-        guard case .replicated(let timeout) = options.acknowledgement,
-            let publisher = status.withLock({ $0.publisher })
-        else { return }
+        guard case .replicated(let timeout) = options.acknowledgement else { return }
+        guard let publisher = status.withLock({ $0.publisher }) else {
+            // Stepped down between the commit and now: whether the stream has the write is not known here.
+            throw ReplicationError(
+                .unavailable,
+                "this node stopped being the primary of namespace \(stream.namespace) before position \(position) was known to be replicated; retry"
+            )
+        }
         try await publisher.waitUntilPublished(through: position, timeout: timeout)
     }
 
