@@ -34,8 +34,12 @@ struct ServeClusterOptions: ParsableArguments {
     /// The node's settings; nil without `--cluster`.
     func options(host: String, port: Int) throws -> (NATSConfiguration, ReplicatedNamespace.Options)? {
         guard let cluster else {
-            guard node == nil, advertise == nil, acknowledge == "local" else {
-                throw ValidationError("--node, --advertise and --acknowledge need --cluster URLS")
+            guard node == nil, advertise == nil, acknowledge == "local", leaseSeconds == 6, clusterReplicas == 3,
+                replicationTimeout == 5
+            else {
+                throw ValidationError(
+                    "--node, --advertise, --acknowledge, --lease-seconds, --cluster-replicas and --replication-timeout need --cluster URLS"
+                )
             }
             return nil
         }
