@@ -10,7 +10,8 @@ import Replication
 /// On a replica of a cluster's namespace: a write is sent on to the namespace's primary (the node its lease names) and
 /// the primary's answer relayed, so clients — browsers included, which drop `Authorization` on a cross-origin
 /// redirect — may talk to any node. Reads are answered here; one that would write (refused as `notPrimary`), or that
-/// bears a token not yet replicated here, is sent on too. A request already forwarded once is answered here whatever happens, so two nodes never pass one back and forth.
+/// bears a token not yet replicated here, is sent on too. A request already forwarded once is answered here whatever
+/// happens, so two nodes never pass one back and forth.
 struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
     let cluster: ReplicatedNamespace
     /// The largest body forwarded, and the largest answer relayed.
