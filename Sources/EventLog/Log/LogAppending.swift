@@ -38,9 +38,10 @@ struct LogAppending {
         var previous = head?.position ?? 0
         var recorded: [RecordedEvent] = []
         recorded.reserveCapacity(request.events.count)
-        var seen = Set<UUID>()
+        // Sized once: growing it as the ids went in was an eighth of a bulk append's time.
+        var seen = Set<UUID>(minimumCapacity: request.events.count > 1 ? request.events.count : 0)
         for (offset, event) in request.events.enumerated() {
-            guard seen.insert(event.id).inserted else {
+            guard request.events.count == 1 || seen.insert(event.id).inserted else {
                 throw StoreError(.invalidArgument, "event id \(event.id) appears twice in one append")
             }
             let position = logHead + UInt64(offset) + 1

@@ -1,7 +1,8 @@
 import EventLog
 import Foundation
 
-/// Fills a data directory with sample events through `perform`, 10,000 per write transaction.
+/// Fills a data directory with sample events, 10,000 per write transaction. As `muster import` does, the next
+/// transaction's events are made while the writer commits the previous one.
 enum LogFiller {
     static let eventsPerCommit = 10_000
     static let eventsPerRequest = 100
@@ -12,11 +13,17 @@ enum LogFiller {
         defer { log.close() }
         let start = ContinuousClock.now
         var written = 0
+        var committing: PendingWrite<Void>?
         while written < events {
-            let batch = min(eventsPerCommit, events - written)
-            try await append(to: log, from: written, count: batch, bodySize: bodySize)
-            written += batch
+            let count = min(eventsPerCommit, events - written)
+            let batch = requests(from: written, count: count, bodySize: bodySize)
+            try await committing?.value
+            committing = log.submit { scope in
+                for request in batch { try scope.append(request) }
+            }
+            written += count
         }
+        try await committing?.value
         return Double(written) / seconds(since: start)
     }
 
@@ -30,8 +37,16 @@ enum LogFiller {
         return written
     }
 
-    /// One write transaction of `count` events, `eventsPerRequest` to a stream, over 1,000 streams.
+    /// One write transaction of `count` events.
     static func append(to log: EventLog, from first: Int, count: Int, bodySize: Int) async throws {
+        let batch = requests(from: first, count: count, bodySize: bodySize)
+        try await log.perform { scope in
+            for request in batch { try scope.append(request) }
+        }
+    }
+
+    /// The append requests of one transaction of `count` events: `eventsPerRequest` to a stream, over 1,000 streams.
+    static func requests(from first: Int, count: Int, bodySize: Int) -> [AppendRequest] {
         var requests: [AppendRequest] = []
         var n = first
         while n < first + count {
@@ -40,9 +55,6 @@ enum LogFiller {
             requests.append(AppendRequest(stream: "stream-\(n / eventsPerRequest % 1000)", events: events))
             n += size
         }
-        let batch = requests
-        try await log.perform { scope in
-            for request in batch { try scope.append(request) }
-        }
+        return requests
     }
 }
