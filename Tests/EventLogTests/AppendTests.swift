@@ -58,6 +58,21 @@ import Testing
         #expect(log.head == 3)
     }
 
+    @Test func anIdTwiceInOneAppendIsRefusedAndNothingIsStored() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open()
+        let twice = NewEvent.sample(n: 1)
+        let error = await #expect(throws: StoreError.self) {
+            try await log.append(AppendRequest(stream: "s", events: [.sample(n: 0), twice, .sample(n: 2), twice]))
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("\(twice.id) appears twice") == true)
+        #expect(log.head == 0)
+        let many = (0..<1_000).map { NewEvent.sample(n: $0) }
+        #expect(try await log.append(AppendRequest(stream: "s", events: many)).positions == Array(1...1_000))
+    }
+
     @Test func concurrentAppendersAllGetDistinctContiguousPositions() async throws {
         let t = try TestLog()
         defer { t.directory.remove() }
