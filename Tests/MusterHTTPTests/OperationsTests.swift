@@ -15,12 +15,21 @@ import Testing
             #expect(health.status == .ok)
             #expect(health.object["status"] as? String == "ok")
             #expect(health.object["head"] as? Int == Int(api.log.head))
-            _ = try await client.send(.get, "/api/v1/server")
+            for _ in 0..<3 { _ = try await client.send(.get, "/api/v1/server") }
+            _ = try await client.send(.get, "/api/v1/no-such-route")
             let metrics = try await client.send(.get, "/metrics")
             #expect(metrics.status == .ok)
-            #expect(metrics.text.contains("muster_http_requests_total"))
-            #expect(metrics.text.contains(#"route="/api/v1/server""#))
             #expect(metrics.text.contains("muster_log_head"))
+            // Each method, route and status counted apart, every request of them counted.
+            func sample(_ name: String, _ labels: [String]) -> String? {
+                metrics.text.split(separator: "\n").first { line in
+                    line.hasPrefix(name + "{") && labels.allSatisfy { line.contains($0) }
+                }.map { String($0.split(separator: " ").last!) }
+            }
+            let server = [#"method="GET""#, #"route="/api/v1/server""#]
+            #expect(sample("muster_http_requests_total", server + [#"status="200""#]) == "3")
+            #expect(sample("muster_http_request_duration_seconds_count", server) == "3")
+            #expect(sample("muster_http_requests_total", [#"method="GET""#, #"status="404""#]) == "1")
         }
     }
 

@@ -12,6 +12,9 @@ public struct ServerMetrics: Sendable {
     public let factory: PrometheusMetricsFactory
     /// Server-sent event streams open now.
     private let openStreams = OpenStreams()
+    /// The counter and timer of each method, route and status seen: one lookup per request instead of asking the
+    /// registry for both (a lock, a validation of the names and a search each).
+    private let requestMetrics = RequestMetrics()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -26,12 +29,21 @@ public struct ServerMetrics: Sendable {
 
     /// Records one answered request.
     func request(method: String, route: String, status: Int, duration: Duration) {
-        let dimensions = [("method", method), ("route", route), ("status", String(status))]
-        Counter(label: "muster_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Metrics.Timer(
-            label: "muster_http_request_duration_seconds", dimensions: [("method", method), ("route", route)],
-            factory: factory
-        ).recordNanoseconds(duration.nanoseconds)
+        let key = RequestMetrics.Key(method: method, route: route, status: status)
+        let (counter, timer) = requestMetrics.known.withLock { known in
+            if let found = known[key] { return found }
+            let dimensions = [("method", method), ("route", route), ("status", String(status))]
+            let made = (
+                Counter(label: "muster_http_requests_total", dimensions: dimensions, factory: factory),
+                Metrics.Timer(
+                    label: "muster_http_request_duration_seconds", dimensions: [("method", method), ("route", route)],
+                    factory: factory)
+            )
+            known[key] = made
+            return made
+        }
+        counter.increment()
+        timer.recordNanoseconds(duration.nanoseconds)
     }
 
     /// Records one commit of the writer (give it to `EventLog.Configuration.commitObserver`).
@@ -86,6 +98,17 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
+}
+
+/// The request metrics made so far: shared by every copy of the metrics.
+private final class RequestMetrics: Sendable {
+    struct Key: Hashable {
+        var method: String
+        var route: String
+        var status: Int
+    }
+
+    let known = Mutex<[Key: (Metrics.Counter, Metrics.Timer)]>([:])
 }
 
 /// How many live streams are open: shared by every copy of the metrics.

@@ -55,10 +55,13 @@ struct HTTPSubmission: Scenario {
         let duration = max(1, Int(settings.seconds.rounded()))
 
         let headBefore = log.head
+        let cpuBefore = CPUTime.now()
         let submitted = try await Self.wrk(
             wrk, ["-s", post.path, "\(base)/api/v1/requests/report/response"], seconds: duration)
         let recorded = log.head - headBefore
+        let cpuBetween = CPUTime.now()
         let trivial = try await Self.wrk(wrk, ["\(base)/api/v1/server"], seconds: duration)
+        let cpuAfter = CPUTime.now()
 
         guard submitted.failures == 0 else {
             throw BenchError.command("\(submitted.failures) submissions were not answered 201")
@@ -74,10 +77,20 @@ struct HTTPSubmission: Scenario {
         report.context.append(Figure(label: "submission p99", value: submitted.p99Milliseconds, unit: "ms"))
         report.context.append(Figure(label: "trivial route p99", value: trivial.p99Milliseconds, unit: "ms"))
         report.context.append(Figure(label: "responses recorded", value: Double(recorded), unit: "events"))
+        Self.reportCPU(cpuBetween - cpuBefore, requests: submitted.requests, route: "submission", into: &report)
+        Self.reportCPU(cpuAfter - cpuBetween, requests: trivial.requests, route: "trivial route", into: &report)
         report.notes.append(
             String(format: "%.0f durable submissions/s: ", submitted.perSecond)
                 + "target ≥ 20,000 req/s \(submitted.perSecond >= 20_000 ? "met" : "not met"); "
                 + "wrk and the server share the machine's cores")
+    }
+
+    /// CPU per answered request: the server's (this process) and wrk's.
+    static func reportCPU(_ used: CPUTime, requests: Int, route: String, into report: inout ScenarioReport) {
+        let perRequest = 1_000_000 / Double(max(requests, 1))
+        report.context.append(
+            Figure(label: "\(route): server CPU per request", value: used.process * perRequest, unit: "µs"))
+        report.context.append(Figure(label: "\(route): wrk CPU per request", value: used.children * perRequest, unit: "µs"))
     }
 
     struct WrkResult {
