@@ -90,7 +90,8 @@ struct HTTPSubmission: Scenario {
         let perRequest = 1_000_000 / Double(max(requests, 1))
         report.context.append(
             Figure(label: "\(route): server CPU per request", value: used.process * perRequest, unit: "µs"))
-        report.context.append(Figure(label: "\(route): wrk CPU per request", value: used.children * perRequest, unit: "µs"))
+        report.context.append(
+            Figure(label: "\(route): wrk CPU per request", value: used.children * perRequest, unit: "µs"))
     }
 
     struct WrkResult {
