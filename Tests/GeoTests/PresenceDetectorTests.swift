@@ -71,6 +71,22 @@ import Testing
         #expect(detector.crossings(inside: [], previous: east(of: south, by: 500), fix: Fix(beside)) == [])
     }
 
+    @Test func aStepOutOfAFenceExitsItOnceHoweverFarItGoes() {
+        let detector = Self.detector()
+        let inside = north(of: Self.shop, by: 50)
+        // Past radius + margin but within the step's length of the edge, far beyond both, and a relocation.
+        for metres in [140.0, 1_500, 2_500] {
+            #expect(
+                detector.crossings(inside: ["shop"], previous: inside, fix: Fix(north(of: Self.shop, by: metres)))
+                    == [FenceCrossing(id: "shop", trigger: .exit)], "\(metres) m north of the centre")
+        }
+        // Within radius + margin it stays inside, whatever the step's length.
+        #expect(
+            detector.crossings(
+                inside: ["shop"], previous: north(of: Self.shop, by: -90), fix: Fix(north(of: Self.shop, by: 110))
+            ) == [])
+    }
+
     @Test func aRelocationInfersNoCrossing() {
         let detector = Self.detector()
         let far = north(of: Self.shop, by: -3_000)

@@ -39,6 +39,15 @@ struct Geofences: Scenario {
         let fine = try await onThread("geofences-muster") {
             try Self.measureMuster(workload, cellSize: Self.fineCellSize, budget: budget)
         }
+        // The product's configuration: fences named by strings, and the denser layout of http-locations.
+        let dense = try GeofenceWorkload.dense(fences: sizes.fences, devices: sizes.devices, steps: sizes.steps)
+        let variants = try await onThread("geofences-muster") {
+            (
+                strings: Self.measureDetector(workload, id: { "fence-\($0)" }, budget: budget),
+                denseIntegers: Self.measureDetector(dense, id: { $0 }, budget: budget),
+                denseStrings: Self.measureDetector(dense, id: { "fence-\($0)" }, budget: budget)
+            )
+        }
         let peer = try await onThread("geofences-redis") {
             try Self.measureRedis(redis, workload, index: muster.index, verified: sizes.verified, budget: budget)
         }
@@ -59,6 +68,16 @@ struct Geofences: Scenario {
             Figure(label: "CircleIndex.containing \(finer)", value: fine.queriesPerSecond, unit: "queries/s"))
         report.context.append(
             Figure(label: "index candidates per fix \(finer)", value: fine.averageCandidates, unit: ""))
+        report.context.append(
+            Figure(label: "PresenceDetector, string ids", value: variants.strings, unit: "updates/s"))
+        report.context.append(
+            Figure(
+                label: "PresenceDetector, http-locations' layout, integer ids", value: variants.denseIntegers,
+                unit: "updates/s"))
+        report.context.append(
+            Figure(
+                label: "PresenceDetector, http-locations' layout, string ids", value: variants.denseStrings,
+                unit: "updates/s"))
         report.context.append(
             Figure(label: "fences containing a fix, average", value: muster.averageContaining, unit: ""))
         report.context.append(
@@ -143,6 +162,33 @@ struct Geofences: Scenario {
             crossings: crossings, queriesPerSecond: queriesPerSecond,
             averageContaining: Double(containing) / Double(max(queries, 1)),
             averageCandidates: Double(candidates) / Double(max(sample.count, 1)))
+    }
+
+    /// The detector alone, with each fence's id made by `id` (the product names fences by strings): updates/s.
+    static func measureDetector<ID: Hashable & Sendable & Comparable>(
+        _ workload: GeofenceWorkload, id: (Int) -> ID, budget: Double
+    ) -> Double {
+        var index = CircleIndex<ID>()
+        for (n, circle) in workload.circles.enumerated() { index.insert(circle, id: id(n)) }
+        let detector = PresenceDetector(fences: index)
+        var inside = [Set<ID>](repeating: [], count: workload.devices)
+        var previous = [Coordinate?](repeating: nil, count: workload.devices)
+        var updates = 0
+        let start = ContinuousClock.now
+        while updates < workload.fixes.count && (updates % 256 != 0 || seconds(since: start) < budget) {
+            let point = workload.fixes[updates]
+            let device = updates % workload.devices
+            for crossing in detector.crossings(inside: inside[device], previous: previous[device], fix: Fix(point)) {
+                if crossing.trigger == .entry {
+                    inside[device].insert(crossing.id)
+                } else {
+                    inside[device].remove(crossing.id)
+                }
+            }
+            previous[device] = point
+            updates += 1
+        }
+        return Double(updates) / seconds(since: start)
     }
 
     // MARK: Redis
@@ -261,6 +307,37 @@ struct GeofenceWorkload: Sendable {
 
     static let center = (latitude: 48.85, longitude: 2.35)
     static let metresPerDegree = Earth.meanRadius * .pi / 180
+
+    /// The layout of `http-locations`: fences of 20–200 m spread uniformly over 0.15° × 0.2° of Paris (a fix is in
+    /// about 16 of them), devices starting anywhere in it and walking 3–30 m per fix.
+    static func dense(fences: Int, devices: Int, steps: Int, seed: UInt64 = 2_026) throws -> GeofenceWorkload {
+        var random = WyRand(seed: seed)
+        func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        let circles = try (0..<fences).map { _ in
+            try Circle(
+                center: Coordinate(latitude: 48.80 + unit() * 0.15, longitude: 2.25 + unit() * 0.2),
+                radius: 20 + unit() * 180)
+        }
+        var positions = (0..<devices).map { _ in (latitude: 48.80 + unit() * 0.15, longitude: 2.25 + unit() * 0.2) }
+        var fixes: [Coordinate] = []
+        fixes.reserveCapacity(devices * steps)
+        for _ in 0..<steps {
+            for device in 0..<devices {
+                let length = 3 + unit() * 27
+                let angle = unit() * 2 * .pi
+                positions[device] = Self.moved(positions[device], length * cos(angle), length * sin(angle))
+                fixes.append(try Self.coordinate(positions[device]))
+            }
+        }
+        return GeofenceWorkload(circles: circles, maximumRadius: 200, devices: devices, fixes: fixes)
+    }
+
+    init(circles: [Circle], maximumRadius: Double, devices: Int, fixes: [Coordinate]) {
+        self.circles = circles
+        self.maximumRadius = maximumRadius
+        self.devices = devices
+        self.fixes = fixes
+    }
 
     init(fences: Int, devices: Int, steps: Int, seed: UInt64 = 2_026) throws {
         var random = WyRand(seed: seed)
