@@ -64,11 +64,15 @@ struct ProjectionRuntime: Sendable {
 
     /// The active tables of `p` for reading or deciding; throws when it was never built.
     func state(_ p: any Projection, _ txn: Transaction, create: Bool = false) throws -> ProjectionState {
+        let remembered = txn.isWrite && !create
+        if remembered, let known = txn.activeProjectionStates[p.name] { return known }
         guard let generation = try activeGeneration(p, txn) else {
             throw StoreError(
                 .projectionNotReady, "projection \(p.name) is not built yet", remedy: .rebuild(projection: p.name))
         }
-        return try tables(p, generation, txn, isReplaying: false, create: create)
+        let state = try tables(p, generation, txn, isReplaying: false, create: create)
+        if remembered { txn.activeProjectionStates[p.name] = state }
+        return state
     }
 
     private func tables(
@@ -102,7 +106,7 @@ struct ProjectionRuntime: Sendable {
 
     /// On a new log, gives every projection an empty first generation so it is current from the start.
     func initializeEmpty(_ txn: Transaction) throws {
-        txn.inlineProjectionStates = nil
+        txn.forgetProjectionStates()
         for p in projections where try activeGeneration(p, txn) == nil {
             _ = try tables(p, 1, txn, isReplaying: false, create: true)
             try meta.setInteger(key(p, "generation"), 1, in: txn)
@@ -255,7 +259,7 @@ struct ProjectionRuntime: Sendable {
     /// Makes a caught-up rebuild the active generation, atomically with the transaction.
     private func swapIn(_ p: any Projection, checkpoint: UInt64, _ txn: Transaction) throws {
         guard let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) else { return }
-        txn.inlineProjectionStates = nil
+        txn.forgetProjectionStates()
         if let old = try activeGeneration(p, txn) { try dropTables(p, old, txn) }
         try meta.setInteger(key(p, "generation"), generation, in: txn)
         try meta.setInteger(key(p, "version"), UInt64(p.version), in: txn)
@@ -267,7 +271,7 @@ struct ProjectionRuntime: Sendable {
     /// Abandons a rebuild under way; the active generation keeps serving.
     func cancelRebuild(_ p: any Projection, _ txn: Transaction) throws {
         guard let generation = try meta.integer(key(p, "rebuild.generation"), in: txn) else { return }
-        txn.inlineProjectionStates = nil
+        txn.forgetProjectionStates()
         try dropTables(p, generation, txn)
         try meta.remove(key(p, "rebuild.generation"), in: txn)
         try meta.remove(key(p, "rebuild.checkpoint"), in: txn)

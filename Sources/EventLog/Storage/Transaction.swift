@@ -15,6 +15,9 @@ public final class Transaction {
     /// The inline projections' active tables, resolved once per write transaction; cleared whenever a
     /// generation changes (rebuild swap, cancel, first build).
     var inlineProjectionStates: InlineProjectionStates?
+    /// Every projection's active tables asked for in this write transaction (`WriteScope.projection`), resolved
+    /// once: a rules job asks for two or three per report. Cleared with `inlineProjectionStates`.
+    var activeProjectionStates: [String: ProjectionState] = [:]
     /// Counts writes, so the writer can tell whether a job that failed left anything behind.
     private(set) var writeCount = 0
 
@@ -27,7 +30,13 @@ public final class Transaction {
     /// Drops what the transaction kept for its own use once it is over: the cached projection states hold the
     /// transaction itself, so keeping them would keep every write transaction (and its states) alive for good.
     func ended() {
+        forgetProjectionStates()
+    }
+
+    /// Forgets the resolved projection tables: the transaction ended, or a projection's active generation changed.
+    func forgetProjectionStates() {
         inlineProjectionStates = nil
+        activeProjectionStates = [:]
     }
 
     // MARK: Reading
