@@ -106,6 +106,9 @@ import Testing
             let error = await #expect(throws: NATSError.self) { try await connection.keyValueBucket(other) }
             #expect(error?.code == .failed, "\(String(describing: error))")
             #expect(error?.call == "js_CreateKeyValue")
+            // What it was made with can be read, to say which settings to use instead.
+            let settings = try await connection.existingKeyValueBucket(configuration.bucket).settings()
+            #expect(settings.ttl == .seconds(30) && settings.history == 1 && settings.replicas == 1, "\(settings)")
         }
     }
 

@@ -54,6 +54,24 @@ public final class KeyValueBucket: @unchecked Sendable {
         }
     }
 
+    /// The settings the bucket was made with: its time to live, history and replicas (its name is `name`).
+    public func settings() async throws -> KeyValueConfiguration {
+        let store = Handle(store)
+        let bucket = name
+        return try await connection.blocking { connection in
+            var status: OpaquePointer?
+            defer { kvStatus_Destroy(status) }
+            try connection.check(
+                kvStore_Status(&status, store.pointer), "reading the settings of the key-value bucket \(bucket)",
+                call: "kvStore_Status")
+            // libnats reports the bucket stream's MaxAge, in nanoseconds, as the TTL.
+            let ttl = kvStatus_TTL(status)
+            return KeyValueConfiguration(
+                bucket: bucket, history: Int(kvStatus_History(status)), ttl: ttl > 0 ? .nanoseconds(ttl) : nil,
+                replicas: Int(kvStatus_Replicas(status)))
+        }
+    }
+
     /// Writes `value` under `key` only if the key has no value (never written, deleted, or lapsed), and returns the
     /// new revision. Throws `keyExists` when it has one.
     @discardableResult

@@ -175,12 +175,36 @@ struct Serve: AsyncParsableCommand {
         } catch let error as NATSError {
             throw CommandFailure.invalid("--cluster \(cluster.cluster ?? ""): \(error.message)")
         }
-        let leases = try await connection.keyValueBucket(
-            NamespaceLease.configuration(time: options.leaseTime, replicas: options.replicas))
+        let leases: KeyValueBucket
+        do {
+            leases = try await connection.keyValueBucket(
+                NamespaceLease.configuration(time: options.leaseTime, replicas: options.replicas))
+        } catch let error as NATSError where error.code == .failed {
+            throw CommandFailure.invalid(await Self.otherLeaseSettings(connection, options) ?? error.message)
+        }
         logger.info(
             "node \(options.holder.node) joins the cluster at \(natsConfiguration.address) for namespace \(namespace)")
         return ReplicatedNamespace(
             log: log, namespace: namespace, connection: connection, leases: leases, options: options, logger: logger)
+    }
+
+    /// What to start this node with when the cluster's lease bucket exists with other settings than its options ask
+    /// for (every node of a cluster shares it); nil when they cannot be read.
+    private static func otherLeaseSettings(
+        _ connection: NATSConnection, _ options: ReplicatedNamespace.Options
+    ) async -> String? {
+        guard let bucket = try? await connection.existingKeyValueBucket(NamespaceLease.bucket),
+            let settings = try? await bucket.settings(), let ttl = settings.ttl
+        else { return nil }
+        func seconds(_ time: Duration) -> String {
+            let value = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
+            return value.rounded() == value ? String(Int(value)) : String(value)
+        }
+        let servers = settings.replicas == 1 ? "1 server" : "\(settings.replicas) servers"
+        return "the cluster's leases (key-value bucket \(NamespaceLease.bucket)) last \(seconds(ttl)) s, kept by "
+            + "\(servers), and every node uses the same: start this node with --lease-seconds \(seconds(ttl)) "
+            + "--cluster-replicas \(settings.replicas), not --lease-seconds \(seconds(options.leaseTime)) "
+            + "--cluster-replicas \(options.replicas)"
     }
 
     func run() async throws {
