@@ -10,5 +10,5 @@ protocol Scenario: Sendable {
 let allScenarios: [any Scenario] = [
     DurableAppend(), Rebuild(), JSONLinesImport(), Backup(), BlobIngest(), SendToAll(), HTTPSubmission(),
     HTTPLocations(),
-    Geofences(), EventDecode(), PushFanout(), WebInbox(), MQTTIngest(), Cluster(), Soak(),
+    Geofences(), EventDecode(), PushFanout(), WebInbox(), MQTTIngest(), Cluster(), ClusterScale(), Soak(),
 ]
