@@ -6,6 +6,27 @@ import Muster
 import Testing
 
 @Suite struct AuditTests {
+    @Test func aNodeBecomingTheNamespacesPrimaryIsShownWithWhereItServesButNotInAUsersAudit() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open { $0.projections += MusterDomain.projections }
+        try await Directory(log: log).addUser("joe", password: nil)
+        // As `muster serve --cluster` appends it when a node takes the namespace's lease.
+        try await log.append(
+            AppendRequest(
+                stream: "cluster",
+                events: [
+                    NewEvent(
+                        type: "PrimaryChanged", body: .json(#"{"node":"b","url":"http://10.0.0.2:8080"}"#),
+                        actor: "b")
+                ]))
+        let entries = try Audit(log: log).entries()
+        #expect(entries.map(\.what) == [.userCreated, .primaryChanged])
+        #expect(entries.last?.detail == "node b (http://10.0.0.2:8080) became the primary of namespace default")
+        #expect(entries.last?.actor == "b" && entries.last?.user == nil)
+        #expect(try Audit(log: log).entries(Audit.Filter(user: "joe")).map(\.what) == [.userCreated])
+    }
+
     @Test func aUsersAuditShowsSendsResponsesAndDirectoryChangesInOrder() async throws {
         let t = try TestLog()
         defer { t.directory.remove() }

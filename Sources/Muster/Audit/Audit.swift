@@ -173,7 +173,25 @@ public struct Audit: Sendable {
             if let found = try deviceDataEntries(for: event, entry) { return found }
             if let found = try noticeEntries(for: event, entry) { return found }
             if let found = try ruleEntries(for: event, entry) { return found }
+            if let found = clusterEntries(for: event, entry) { return found }
             return try sessionEntries(for: event, entry)
+        }
+
+        /// A cluster node that became the namespace's primary (`PrimaryChanged`, appended by the node itself when it
+        /// takes the namespace's lease: `muster serve --cluster`); nil for other events. It concerns no user.
+        private func clusterEntries(
+            for event: RecordedEvent, _ entry: (AuditEntry.What, String) -> AuditEntry
+        ) -> [AuditEntry]? {
+            guard event.type == "PrimaryChanged" else { return nil }
+            guard filter.user == nil else { return [] }
+            // The node is the event's actor; its body (`NamespaceLease.Holder`) also says where it serves.
+            struct Holder: Decodable { var url: String }
+            let url = (try? JSONDecoder().decode(Holder.self, from: Data(event.body.bytes))).map { " (\($0.url))" }
+            return [
+                entry(
+                    .primaryChanged,
+                    "node \(event.actor)\(url ?? "") became the primary of namespace \(event.namespace)")
+            ]
         }
 
         /// Area changes, transitions and rule decisions; nil for other events.

@@ -52,6 +52,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
         public static let geotriggerMonitorStarted = What(rawValue: "geotriggerMonitorStarted")
         public static let geotriggerMonitorStopped = What(rawValue: "geotriggerMonitorStopped")
         public static let deviceTraceLoggingSet = What(rawValue: "deviceTraceLoggingSet")
+        public static let primaryChanged = What(rawValue: "primaryChanged")
     }
 
     /// Position of the event that says so.

@@ -118,6 +118,11 @@ import Testing
         #expect(types.filter { $0 == "PrimaryChanged" }.count == 4)  // a, b (moved), a (moved back), b (took over)
         logA.close()
         logB.close()
+        // The audit tells who was the primary when.
+        let audit = try await MusterProcess.run(["audit", "--data", b.directory.url.path, "--json"])
+        let primaries = audit.stdout.split(separator: "\n").filter { $0.contains(#""what":"primaryChanged""#) }
+        #expect(audit.status == 0 && primaries.count == 4, "\(audit)")
+        #expect(primaries.last?.contains("node b (http://127.0.0.1:") == true, "\(primaries)")
         await nats.stopAll()
     }
 
