@@ -16,21 +16,23 @@ struct ClusterCommand: AsyncParsableCommand {
             help: ArgumentHelp(
                 "The cluster's NATS JetStream servers (comma-separated nats://HOST:PORT).", valueName: "URLS"))
         var cluster: String
+        @OptionGroup var credentials: ClusterCredentials
 
         /// The leases' bucket; refused with a clear line when no node ever made it.
         func leases() async throws -> (NATSConnection, KeyValueBucket) {
+            let configuration = try credentials.configuration(servers: cluster, name: "muster-cli")
             let connection: NATSConnection
             do {
-                connection = try await NATSConnection.connect(NATSConfiguration(servers: cluster, name: "muster-cli"))
+                connection = try await NATSConnection.connect(configuration)
             } catch let error as NATSError {
-                throw CommandFailure.invalid("--cluster \(cluster): \(error.message)")
+                throw ClusterCredentials.failure(error, configuration)
             }
             do {
                 return (connection, try await connection.existingKeyValueBucket(NamespaceLease.bucket))
             } catch let error as NATSError where error.code == .notFound {
                 await connection.close()
                 throw CommandFailure.invalid(
-                    "--cluster \(cluster): no node has joined this cluster yet (no \(NamespaceLease.bucket) bucket); start one with muster serve --cluster"
+                    "--cluster \(configuration.address): no node has joined this cluster yet (no \(NamespaceLease.bucket) bucket); start one with muster serve --cluster"
                 )
             }
         }

@@ -173,7 +173,7 @@ struct Serve: AsyncParsableCommand {
         do {
             connection = try await NATSConnection.connect(natsConfiguration, logger: logger)
         } catch let error as NATSError {
-            throw CommandFailure.invalid("--cluster \(cluster.cluster ?? ""): \(error.message)")
+            throw ClusterCredentials.failure(error, natsConfiguration)
         }
         let leases: KeyValueBucket
         do {

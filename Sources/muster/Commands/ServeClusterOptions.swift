@@ -30,16 +30,17 @@ struct ServeClusterOptions: ParsableArguments {
             "With --acknowledge replicated: how long a write waits for replication before it is answered 503.",
             valueName: "SECONDS"))
     var replicationTimeout: Double = 5
+    @OptionGroup var credentials: ClusterCredentials
 
     /// The node's settings; nil without `--cluster`.
     func options(host: String, port: Int) throws -> (NATSConfiguration, ReplicatedNamespace.Options)? {
         guard let cluster else {
             guard node == nil, advertise == nil, acknowledge == "local", leaseSeconds == 6, clusterReplicas == 3,
-                replicationTimeout == 5
+                replicationTimeout == 5, !credentials.isGiven
             else {
                 throw ValidationError(
-                    "--node, --advertise, --acknowledge, --lease-seconds, --cluster-replicas and --replication-timeout need --cluster URLS"
-                )
+                    "--node, --advertise, --acknowledge, --lease-seconds, --cluster-replicas, --replication-timeout, "
+                        + "--cluster-user and --cluster-password-file need --cluster URLS")
             }
             return nil
         }
@@ -70,7 +71,7 @@ struct ServeClusterOptions: ParsableArguments {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme), parsed.host != nil else {
             throw ValidationError("--advertise \(url): expected an http(s) URL other nodes reach this one at")
         }
-        let connection = NATSConfiguration(servers: cluster, name: "muster-\(name)")
+        let connection = try credentials.configuration(servers: cluster, name: "muster-\(name)")
         let options = ReplicatedNamespace.Options(
             holder: .init(node: name, url: url), leaseTime: .milliseconds(Int64(leaseSeconds * 1000)),
             acknowledgement: acknowledgement, replicas: clusterReplicas)

@@ -89,7 +89,7 @@ struct ServeMQTTOptions: ParsableArguments {
         guard FileManager.default.isReadableFile(atPath: mqttCertFile) else {
             throw ValidationError("--mqtt-cert-file \(mqttCertFile) cannot be read")
         }
-        try requireOwnerOnly(mqttKeyFile, option: "--mqtt-key-file")
+        try SecretFile.requireOwnerOnly(mqttKeyFile, option: "--mqtt-key-file")
         guard FileManager.default.isReadableFile(atPath: mqttKeyFile) else {
             throw ValidationError("--mqtt-key-file \(mqttKeyFile) cannot be read")
         }
@@ -97,27 +97,7 @@ struct ServeMQTTOptions: ParsableArguments {
     }
 
     private func password() throws -> String? {
-        if let mqttPasswordFile {
-            try requireOwnerOnly(mqttPasswordFile, option: "--mqtt-password-file")
-            guard let text = try? String(contentsOfFile: mqttPasswordFile, encoding: .utf8) else {
-                throw ValidationError("--mqtt-password-file \(mqttPasswordFile) cannot be read")
-            }
-            let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            guard !line.isEmpty else {
-                throw ValidationError("--mqtt-password-file \(mqttPasswordFile) holds no password on its first line")
-            }
-            return line
-        }
-        return ProcessInfo.processInfo.environment["MUSTER_MQTT_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// Refuses a secret's file that others than its owner may read or write.
-    private func requireOwnerOnly(_ path: String, option: String) throws {
-        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
-            mode & 0o077 != 0
-        {
-            throw ValidationError(
-                "\(option) \(path) can be read by others (mode \(String(mode, radix: 8))): chmod 600 \(path)")
-        }
+        try SecretFile.password(
+            file: mqttPasswordFile, option: "--mqtt-password-file", variable: "MUSTER_MQTT_PASSWORD")
     }
 }
