@@ -182,6 +182,9 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
             return
         }
         setRole(.replica)
+        // A write admitted just before may not have committed yet: let the writer finish what it took (an empty job
+        // commits after every job before it), so the head read next has it and it is published before the hand-over.
+        try await log.perform { _ in }
         try await publisher.waitUntilPublished(through: log.head, timeout: options.leaseTime)
         for attempt in 1...3 {  // a renewal in flight may have moved the revision
             let revision = status.withLock { $0.revision }
@@ -270,22 +273,29 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
         if log.head < info.lastSequence { try await catchUp(to: info.lastSequence) }
         let publisher = LogPublisher(
             log: log, namespace: stream.namespace, connection: connection, replicas: options.replicas, logger: logger)
-        setRole(.primary) {
-            $0.publisher = publisher
-            $0.renewedAt = sentAt
-        }
         publishing.withLock { $0 = Task { await publisher.run() } }
-        try await log.append(
-            AppendRequest(
-                namespace: stream.namespace, stream: "cluster",
-                events: [
-                    NewEvent(
-                        type: "PrimaryChanged",
-                        body: .json(
-                            String(
-                                decoding: try JSONEncoder().encode(options.holder), as: UTF8.self)),
-                        actor: options.holder.node)
-                ]))
+        let announcement = AppendRequest(
+            namespace: stream.namespace, stream: "cluster",
+            events: [
+                NewEvent(
+                    type: "PrimaryChanged",
+                    body: .json(String(decoding: try JSONEncoder().encode(options.holder), as: UTF8.self)),
+                    actor: options.holder.node)
+            ])
+        // The role changes on the writer, in the job that appends `PrimaryChanged`: a write taken before it was
+        // refused, one taken after it comes after it in the log.
+        try await log.perform { [self] scope in
+            setRole(.primary) {
+                $0.publisher = publisher
+                $0.renewedAt = sentAt
+            }
+            do {
+                try scope.append(announcement)
+            } catch {
+                setRole(.replica) { $0.publisher = nil }
+                throw error
+            }
+        }
         logger.info("node \(options.holder.node) is now the primary of namespace \(stream.namespace)")
         await report()
     }
