@@ -8,166 +8,173 @@ import Testing
     import Glibc
 #endif
 
-/// Two `muster serve --cluster` nodes of one namespace on three nats-servers: the first is the primary, the second a
-/// replica that answers reads from its own log and forwards writes; when the primary dies, the replica takes over.
-@Suite(.serialized) struct ClusterEndToEndTests {
-    static let payload = #"{"responseTopic":"/drill","fields":[{"type":"inputString","id":"where","label":"Where?"}]}"#
+extension ClusterSuites {
+    /// Two `muster serve --cluster` nodes of one namespace on three nats-servers: the first is the primary, the second a
+    /// replica that answers reads from its own log and forwards writes; when the primary dies, the replica takes over.
+    @Suite(.serialized) struct ClusterEndToEndTests {
+        static let payload =
+            #"{"responseTopic":"/drill","fields":[{"type":"inputString","id":"where","label":"Where?"}]}"#
 
-    /// `muster serve --cluster …` as node `name` on a port of its own, acknowledging writes once replicated.
-    static func node(_ name: String, _ nats: NATSCluster, administrator: Bool) async throws -> ServerProcess {
-        let port = try LoopbackPort.free()
-        return try await ServerProcess(
-            extraArguments: [
-                "--cluster", nats.urls, "--node", name, "--advertise", "http://127.0.0.1:\(port)", "--lease-seconds",
-                "4", "--acknowledge", "replicated",
-            ], administrator: administrator, port: port)
-    }
-
-    /// Three nats-servers and two nodes: a, with the administrator ada, the primary once it publishes its log; then b,
-    /// joining with an empty directory. Returns them and ada's token.
-    static func pair() async throws -> (NATSCluster, ServerProcess, ServerProcess, String) {
-        let nats = try await NATSCluster(servers: 3)
-        let a = try await node("a", nats, administrator: true)
-        let ada = try await eventually("node a to take writes") {
-            let answer = try await a.send(
-                "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
-            return answer.status == 200 ? answer.object["accessToken"] as? String : nil
+        /// `muster serve --cluster …` as node `name` on a port of its own, acknowledging writes once replicated.
+        static func node(_ name: String, _ nats: NATSCluster, administrator: Bool) async throws -> ServerProcess {
+            let port = try LoopbackPort.free()
+            return try await ServerProcess(
+                extraArguments: [
+                    "--cluster", nats.urls, "--node", name, "--advertise", "http://127.0.0.1:\(port)",
+                    "--lease-seconds",
+                    "4", "--acknowledge", "replicated",
+                ], administrator: administrator, port: port)
         }
-        let b = try await node("b", nats, administrator: false)
-        return (nats, a, b, ada)
-    }
 
-    /// A request, sent again while it is answered 503 (the cluster's "retry later").
-    static func retried(
-        _ server: ServerProcess, _ method: String, _ path: String, token: String, json: String
-    ) async throws -> ServerProcess.Answer {
-        try await eventually("\(method) \(path) answered other than 503") {
-            let answer = try await server.send(method, path, token: token, json: json)
-            return answer.status == 503 ? nil : answer
+        /// Three nats-servers and two nodes: a, with the administrator ada, the primary once it publishes its log; then b,
+        /// joining with an empty directory. Returns them and ada's token.
+        static func pair() async throws -> (NATSCluster, ServerProcess, ServerProcess, String) {
+            let nats = try await NATSCluster(servers: 3)
+            let a = try await node("a", nats, administrator: true)
+            let ada = try await eventually("node a to take writes") {
+                let answer = try await a.send(
+                    "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
+                return answer.status == 200 ? answer.object["accessToken"] as? String : nil
+            }
+            let b = try await node("b", nats, administrator: false)
+            return (nats, a, b, ada)
         }
-    }
 
-    @Test func aReplicaForwardsWritesAnswersReadsFromItsLogAndTakesOverWhenThePrimaryDies() async throws {
-        let (nats, a, b, ada) = try await Self.pair()
-        defer { Task { await nats.stopAll() } }
-
-        // Writes through b reach a (sent again after a 503, as a client would: a renewal late on a loaded machine).
-        let added = try await Self.retried(
-            b, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
-        #expect(added.status == 201, "\(added.text)")
-        #expect(added.headers["muster-forwarded-by"] == "a")
-        let sent = try await Self.retried(
-            b, "POST", "api/v1/notifications", token: ada,
-            json: #"{"to":["joe"],"title":"Drill","body":"Where are you?","payload":\#(Self.payload)}"#)
-        #expect(sent.status == 201, "\(sent.text)")
-        // Reads on b come from b's own log, once it has the events.
-        let login = try await eventually("joe's login through b") {
-            let answer = try await b.send(
-                "POST", "api/v1/auth/token", json: #"{"username":"joe","password":"secret-joe"}"#)
-            return answer.status == 503 ? nil : answer
+        /// A request, sent again while it is answered 503 (the cluster's "retry later").
+        static func retried(
+            _ server: ServerProcess, _ method: String, _ path: String, token: String, json: String
+        ) async throws -> ServerProcess.Answer {
+            try await eventually("\(method) \(path) answered other than 503") {
+                let answer = try await server.send(method, path, token: token, json: json)
+                return answer.status == 503 ? nil : answer
+            }
         }
-        let joe = try #require(login.object["accessToken"] as? String, "\(login.text)")
-        let titles = try await eventually("joe's message in b's inbox") {
-            let inbox = try await b.send("GET", "api/v1/inbox", token: joe)
-            let titles = inbox.array.compactMap { $0["title"] as? String }
-            return inbox.status == 200 && inbox.headers["muster-forwarded-by"] == nil && !titles.isEmpty
-                ? titles : nil
-        }
-        #expect(titles == ["Drill"])
 
-        // The cluster as an operator sees it, and a namespace moved to b and back.
-        let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
-        try #require(status.status == 0, "\(status)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
-        #expect(Set(rows.compactMap { $0["node"] as? String }) == ["a", "b"], "\(status.stdout)")
-        #expect(rows.first { $0["node"] as? String == "a" }?["role"] as? String == "primary")
-        #expect(rows.first { $0["node"] as? String == "b" }?["role"] as? String == "replica")
-        let toB = try await MusterProcess.run(["cluster", "move", "default", "b", "--cluster", nats.urls])
-        #expect(toB.status == 0 && toB.stdout.contains("moved to node b"), "\(toB)")
-        let onB = try await Self.retried(
-            b, "POST", "api/v1/notifications", token: ada,
-            json: #"{"to":["joe"],"title":"On b","body":"Moved","payload":\#(Self.payload)}"#)
-        #expect(onB.status == 201 && onB.headers["muster-forwarded-by"] == nil, "\(onB.text)")
-        let unknown = try await MusterProcess.run(["cluster", "move", "default", "zed", "--cluster", nats.urls])
-        #expect(
-            unknown.status == 2 && unknown.stderr.contains("node zed does not serve namespace default"), "\(unknown)")
-        let toA = try await MusterProcess.run(["cluster", "move", "default", "a", "--cluster", nats.urls])
-        #expect(toA.status == 0, "\(toA)")
+        @Test func aReplicaForwardsWritesAnswersReadsFromItsLogAndTakesOverWhenThePrimaryDies() async throws {
+            let (nats, a, b, ada) = try await Self.pair()
+            defer { Task { await nats.stopAll() } }
 
-        // The primary dies; b takes the namespace over and takes writes itself.
-        #expect(await a.stop(with: SIGKILL) == SIGKILL)
-        let late = try await eventually(
-            "node b to take writes itself (\(b.running.stderr.suffix(3000)))", timeout: .seconds(60)
-        ) {
-            let answer = try await b.send(
-                "POST", "api/v1/notifications", token: ada,
-                json: #"{"to":["joe"],"title":"After","body":"Still there?","payload":\#(Self.payload)}"#)
-            return answer.status == 201 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
-        }
-        #expect(late.status == 201)
-        #expect(await b.stop() == 0)
+            // Writes through b reach a (sent again after a 503, as a client would: a renewal late on a loaded machine).
+            let added = try await Self.retried(
+                b, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
+            #expect(added.status == 201, "\(added.text)")
+            #expect(added.headers["muster-forwarded-by"] == "a")
+            let sent = try await Self.retried(
+                b, "POST", "api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"Drill","body":"Where are you?","payload":\#(Self.payload)}"#)
+            #expect(sent.status == 201, "\(sent.text)")
+            // Reads on b come from b's own log, once it has the events.
+            let login = try await eventually("joe's login through b") {
+                let answer = try await b.send(
+                    "POST", "api/v1/auth/token", json: #"{"username":"joe","password":"secret-joe"}"#)
+                return answer.status == 503 ? nil : answer
+            }
+            let joe = try #require(login.object["accessToken"] as? String, "\(login.text)")
+            let titles = try await eventually("joe's message in b's inbox") {
+                let inbox = try await b.send("GET", "api/v1/inbox", token: joe)
+                let titles = inbox.array.compactMap { $0["title"] as? String }
+                return inbox.status == 200 && inbox.headers["muster-forwarded-by"] == nil && !titles.isEmpty
+                    ? titles : nil
+            }
+            #expect(titles == ["Drill"])
 
-        // Both logs hold the same events at the same positions, up to where a died.
-        let logA = try EventLog(directory: a.directory.url)
-        let logB = try EventLog(directory: b.directory.url)
-        let eventsA = try logA.read { try $0.storedEvents(from: 1, limit: Int.max) }
-        let eventsB = try logB.read { try $0.storedEvents(from: 1, limit: Int.max) }
-        #expect(!eventsA.isEmpty && eventsB.count > eventsA.count)
-        #expect(Array(eventsB.prefix(eventsA.count)) == eventsA)
-        let types = try logB.read { reader in try (1...reader.head).compactMap { try reader.event(at: $0)?.type } }
-        #expect(types.filter { $0 == "PrimaryChanged" }.count == 4)  // a, b (moved), a (moved back), b (took over)
-        logA.close()
-        logB.close()
-        // The audit tells who was the primary when.
-        let audit = try await MusterProcess.run(["audit", "--data", b.directory.url.path, "--json"])
-        let primaries = audit.stdout.split(separator: "\n").filter { $0.contains(#""what":"primaryChanged""#) }
-        #expect(audit.status == 0 && primaries.count == 4, "\(audit)")
-        #expect(primaries.last?.contains("node b (http://127.0.0.1:") == true, "\(primaries)")
-        await nats.stopAll()
-    }
-
-    @Test func aPrimaryStoppedPastItsLeaseTakesNoWriteWhenResumedAndRejoinsAsAReplica() async throws {
-        let (nats, a, b, ada) = try await Self.pair()
-        defer { Task { await nats.stopAll() } }
-        let first = try await Self.retried(
-            b, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
-        #expect(first.status == 201, "\(first.text)")
-
-        // a is stopped (a partition, a long pause) past its lease; b takes over.
-        kill(a.running.process.processIdentifier, SIGSTOP)
-        let onB = try await eventually("node b to take writes itself", timeout: .seconds(60)) {
-            let answer = try await b.send(
-                "POST", "api/v1/users", token: ada, json: #"{"username":"kim","password":"secret-kim"}"#)
-            return answer.status == 201 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
-        }
-        #expect(onB.status == 201)
-        let headB = try await eventually("b's report of its head") { () -> Int? in
+            // The cluster as an operator sees it, and a namespace moved to b and back.
             let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
-            let rows = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]]
-            return rows?.first { $0["node"] as? String == "b" && $0["role"] as? String == "primary" }?["head"] as? Int
+            try #require(status.status == 0, "\(status)")
+            let rows = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+            #expect(Set(rows.compactMap { $0["node"] as? String }) == ["a", "b"], "\(status.stdout)")
+            #expect(rows.first { $0["node"] as? String == "a" }?["role"] as? String == "primary")
+            #expect(rows.first { $0["node"] as? String == "b" }?["role"] as? String == "replica")
+            let toB = try await MusterProcess.run(["cluster", "move", "default", "b", "--cluster", nats.urls])
+            #expect(toB.status == 0 && toB.stdout.contains("moved to node b"), "\(toB)")
+            let onB = try await Self.retried(
+                b, "POST", "api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"On b","body":"Moved","payload":\#(Self.payload)}"#)
+            #expect(onB.status == 201 && onB.headers["muster-forwarded-by"] == nil, "\(onB.text)")
+            let unknown = try await MusterProcess.run(["cluster", "move", "default", "zed", "--cluster", nats.urls])
+            #expect(
+                unknown.status == 2 && unknown.stderr.contains("node zed does not serve namespace default"),
+                "\(unknown)")
+            let toA = try await MusterProcess.run(["cluster", "move", "default", "a", "--cluster", nats.urls])
+            #expect(toA.status == 0, "\(toA)")
+
+            // The primary dies; b takes the namespace over and takes writes itself.
+            #expect(await a.stop(with: SIGKILL) == SIGKILL)
+            let late = try await eventually(
+                "node b to take writes itself (\(b.running.stderr.suffix(3000)))", timeout: .seconds(60)
+            ) {
+                let answer = try await b.send(
+                    "POST", "api/v1/notifications", token: ada,
+                    json: #"{"to":["joe"],"title":"After","body":"Still there?","payload":\#(Self.payload)}"#)
+                return answer.status == 201 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
+            }
+            #expect(late.status == 201)
+            #expect(await b.stop() == 0)
+
+            // Both logs hold the same events at the same positions, up to where a died.
+            let logA = try EventLog(directory: a.directory.url)
+            let logB = try EventLog(directory: b.directory.url)
+            let eventsA = try logA.read { try $0.storedEvents(from: 1, limit: Int.max) }
+            let eventsB = try logB.read { try $0.storedEvents(from: 1, limit: Int.max) }
+            #expect(!eventsA.isEmpty && eventsB.count > eventsA.count)
+            #expect(Array(eventsB.prefix(eventsA.count)) == eventsA)
+            let types = try logB.read { reader in try (1...reader.head).compactMap { try reader.event(at: $0)?.type } }
+            #expect(types.filter { $0 == "PrimaryChanged" }.count == 4)  // a, b (moved), a (moved back), b (took over)
+            logA.close()
+            logB.close()
+            // The audit tells who was the primary when.
+            let audit = try await MusterProcess.run(["audit", "--data", b.directory.url.path, "--json"])
+            let primaries = audit.stdout.split(separator: "\n").filter { $0.contains(#""what":"primaryChanged""#) }
+            #expect(audit.status == 0 && primaries.count == 4, "\(audit)")
+            #expect(primaries.last?.contains("node b (http://127.0.0.1:") == true, "\(primaries)")
+            await nats.stopAll()
         }
 
-        // Resumed, a takes no write of its own: it finds its lease gone and follows b.
-        kill(a.running.process.processIdentifier, SIGCONT)
-        let resumed = try await a.send(
-            "POST", "api/v1/users", token: ada, json: #"{"username":"lee","password":"secret-lee"}"#)
-        #expect(resumed.status == 201 || resumed.status == 503, "\(resumed.text)")
-        #expect(resumed.status == 503 || resumed.headers["muster-forwarded-by"] == "b", "\(resumed.headers)")
-        try await eventually("a to rejoin as a replica of b") { () -> Bool? in
-            let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
-            let rows = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]]
-            let row = rows?.first { $0["node"] as? String == "a" }
-            return row?["role"] as? String == "replica" && (row?["head"] as? Int ?? 0) >= headB ? true : nil
+        @Test func aPrimaryStoppedPastItsLeaseTakesNoWriteWhenResumedAndRejoinsAsAReplica() async throws {
+            let (nats, a, b, ada) = try await Self.pair()
+            defer { Task { await nats.stopAll() } }
+            let first = try await Self.retried(
+                b, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
+            #expect(first.status == 201, "\(first.text)")
+
+            // a is stopped (a partition, a long pause) past its lease; b takes over.
+            kill(a.running.process.processIdentifier, SIGSTOP)
+            let onB = try await eventually("node b to take writes itself", timeout: .seconds(60)) {
+                let answer = try await b.send(
+                    "POST", "api/v1/users", token: ada, json: #"{"username":"kim","password":"secret-kim"}"#)
+                return answer.status == 201 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
+            }
+            #expect(onB.status == 201)
+            let headB = try await eventually("b's report of its head") { () -> Int? in
+                let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
+                let rows = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]]
+                return rows?.first { $0["node"] as? String == "b" && $0["role"] as? String == "primary" }?["head"]
+                    as? Int
+            }
+
+            // Resumed, a takes no write of its own: it finds its lease gone and follows b.
+            kill(a.running.process.processIdentifier, SIGCONT)
+            let resumed = try await a.send(
+                "POST", "api/v1/users", token: ada, json: #"{"username":"lee","password":"secret-lee"}"#)
+            #expect(resumed.status == 201 || resumed.status == 503, "\(resumed.text)")
+            #expect(resumed.status == 503 || resumed.headers["muster-forwarded-by"] == "b", "\(resumed.headers)")
+            try await eventually("a to rejoin as a replica of b") { () -> Bool? in
+                let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
+                let rows = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]]
+                let row = rows?.first { $0["node"] as? String == "a" }
+                return row?["role"] as? String == "replica" && (row?["head"] as? Int ?? 0) >= headB ? true : nil
+            }
+            #expect(await a.stop() == 0)
+            #expect(await b.stop() == 0)
+            let logA = try EventLog(directory: a.directory.url)
+            let logB = try EventLog(directory: b.directory.url)
+            let eventsA = try logA.read { try $0.storedEvents(from: 1, limit: Int.max) }
+            let eventsB = try logB.read { try $0.storedEvents(from: 1, limit: Int.max) }
+            #expect(eventsA == Array(eventsB.prefix(eventsA.count)) && eventsA.count >= headB)
+            logA.close()
+            logB.close()
+            await nats.stopAll()
         }
-        #expect(await a.stop() == 0)
-        #expect(await b.stop() == 0)
-        let logA = try EventLog(directory: a.directory.url)
-        let logB = try EventLog(directory: b.directory.url)
-        let eventsA = try logA.read { try $0.storedEvents(from: 1, limit: Int.max) }
-        let eventsB = try logB.read { try $0.storedEvents(from: 1, limit: Int.max) }
-        #expect(eventsA == Array(eventsB.prefix(eventsA.count)) && eventsA.count >= headB)
-        logA.close()
-        logB.close()
-        await nats.stopAll()
     }
 }

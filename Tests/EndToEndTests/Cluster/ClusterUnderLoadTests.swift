@@ -12,144 +12,148 @@ import Testing
     import Glibc
 #endif
 
-/// The two nodes of `ClusterEndToEndTests.pair()` under many clients writing through both at once: whether the
-/// primary is killed with SIGKILL or the namespace is moved to the replica and back, every write the cluster
-/// acknowledged (answered 201, with `--acknowledge replicated`) is in the log that goes on.
-@Suite(.serialized) struct ClusterUnderLoadTests {
-    @Test func everyWriteAnsweredBeforeThePrimaryWasKilledIsInTheSurvivorsLog() async throws {
-        let (nats, a, b, ada) = try await ClusterEndToEndTests.pair()
-        defer { Task { await nats.stopAll() } }
+extension ClusterSuites {
+    /// The two nodes of `ClusterEndToEndTests.pair()` under many clients writing through both at once: whether the
+    /// primary is killed with SIGKILL or the namespace is moved to the replica and back, every write the cluster
+    /// acknowledged (answered 201, with `--acknowledge replicated`) is in the log that goes on.
+    @Suite(.serialized) struct ClusterUnderLoadTests {
+        @Test func everyWriteAnsweredBeforeThePrimaryWasKilledIsInTheSurvivorsLog() async throws {
+            let (nats, a, b, ada) = try await ClusterEndToEndTests.pair()
+            defer { Task { await nats.stopAll() } }
 
-        let ledger = try await Writers.writing(through: [("a", a), ("b", b)], token: ada) { writers in
-            try await writers.wait(until: "200 writes acknowledged") { $0.acknowledged.count >= 200 }
-            #expect(await a.stop(with: SIGKILL) == SIGKILL)
-            try await writers.wait(
-                until: "b to acknowledge 50 writes itself: \(Self.notable(b))", timeout: .seconds(30)
-            ) {
-                $0.answered(by: "b") >= 50
+            let ledger = try await Writers.writing(through: [("a", a), ("b", b)], token: ada) { writers in
+                try await writers.wait(until: "200 writes acknowledged") { $0.acknowledged.count >= 200 }
+                #expect(await a.stop(with: SIGKILL) == SIGKILL)
+                try await writers.wait(
+                    until: "b to acknowledge 50 writes itself: \(Self.notable(b))", timeout: .seconds(30)
+                ) {
+                    $0.answered(by: "b") >= 50
+                }
             }
+            #expect(await b.stop() == 0, "\(Self.notable(b))")
+
+            let logA = try NodeLog(a)
+            let logB = try NodeLog(b)
+            Self.expectEachOnce(ledger.acknowledged, in: logB, "b")
+            // a's log agrees with b's up to the end of the stream, where b's take-over follows. What a holds past that
+            // it had committed but not yet published when it died: none of it was acknowledged.
+            let common = logA.commonPrefix(with: logB)
+            let unpublished = logA.titles(after: common)
+            let acknowledgedUnpublished = ledger.acknowledged.filter { unpublished.contains($0.title) }
+            let past =
+                "past it a holds \(logA.count - common) events b does not, \(acknowledgedUnpublished.count) acknowledged"
+            #expect(
+                acknowledgedUnpublished.count == 0,
+                "a's log agrees with b's up to \(common); \(past): \(acknowledgedUnpublished.prefix(5))")
+            // Taking over, b appends its PrimaryChanged as its first event, then takes writes (Docs/cluster.md).
+            let firstOfB = logB.describe(logB.events.dropFirst(common).prefix(3), ledger.acknowledged)
+            #expect(
+                common > 0 && logB.types.dropFirst(common).first == "PrimaryChanged",
+                "b's events after the \(common) it shares with a: \(firstOfB)")
+            #expect(logB.types.filter { $0 == "PrimaryChanged" }.count == 2)  // a, then b taking over
+            print(
+                "cluster under load, SIGKILL: \(ledger.summary); b's log \(logB.count) events, a's \(logA.count), "
+                    + "\(logA.count - common) of a's past the \(common) they share")
+            await nats.stopAll()
         }
-        #expect(await b.stop() == 0, "\(Self.notable(b))")
 
-        let logA = try NodeLog(a)
-        let logB = try NodeLog(b)
-        Self.expectEachOnce(ledger.acknowledged, in: logB, "b")
-        // a's log agrees with b's up to the end of the stream, where b's take-over follows. What a holds past that
-        // it had committed but not yet published when it died: none of it was acknowledged.
-        let common = logA.commonPrefix(with: logB)
-        let unpublished = logA.titles(after: common)
-        let acknowledgedUnpublished = ledger.acknowledged.filter { unpublished.contains($0.title) }
-        let past =
-            "past it a holds \(logA.count - common) events b does not, \(acknowledgedUnpublished.count) acknowledged"
-        #expect(
-            acknowledgedUnpublished.count == 0,
-            "a's log agrees with b's up to \(common); \(past): \(acknowledgedUnpublished.prefix(5))")
-        // Taking over, b appends its PrimaryChanged as its first event, then takes writes (Docs/cluster.md).
-        let firstOfB = logB.describe(logB.events.dropFirst(common).prefix(3), ledger.acknowledged)
-        #expect(
-            common > 0 && logB.types.dropFirst(common).first == "PrimaryChanged",
-            "b's events after the \(common) it shares with a: \(firstOfB)")
-        #expect(logB.types.filter { $0 == "PrimaryChanged" }.count == 2)  // a, then b taking over
-        print(
-            "cluster under load, SIGKILL: \(ledger.summary); b's log \(logB.count) events, a's \(logA.count), "
-                + "\(logA.count - common) of a's past the \(common) they share")
-        await nats.stopAll()
-    }
+        @Test func aMoveUnderLoadLosesNoAcknowledgedWrite() async throws {
+            let (nats, a, b, ada) = try await ClusterEndToEndTests.pair()
+            defer { Task { await nats.stopAll() } }
 
-    @Test func aMoveUnderLoadLosesNoAcknowledgedWrite() async throws {
-        let (nats, a, b, ada) = try await ClusterEndToEndTests.pair()
-        defer { Task { await nats.stopAll() } }
-
-        var movedBack = false
-        let ledger = try await Writers.writing(through: [("a", a), ("b", b)], token: ada) { writers in
-            try await writers.wait(until: "100 writes acknowledged") { $0.acknowledged.count >= 100 }
-            guard try await Self.move(to: "b", nats, a, b) else { return }
-            try await writers.wait(until: "b to acknowledge 50 writes", timeout: .seconds(20)) {
-                $0.answered(by: "b") >= 50
+            var movedBack = false
+            let ledger = try await Writers.writing(through: [("a", a), ("b", b)], token: ada) { writers in
+                try await writers.wait(until: "100 writes acknowledged") { $0.acknowledged.count >= 100 }
+                guard try await Self.move(to: "b", nats, a, b) else { return }
+                try await writers.wait(until: "b to acknowledge 50 writes", timeout: .seconds(20)) {
+                    $0.answered(by: "b") >= 50
+                }
+                let onA = writers.recorded.answered(by: "a")
+                movedBack = try await Self.move(to: "a", nats, a, b)
+                guard movedBack else { return }
+                try await writers.wait(until: "a to acknowledge 50 writes more", timeout: .seconds(20)) {
+                    $0.answered(by: "a") >= onA + 50
+                }
             }
-            let onA = writers.recorded.answered(by: "a")
-            movedBack = try await Self.move(to: "a", nats, a, b)
-            guard movedBack else { return }
-            try await writers.wait(until: "a to acknowledge 50 writes more", timeout: .seconds(20)) {
-                $0.answered(by: "a") >= onA + 50
+            if movedBack { try await Self.lastWrite(through: a, readBackOn: b, token: ada) }
+            #expect(await b.stop() == 0, "\(Self.notable(b))")
+            #expect(await a.stop() == 0, "\(Self.notable(a))")
+
+            let logA = try NodeLog(a)
+            let logB = try NodeLog(b)
+            let alike = logA.stored == logB.stored
+            #expect(alike, "\(logA.divergence(from: logB, acknowledged: ledger.acknowledged))")
+            Self.expectEachOnce(ledger.acknowledged, in: logA, "a")
+            Self.expectEachOnce(ledger.acknowledged, in: logB, "b")
+            #expect(logA.types.filter { $0 == "PrimaryChanged" }.count == 3)  // a, b (moved), a (moved back)
+            // Holding the same events, the two nodes hold the same projections, table by table.
+            let tablesA = try await NodeTables.of(a.directory.url)
+            let tablesB = try await NodeTables.of(b.directory.url)
+            #expect(tablesA.keys.sorted() == tablesB.keys.sorted() && tablesA.count > 10, "\(tablesA.keys.sorted())")
+            for name in tablesA.keys.sorted() where tablesA[name] != tablesB[name] {
+                Issue.record(
+                    "table \(name) differs: a \(tablesA[name]?.count ?? 0) entries, b \(tablesB[name]?.count ?? 0)")
             }
+            print("cluster under load, moves: \(ledger.summary); a's log \(logA.count) events, b's \(logB.count)")
+            await nats.stopAll()
         }
-        if movedBack { try await Self.lastWrite(through: a, readBackOn: b, token: ada) }
-        #expect(await b.stop() == 0, "\(Self.notable(b))")
-        #expect(await a.stop() == 0, "\(Self.notable(a))")
 
-        let logA = try NodeLog(a)
-        let logB = try NodeLog(b)
-        let alike = logA.stored == logB.stored
-        #expect(alike, "\(logA.divergence(from: logB, acknowledged: ledger.acknowledged))")
-        Self.expectEachOnce(ledger.acknowledged, in: logA, "a")
-        Self.expectEachOnce(ledger.acknowledged, in: logB, "b")
-        #expect(logA.types.filter { $0 == "PrimaryChanged" }.count == 3)  // a, b (moved), a (moved back)
-        // Holding the same events, the two nodes hold the same projections, table by table.
-        let tablesA = try await NodeTables.of(a.directory.url)
-        let tablesB = try await NodeTables.of(b.directory.url)
-        #expect(tablesA.keys.sorted() == tablesB.keys.sorted() && tablesA.count > 10, "\(tablesA.keys.sorted())")
-        for name in tablesA.keys.sorted() where tablesA[name] != tablesB[name] {
-            Issue.record(
-                "table \(name) differs: a \(tablesA[name]?.count ?? 0) entries, b \(tablesB[name]?.count ?? 0)")
+        /// Moves the namespace to `node` with `muster cluster move` under load; expects it moved, and says whether it did.
+        static func move(
+            to node: String, _ nats: NATSCluster, _ a: ServerProcess, _ b: ServerProcess
+        ) async throws -> Bool {
+            let move = try await MusterProcess.run(
+                ["cluster", "move", "default", node, "--cluster", nats.urls, "--wait", "15"])
+            let moved = move.status == 0 && move.stdout.contains("moved to node \(node)")
+            #expect(moved, "\(move)\na: \(notable(a))\nb: \(notable(b))")
+            return moved
         }
-        print("cluster under load, moves: \(ledger.summary); a's log \(logA.count) events, b's \(logB.count)")
-        await nats.stopAll()
-    }
 
-    /// Moves the namespace to `node` with `muster cluster move` under load; expects it moved, and says whether it did.
-    static func move(
-        to node: String, _ nats: NATSCluster, _ a: ServerProcess, _ b: ServerProcess
-    ) async throws -> Bool {
-        let move = try await MusterProcess.run(
-            ["cluster", "move", "default", node, "--cluster", nats.urls, "--wait", "15"])
-        let moved = move.status == 0 && move.stdout.contains("moved to node \(node)")
-        #expect(moved, "\(move)\na: \(notable(a))\nb: \(notable(b))")
-        return moved
-    }
-
-    /// Writes once more through the primary `primary`, once the load has stopped, and waits until `replica` answers
-    /// that write from its own log: then the replica holds everything the primary does.
-    static func lastWrite(through primary: ServerProcess, readBackOn replica: ServerProcess, token: String) async throws
-    {
-        let last = try await ClusterEndToEndTests.retried(
-            primary, "POST", "api/v1/notifications", token: token, json: Writers.notification(titled: "last"))
-        try #require(last.status == 201, "\(last.text)")
-        let message = try #require((last.object["messageIds"] as? [String])?.first, "\(last.text)")
-        try await eventually("the replica to answer the last write itself: \(notable(replica))", timeout: .seconds(20))
+        /// Writes once more through the primary `primary`, once the load has stopped, and waits until `replica` answers
+        /// that write from its own log: then the replica holds everything the primary does.
+        static func lastWrite(through primary: ServerProcess, readBackOn replica: ServerProcess, token: String)
+            async throws
         {
-            let read = try await replica.send("GET", "api/v1/messages/\(message)", token: token)
-            return read.status == 200 && read.headers["muster-forwarded-by"] == nil ? true : nil
+            let last = try await ClusterEndToEndTests.retried(
+                primary, "POST", "api/v1/notifications", token: token, json: Writers.notification(titled: "last"))
+            try #require(last.status == 201, "\(last.text)")
+            let message = try #require((last.object["messageIds"] as? [String])?.first, "\(last.text)")
+            try await eventually(
+                "the replica to answer the last write itself: \(notable(replica))", timeout: .seconds(20)
+            ) {
+                let read = try await replica.send("GET", "api/v1/messages/\(message)", token: token)
+                return read.status == 200 && read.headers["muster-forwarded-by"] == nil ? true : nil
+            }
         }
-    }
 
-    /// The last lines a node logged other than its refusals of single requests: what a failure should show.
-    static func notable(_ node: ServerProcess) -> String {
-        let lines = node.running.stderr.split(separator: "\n").filter { !$0.contains("[MusterHTTP] failed:") }
-        let state = node.running.process.isRunning ? "running" : "exited \(node.running.process.terminationStatus)"
-        return "\(state), logged:\n" + lines.suffix(20).joined(separator: "\n")
-    }
+        /// The last lines a node logged other than its refusals of single requests: what a failure should show.
+        static func notable(_ node: ServerProcess) -> String {
+            let lines = node.running.stderr.split(separator: "\n").filter { !$0.contains("[MusterHTTP] failed:") }
+            let state = node.running.process.isRunning ? "running" : "exited \(node.running.process.terminationStatus)"
+            return "\(state), logged:\n" + lines.suffix(20).joined(separator: "\n")
+        }
 
-    /// Expects each acknowledged write in `log` exactly once.
-    static func expectEachOnce(
-        _ acknowledged: [Writers.Write], in log: NodeLog, _ node: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        let lost = acknowledged.filter { log.sent[$0.title] == nil }
-        let doubled = acknowledged.filter { (log.sent[$0.title]?.count ?? 0) > 1 }
-        let checked = "of \(acknowledged.count) acknowledged writes"
-        #expect(
-            lost.count == 0,
-            "\(lost.count) \(checked) are not in \(node)'s log of \(log.count) events: \(lost.prefix(5))",
-            sourceLocation: sourceLocation)
-        let positions = doubled.prefix(5).map { "\($0) at \(log.sent[$0.title] ?? [])" }
-        #expect(
-            doubled.count == 0, "\(doubled.count) \(checked) are in \(node)'s log more than once: \(positions)",
-            sourceLocation: sourceLocation)
+        /// Expects each acknowledged write in `log` exactly once.
+        static func expectEachOnce(
+            _ acknowledged: [Writers.Write], in log: NodeLog, _ node: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            let lost = acknowledged.filter { log.sent[$0.title] == nil }
+            let doubled = acknowledged.filter { (log.sent[$0.title]?.count ?? 0) > 1 }
+            let checked = "of \(acknowledged.count) acknowledged writes"
+            #expect(
+                lost.count == 0,
+                "\(lost.count) \(checked) are not in \(node)'s log of \(log.count) events: \(lost.prefix(5))",
+                sourceLocation: sourceLocation)
+            let positions = doubled.prefix(5).map { "\($0) at \(log.sent[$0.title] ?? [])" }
+            #expect(
+                doubled.count == 0, "\(doubled.count) \(checked) are in \(node)'s log more than once: \(positions)",
+                sourceLocation: sourceLocation)
+        }
     }
 }
 
-extension ClusterUnderLoadTests {
+extension ClusterSuites.ClusterUnderLoadTests {
     /// Clients that keep sending ada a notification, each with a title of its own, through the nodes in turn, and
     /// what the cluster answered them. A write not answered 201 is not acknowledged and not tried again.
     final class Writers: Sendable {
@@ -239,7 +243,7 @@ extension ClusterUnderLoadTests {
 
         /// The body of a notification to ada titled `title`.
         static func notification(titled title: String) -> String {
-            #"{"to":["ada"],"title":"\#(title)","body":"Under load","payload":\#(ClusterEndToEndTests.payload)}"#
+            #"{"to":["ada"],"title":"\#(title)","body":"Under load","payload":\#(ClusterSuites.ClusterEndToEndTests.payload)}"#
         }
 
         private func keepWriting(from client: Int) async {
@@ -290,7 +294,9 @@ extension ClusterUnderLoadTests {
             events = try log.read { reader in try (1...reader.head).compactMap { try reader.event(at: $0) } }
             stored = try log.read { try $0.storedEvents(from: 1, limit: Int.max) }
             for event in events {
-                if let title = try PayloadSent.decode(event)?.title { sent[title, default: []].append(event.position) }
+                if let title = try PayloadSent.decode(event)?.title {
+                    sent[title, default: []].append(event.position)
+                }
             }
         }
 
@@ -321,7 +327,8 @@ extension ClusterUnderLoadTests {
             let common = commonPrefix(with: other)
             let this = describe(events.dropFirst(common).prefix(3), acknowledged)
             let that = other.describe(other.events.dropFirst(common).prefix(3), acknowledged)
-            return "the logs hold \(count) and \(other.count) events, alike up to \(common); then one holds \(this), "
+            return
+                "the logs hold \(count) and \(other.count) events, alike up to \(common); then one holds \(this), "
                 + "the other \(that)"
         }
     }
