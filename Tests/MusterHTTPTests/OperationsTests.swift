@@ -17,6 +17,7 @@ import Testing
             #expect(health.object["head"] as? Int == Int(api.log.head))
             for _ in 0..<3 { _ = try await client.send(.get, "/api/v1/server") }
             _ = try await client.send(.get, "/api/v1/no-such-route")
+            _ = try await client.send(HTTPRequest.Method("BREW")!, "/api/v1/server")
             let metrics = try await client.send(.get, "/metrics")
             #expect(metrics.status == .ok)
             #expect(metrics.text.contains("muster_log_head"))
@@ -30,6 +31,8 @@ import Testing
             #expect(sample("muster_http_requests_total", server + [#"status="200""#]) == "3")
             #expect(sample("muster_http_request_duration_seconds_count", server) == "3")
             #expect(sample("muster_http_requests_total", [#"method="GET""#, #"status="404""#]) == "1")
+            #expect(sample("muster_http_requests_total", [#"method="OTHER""#]) == "1")
+            #expect(!metrics.text.contains("BREW"))
         }
     }
 

@@ -14,14 +14,9 @@ struct ClusterScale: Scenario {
     static let leaseTime = Duration.seconds(6)
 
     func run(_ settings: Settings, into report: inout ScenarioReport) async throws {
-        let servers = try await NATSCluster(servers: 3)
-        do {
+        try await NATSCluster.running(servers: 3) { servers in
             try await measure(settings, servers, into: &report)
-        } catch {
-            await servers.stopAll()
-            throw error
         }
-        await servers.stopAll()
     }
 
     private func measure(_ settings: Settings, _ servers: NATSCluster, into report: inout ScenarioReport) async throws {
