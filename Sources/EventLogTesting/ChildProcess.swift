@@ -36,6 +36,11 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of this process: a pipe another test reads (Foundation's are not close-on-exec) would
+        // otherwise stay open in a broker for its life, and that reader would wait for an end that never comes.
+        guard Self.closeFrom(&actions, 3) == 0 else {
+            throw ChildProcessError(description: "cannot start \(executable): posix_spawn_file_actions_addclosefrom_np")
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
@@ -54,6 +59,15 @@ public final class ChildProcess: Sendable {
         }
         self.pid = pid
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not
+    /// declare.
+    private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
+        else { fatalError("glibc 2.34 or later is needed: posix_spawn_file_actions_addclosefrom_np is missing") }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// True until the process exited (it is not reaped before `waitForExit()`).
     public var isRunning: Bool {
