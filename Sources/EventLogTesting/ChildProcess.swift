@@ -15,10 +15,11 @@ public final class ChildProcess: Sendable {
     /// Starts `executable` with `arguments`.
     /// - Parameters:
     ///   - stdin, stdout, stderr: files to read from and write to (created or truncated); nil: /dev/null.
+    ///   - stdoutDescriptor: a descriptor (a pipe's write end) for stdout instead of the file.
     ///   - environment: the child's environment; nil: this process's.
     public init(
         _ executable: String, _ arguments: [String], stdin: String? = nil, stdout: String? = nil,
-        stderr: String? = nil, environment: [String: String]? = nil
+        stdoutDescriptor: Int32? = nil, stderr: String? = nil, environment: [String: String]? = nil
     ) throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -34,7 +35,11 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let stdoutDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, stdoutDescriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // Nothing else of this process: a pipe another test reads (Foundation's are not close-on-exec) would
         // otherwise stay open in a broker for its life, and that reader would wait for an end that never comes.

@@ -1,5 +1,6 @@
 import EventLogTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the built `muster` binary as a user would: arguments, stdin, stdout, stderr and exit status.
@@ -86,45 +87,69 @@ enum MusterProcess {
     }
 
     /// A running `muster` whose stdout is read line by line (for `--follow`).
+    ///
+    /// Started with `posix_spawn` (``ChildProcess``), not Foundation's `Process`: on Linux that one learns of the
+    /// exit only when every copy of a socket it gives the child is closed, and a child another test started at the
+    /// same moment could inherit a copy and keep it for its life — `waitUntilExit` then never returned, and the
+    /// whole run hung (CI, session 17).
     final class Running: @unchecked Sendable {
         // `pending` is touched only by `nextLine`, which callers do not run concurrently.
-        let process = Process()
-        private let stdout = Pipe()
+        let child: ChildProcess
+        /// The read end of the pipe that is the child's stdout (close-on-exec: no other child inherits it).
+        private let stdout: Int32
         /// stderr goes to a file: a pipe nobody reads would fill and stop a chatty server.
         let stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent(
             "muster-stderr-\(UUID().uuidString)")
         private var pending: [UInt8] = []
+        /// The wait status, once the exit was waited for.
+        private let ended = Mutex<Int32?>(nil)
 
         init(_ arguments: [String], environment: [String: String]? = nil) throws {
-            process.executableURL = try MusterProcess.binary()
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = stdout
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw Unexpected("no pipe for muster's stdout: errno \(errno)") }
+            ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
             _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: stderrURL)
-            try process.run()
+            do {
+                child = try ChildProcess(
+                    try MusterProcess.binary().path, arguments, stdoutDescriptor: ends[1], stderr: stderrURL.path,
+                    environment: environment)
+            } catch {
+                ends.forEach { close($0) }
+                throw error
+            }
+            close(ends[1])
+            stdout = ends[0]
         }
+
+        /// The process id.
+        var pid: pid_t { child.pid }
+
+        /// True until the process exited.
+        var isRunning: Bool { ended.withLock { $0 == nil } && child.isRunning }
+
+        /// True when the process ended of a signal (once its exit was waited for).
+        var endedBySignal: Bool { ended.withLock { $0.map { $0 & 0x7f != 0 } ?? false } }
 
         /// What the process wrote to stderr so far.
         var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
+        /// Whether the process still runs, or how it ended.
+        var condition: String {
+            if let status = ended.withLock({ $0 }) { return "exited with status \(ChildProcess.exitCode(status))" }
+            return child.isRunning ? "pid \(pid) still running" : "pid \(pid) exited"
+        }
+
         /// Whether the process still runs (or how it ended), and the last `characters` of its stderr: what a
         /// failure against it should say.
         func state(characters: Int = 3000) -> String {
-            let state =
-                process.isRunning
-                ? "pid \(process.processIdentifier) still running"
-                : "exited with status \(process.terminationStatus)"
-            return "\(state); its stderr ends with: " + String(stderr.suffix(characters))
+            "\(condition); its stderr ends with: " + String(stderr.suffix(characters))
         }
 
         /// The next line of stdout, or nil once it is closed. Blocks on a thread of its own (never dispatch's global
-        /// queues, which carry Swift's cooperative pool), reading with `read(2)`: Foundation's
-        /// `FileHandle.availableData` traps when a signal interrupts it (EINTR), and the tests that SIGKILL servers
-        /// send this process SIGCHLD — it killed a whole fresh-clone run.
+        /// queues, which carry Swift's cooperative pool), reading with `read(2)`, again after EINTR: the tests that
+        /// SIGKILL servers send this process SIGCHLD.
         func nextLine() async -> String? {
-            let descriptor = stdout.fileHandleForReading.fileDescriptor
+            let descriptor = stdout
             return await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
                     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -151,8 +176,9 @@ enum MusterProcess {
         /// comes fails the test instead of hanging it: after `timeout` the process is killed, which
         /// closes stdout.
         func waitForLine(timeout: Double = 60, where predicate: (String) -> Bool) async -> String? {
-            let watchdog = DispatchWorkItem { [process] in
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            // Not `self`: dispatch keeps a cancelled item until its time, and this one would keep the process too.
+            let watchdog = DispatchWorkItem { [child] in
+                if child.isRunning { child.send(SIGKILL) }
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
             defer { watchdog.cancel() }
@@ -162,20 +188,38 @@ enum MusterProcess {
             return nil
         }
 
-        /// Sends `signal` (SIGTERM by default) and waits for the exit; returns the exit status.
-        func stop(with signal: Int32 = SIGTERM) async -> Int32 {
-            kill(process.processIdentifier, signal)
-            let process = process
-            return await onOwnThread {
-                process.waitUntilExit()
-                return process.terminationStatus
+        /// Sends `signal` (SIGTERM by default) and waits for the exit; returns the exit status (the signal's number
+        /// when a signal ended it). A process still running `within` seconds later is killed and the test fails
+        /// with the end of its stderr: a server that does not stop fails its test instead of hanging the run.
+        func stop(with signal: Int32 = SIGTERM, within seconds: Double = 60) async -> Int32 {
+            if let status = ended.withLock({ $0 }) { return ChildProcess.exitCode(status) }
+            child.send(signal)
+            let killed = Mutex(false)
+            let watchdog = DispatchWorkItem { [child] in
+                if child.isRunning {
+                    killed.withLock { $0 = true }
+                    child.send(SIGKILL)
+                }
             }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+            let status = await child.waitForExit()
+            watchdog.cancel()
+            ended.withLock { $0 = status }
+            if killed.withLock({ $0 }) {
+                Issue.record(
+                    "muster did not exit within \(seconds) s of signal \(signal), so it was killed: \(state())")
+            }
+            return ChildProcess.exitCode(status)
         }
 
-        /// Kills the process if a test failed before terminating it.
+        /// Interrupts the process if a test failed before stopping it, and reaps it on a thread of its own.
         deinit {
-            if process.isRunning { process.interrupt() }
+            close(stdout)
             try? FileManager.default.removeItem(at: stderrURL)
+            guard ended.withLock({ $0 == nil }) else { return }
+            let child = child
+            child.send(SIGINT)
+            Thread.detachNewThread { child.reap() }
         }
     }
 }

@@ -56,7 +56,7 @@ final class ServerProcess: @unchecked Sendable {
             try #require(status == 0, "exit status \(status): \(running.stderr)")
         } else {
             try #require(
-                running.process.terminationReason == .uncaughtSignal && status == signal,
+                running.endedBySignal && status == signal,
                 "ended with \(status), not signal \(signal): \(running.stderr)")
         }
         let port = base.port ?? 0
@@ -66,7 +66,7 @@ final class ServerProcess: @unchecked Sendable {
         (running, _, started) = try await Self.start(["serve", "--port", String(port)] + data + extraArguments)
         try await Self.poll("the restarted server, which printed \(started), to accept a connection") {
             [running] in
-            guard running.process.isRunning else { throw MusterProcess.Unexpected("the server \(running.state())") }
+            guard running.isRunning else { throw MusterProcess.Unexpected("the server \(running.state())") }
             return LoopbackPort.accepts(port)
         }
     }

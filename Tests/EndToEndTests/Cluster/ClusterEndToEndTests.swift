@@ -139,7 +139,7 @@ extension ClusterSuites {
             #expect(first.status == 201, "\(first.text)")
 
             // a is stopped (a partition, a long pause) past its lease; b takes over.
-            kill(a.running.process.processIdentifier, SIGSTOP)
+            kill(a.running.pid, SIGSTOP)
             let onB = try await eventually("node b to take writes itself", timeout: .seconds(60)) {
                 let answer = try await b.send(
                     "POST", "api/v1/users", token: ada, json: #"{"username":"kim","password":"secret-kim"}"#)
@@ -154,7 +154,7 @@ extension ClusterSuites {
             }
 
             // Resumed, a takes no write of its own: it finds its lease gone and follows b.
-            kill(a.running.process.processIdentifier, SIGCONT)
+            kill(a.running.pid, SIGCONT)
             let resumed = try await a.send(
                 "POST", "api/v1/users", token: ada, json: #"{"username":"lee","password":"secret-lee"}"#)
             #expect(resumed.status == 201 || resumed.status == 503, "\(resumed.text)")

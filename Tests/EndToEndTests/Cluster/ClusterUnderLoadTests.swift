@@ -129,7 +129,7 @@ extension ClusterSuites {
         /// The last lines a node logged other than its refusals of single requests: what a failure should show.
         static func notable(_ node: ServerProcess) -> String {
             let lines = node.running.stderr.split(separator: "\n").filter { !$0.contains("[MusterHTTP] failed:") }
-            let state = node.running.process.isRunning ? "running" : "exited \(node.running.process.terminationStatus)"
+            let state = node.running.condition
             return "\(state), logged:\n" + lines.suffix(20).joined(separator: "\n")
         }
 

@@ -59,7 +59,7 @@ import Testing
         var stage = try Stage()
         defer { stage.directory.remove() }
         var server: MusterProcess.Running?
-        defer { if let server, server.process.isRunning { server.process.terminate() } }
+        defer { if let server, server.isRunning { server.child.send(SIGTERM) } }
         var outputs: [(block: OperationsGuide.Block, outcome: Shell.Outcome)] = []
         for block in guide.blocks where block.tag == "sh" || block.tag == "sh serve" {
             if block.tag == "sh serve" {
@@ -72,7 +72,7 @@ import Testing
                 server = running
                 let line = await running.waitForLine { $0.contains("listening on") }
                 try #require(line != nil, "the serve line at line \(block.line) did not start: \(running.state())")
-                stage.environment["MUSTER_PID"] = String(running.process.processIdentifier)
+                stage.environment["MUSTER_PID"] = String(running.pid)
                 continue
             }
             let outcome = try await Shell.run(block.text, environment: stage.environment)
