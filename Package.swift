@@ -327,6 +327,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                "Replication", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -362,7 +363,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ReplicationTests",
-            dependencies: ["Replication", "EventLog", "EventLogTesting", "NATS", "NATSTesting"]
+            dependencies: [
+                "Replication", "EventLog", "EventLogTesting", "NATS", "NATSTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "NATSTests",

@@ -12,24 +12,29 @@ import Replication
 /// redirect — may talk to any node. Reads are answered here; one that would write (refused as `notPrimary`), or that
 /// bears a token not yet replicated here, is sent on too. A request already forwarded once is answered here whatever
 /// happens, so two nodes never pass one back and forth.
-struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
+///
+/// The primary counts a forwarded request by the client's address, not the replica's: the replica names it in
+/// `Muster-Forwarded-For`, signed with the cluster's ``ForwardingKey``.
+struct ForwardingMiddleware: RouterMiddleware {
+    typealias Context = MusterRequestContext
     let cluster: ReplicatedNamespace
-    /// The largest body forwarded, and the largest answer relayed.
-    let bodyLimit: Int
+    /// The server's configuration: the largest body forwarded (`documentLimit`, also the least relayed), how the
+    /// client's address is found, the cluster's key.
+    let configuration: ServerConfiguration
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard request.headers[.forwardedBy] == nil else { return try await next(request, context) }
         let reads = reads(request)
-        if !reads, cluster.role != .primary { return try await forward(request) }
+        if !reads, cluster.role != .primary { return try await forward(request, context) }
         do {
             return try await next(request, context)
         } catch let error as ReplicationError where error.code == .notPrimary && reads {
-            return try await forward(request)
+            return try await forward(request, context)
         } catch AuthenticationError.tokenUnknown where reads && cluster.role != .primary {
             // A token the primary issued a moment ago, not yet replicated here.
-            return try await forward(request)
+            return try await forward(request, context)
         }
     }
 
@@ -37,7 +42,7 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
         [HTTPRequest.Method.get, .head, .options].contains(request.method)
     }
 
-    private func forward(_ request: Request) async throws -> Response {
+    private func forward(_ request: Request, _ context: Context) async throws -> Response {
         guard let primary = try await cluster.primary(), primary.node != cluster.node else {
             throw ReplicationError(
                 .unavailable, "namespace \(cluster.stream.namespace) has no primary node now; retry in a few seconds")
@@ -45,11 +50,22 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
         let base = primary.url.hasSuffix("/") ? String(primary.url.dropLast()) : primary.url
         var outgoing = HTTPClientRequest(url: base + request.uri.description)
         outgoing.method = .init(rawValue: request.method.rawValue)
+        let own: [HTTPField.Name] = [.forwardedFor, .forwardedAt, .forwardedSignature]
         for field in request.headers where ![.connection, .contentLength].contains(field.name) {
+            // What a client says in the headers the nodes sign is dropped, never passed on.
+            guard !own.contains(field.name) else { continue }
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
         outgoing.headers.add(name: HTTPField.Name.forwardedBy.rawName, value: cluster.node)
-        let body = try await request.body.collect(upTo: bodyLimit)
+        if let key = configuration.forwardingKey, let address = configuration.clientAddress(request, context) {
+            let claim = ForwardingKey.Claim(
+                address: address, node: cluster.node, method: request.method.rawValue,
+                target: request.uri.description, time: Int(Date().timeIntervalSince1970))
+            outgoing.headers.add(name: HTTPField.Name.forwardedFor.rawName, value: address)
+            outgoing.headers.add(name: HTTPField.Name.forwardedAt.rawName, value: String(claim.time))
+            outgoing.headers.add(name: HTTPField.Name.forwardedSignature.rawName, value: key.signature(of: claim))
+        }
+        let body = try await request.body.collect(upTo: configuration.documentLimit)
         if body.readableBytes > 0 || !reads(request) { outgoing.body = .bytes(body) }
         let answer: HTTPClientResponse
         do {
@@ -67,7 +83,7 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
             headers.append(HTTPField(name: field, value: value))
         }
         headers[.forwardedBy] = primary.node
-        let bytes = try await answer.body.collect(upTo: max(bodyLimit, 64 << 20))
+        let bytes = try await answer.body.collect(upTo: max(configuration.documentLimit, 64 << 20))
         return Response(
             status: .init(code: Int(answer.status.code), reasonPhrase: answer.status.reasonPhrase), headers: headers,
             body: .init(byteBuffer: bytes))
@@ -77,6 +93,12 @@ struct ForwardingMiddleware<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     /// On a forwarded request, the node that forwarded it; on a relayed answer, the node that gave it.
     static let forwardedBy = Self("Muster-Forwarded-By")!
+    /// On a forwarded request: the client's address, as the replica found it.
+    static let forwardedFor = Self("Muster-Forwarded-For")!
+    /// On a forwarded request: when the replica signed it (seconds since 1970).
+    static let forwardedAt = Self("Muster-Forwarded-At")!
+    /// On a forwarded request: the replica's signature of the address, the request and the time (``ForwardingKey``).
+    static let forwardedSignature = Self("Muster-Forwarded-Signature")!
 }
 
 enum ForwardingClient {

@@ -68,7 +68,7 @@ public struct MusterServer: Sendable {
         router.add(middleware: ErrorMiddleware(allowedMethods: AllowedMethods(routes.routes)))
         router.add(middleware: BodyLimitMiddleware(bodyLimit: api.configuration.bodyLimit))
         if let cluster {
-            router.add(middleware: ForwardingMiddleware(cluster: cluster, bodyLimit: api.configuration.documentLimit))
+            router.add(middleware: ForwardingMiddleware(cluster: cluster, configuration: api.configuration))
         }
         router.add(
             middleware: RateLimitMiddleware(

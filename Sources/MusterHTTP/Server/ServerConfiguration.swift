@@ -5,6 +5,7 @@ import MQTTBridge
 import Muster
 import PushDelivery
 import PushProviders
+import Replication
 
 /// How `muster serve` runs: where it listens, how callers authenticate, and its limits.
 public struct ServerConfiguration: Sendable {
@@ -30,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     /// reaches the server directly could otherwise name any address. The login throttle and the
     /// rate limit count per client address.
     public var clientAddressHeader: HTTPField.Name?
+    /// The cluster's key (`serve --cluster`): a replica signs with it the client's address of a request it forwards,
+    /// and the primary counts a request whose signature it verifies by that address.
+    public var forwardingKey: ForwardingKey?
     /// Most bytes of an uploaded document (`--max-document-size`); read as it streams in, 413 beyond.
     public var documentLimit = 64 << 20
     /// Most bytes of a JSON request body (`--max-body`); 413 beyond, before the route sees any of it.

@@ -166,8 +166,11 @@ struct Serve: AsyncParsableCommand {
         _ = try cluster.options(host: host, port: port)
     }
 
-    /// This node's part in the cluster of `--cluster`, for the namespace of `--namespace`; nil without one.
-    private func joinCluster(log: EventLog, logger: Logger) async throws -> ReplicatedNamespace? {
+    /// This node's part in the cluster of `--cluster`, for the namespace of `--namespace`; nil without one. Sets the
+    /// cluster's forwarding key in `configuration`.
+    private func joinCluster(
+        log: EventLog, logger: Logger, configuration: inout ServerConfiguration
+    ) async throws -> ReplicatedNamespace? {
         guard let (natsConfiguration, options) = try cluster.options(host: host, port: port) else { return nil }
         let connection: NATSConnection
         do {
@@ -177,15 +180,34 @@ struct Serve: AsyncParsableCommand {
         }
         let leases: KeyValueBucket
         do {
-            leases = try await connection.keyValueBucket(
-                NamespaceLease.configuration(time: options.leaseTime, replicas: options.replicas))
+            leases = try await Self.onceJetStreamAnswers(logger) {
+                try await connection.keyValueBucket(
+                    NamespaceLease.configuration(time: options.leaseTime, replicas: options.replicas))
+            }
         } catch let error as NATSError where error.code == .failed {
             throw CommandFailure.invalid(await Self.otherLeaseSettings(connection, options) ?? error.message)
+        }
+        configuration.forwardingKey = try await Self.onceJetStreamAnswers(logger) {
+            try await ForwardingKey.load(connection, replicas: options.replicas)
         }
         logger.info(
             "node \(options.holder.node) joins the cluster at \(natsConfiguration.address) for namespace \(namespace)")
         return ReplicatedNamespace(
             log: log, namespace: namespace, connection: connection, leases: leases, options: options, logger: logger)
+    }
+
+    /// Runs `step` until JetStream answers it, for at most 30 s: NATS servers started a moment ago (with this node, by
+    /// the same script) still elect their leaders, and answer "unavailable" or not at all meanwhile.
+    private static func onceJetStreamAnswers<T>(_ logger: Logger, _ step: () async throws -> T) async throws -> T {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                return try await step()
+            } catch let error as NATSError where error.code == .unavailable && ContinuousClock.now < deadline {
+                logger.info("waiting for JetStream: \(error.message)")
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
     }
 
     /// What to start this node with when the cluster's lease bucket exists with other settings than its options ask
@@ -266,7 +288,7 @@ struct Serve: AsyncParsableCommand {
             configuration.webApp.singleSignOn = await singleSignOn(
                 issuer: oidcIssuer, clientId: oidcClientId ?? oidcAudience)
         }
-        let node = try await joinCluster(log: log, logger: logger)
+        let node = try await joinCluster(log: log, logger: logger, configuration: &configuration)
         let server: MusterServer
         do {
             server = try await MusterServer.make(

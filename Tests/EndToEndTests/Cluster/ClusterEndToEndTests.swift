@@ -16,27 +16,31 @@ extension ClusterSuites {
             #"{"responseTopic":"/drill","fields":[{"type":"inputString","id":"where","label":"Where?"}]}"#
 
         /// `muster serve --cluster …` as node `name` on a port of its own, acknowledging writes once replicated.
-        static func node(_ name: String, _ nats: NATSCluster, administrator: Bool) async throws -> ServerProcess {
+        static func node(
+            _ name: String, _ nats: NATSCluster, administrator: Bool, extra: [String] = []
+        ) async throws -> ServerProcess {
             let port = try LoopbackPort.free()
             return try await ServerProcess(
                 extraArguments: [
                     "--cluster", nats.urls, "--node", name, "--advertise", "http://127.0.0.1:\(port)",
                     "--lease-seconds",
                     "4", "--acknowledge", "replicated",
-                ], administrator: administrator, port: port)
+                ] + extra, administrator: administrator, port: port)
         }
 
         /// Three nats-servers and two nodes: a, with the administrator ada, the primary once it publishes its log; then b,
-        /// joining with an empty directory. Returns them and ada's token.
-        static func pair() async throws -> (NATSCluster, ServerProcess, ServerProcess, String) {
+        /// joining with an empty directory (each with its `extra` options). Returns them and ada's token.
+        static func pair(
+            primary: [String] = [], replica: [String] = []
+        ) async throws -> (NATSCluster, ServerProcess, ServerProcess, String) {
             let nats = try await NATSCluster(servers: 3)
-            let a = try await node("a", nats, administrator: true)
+            let a = try await node("a", nats, administrator: true, extra: primary)
             let ada = try await eventually("node a to take writes") {
                 let answer = try await a.send(
                     "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
                 return answer.status == 200 ? answer.object["accessToken"] as? String : nil
             }
-            let b = try await node("b", nats, administrator: false)
+            let b = try await node("b", nats, administrator: false, extra: replica)
             return (nats, a, b, ada)
         }
 
@@ -174,6 +178,37 @@ extension ClusterSuites {
             #expect(eventsA == Array(eventsB.prefix(eventsA.count)) && eventsA.count >= headB)
             logA.close()
             logB.close()
+            await nats.stopAll()
+        }
+
+        /// The primary counts a request a replica forwards by the client's address (signed by the replica with the
+        /// cluster's key), not the replica's: an attacker failing logins through a replica is throttled, another
+        /// client of the same replica is not, and the failures are recorded with the attacker's address.
+        @Test func thePrimaryThrottlesAClientBehindAReplicaByTheClientsAddress() async throws {
+            let (nats, a, b, _) = try await Self.pair(
+                primary: ClientAddressHeaderTests.longWait, replica: ["--client-address-header", "X-Real-IP"])
+            defer { Task { await nats.stopAll() } }
+            func login(_ password: String, from address: String) async throws -> ServerProcess.Answer {
+                try await eventually("a login through b answered other than 503") {
+                    let answer = try await b.send(
+                        "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"\#(password)"}"#,
+                        headers: ["X-Real-IP": address])
+                    return answer.status == 503 ? nil : answer
+                }
+            }
+            var answer = try await login("guess", from: "192.0.2.66")
+            for _ in 0..<50 where answer.status != 429 { answer = try await login("guess", from: "192.0.2.66") }
+            #expect(answer.status == 429, "the attacker is throttled: \(answer.text)")
+            #expect(answer.headers["muster-forwarded-by"] == "a", "by the primary")
+            let other = try await login("secret-ada", from: "192.0.2.7")
+            #expect(other.status == 200, "another client of the same replica logs in: \(other.text)")
+
+            let failures = try await a.run(["events", "--type", "LoginFailed", "--json"] + a.data)
+            try #require(failures.status == 0, "\(failures)")
+            let addresses = try failures.jsonLines().compactMap { ($0["body"] as? [String: Any])?["clientAddress"] }
+            #expect(!addresses.isEmpty && addresses.allSatisfy { $0 as? String == "192.0.2.66" }, "\(failures.stdout)")
+            #expect(await b.stop() == 0, "\(b.running.state())")
+            #expect(await a.stop() == 0, "\(a.running.state())")
             await nats.stopAll()
         }
     }
