@@ -18,6 +18,11 @@ public struct StoredEvent: Sendable, Hashable {
         self.init(position: position, id: id, envelope: envelope)
     }
 
+    /// The event the envelope holds, as it was recorded (no upcaster applied).
+    public func recorded() throws -> RecordedEvent {
+        try envelope.withUnsafeBytes { try EnvelopeCodec.decode(position: position, $0, verify: false) }
+    }
+
     init(position: UInt64, id: UUID, envelope: [UInt8]) {
         self.position = position
         self.id = id

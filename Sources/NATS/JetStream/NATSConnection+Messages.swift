@@ -20,8 +20,9 @@ extension NATSConnection {
 }
 
 extension NATSConnection {
-    /// The last message on `subject` in the stream, read from the stream's leader, or nil when there is none.
-    func lastMessage(stream: String, subject: String) async throws -> StreamMessage? {
+    /// The last message on `subject` in the stream, read from the stream's leader, or nil when there is none. Throws
+    /// `notFound` when there is no such stream.
+    public func lastMessage(stream: String, subject: String) async throws -> StreamMessage? {
         try await blocking { connection in
             var message: OpaquePointer?
             defer { natsMsg_Destroy(message) }

@@ -29,17 +29,23 @@ public final class LogFollower: Sendable {
     let connection: NATSConnection
     /// The namespace's stream.
     public let stream: NamespaceStream
+    /// The blobs each event names, fetched from ``blobStream`` before it is appended; nil: none.
+    let blobs: BlobReferences?
+    /// The namespace's blobs.
+    public let blobStream: BlobStream
     let logger: Logger
     private let current = Mutex(State.starting)
 
-    /// A follower of `namespace`'s stream into `log`.
+    /// A follower of `namespace`'s stream into `log`; the blobs events name (`blobs`) are stored before them.
     public init(
-        log: EventLog, namespace: String, connection: NATSConnection,
+        log: EventLog, namespace: String, connection: NATSConnection, blobs: BlobReferences? = nil,
         logger: Logger = Logger(label: "muster.replication")
     ) {
         self.log = log
         self.connection = connection
         self.stream = NamespaceStream(namespace: namespace)
+        self.blobs = blobs
+        self.blobStream = BlobStream(namespace: namespace)
         self.logger = logger
     }
 
@@ -100,7 +106,30 @@ public final class LogFollower: Sendable {
             let messages = try await reader.fetch(max: 512, timeout: .milliseconds(500))
             if messages.isEmpty { continue }
             let events = try messages.map { try StoredEvent(position: $0.sequence, envelope: $0.data) }
+            if let blobs { try await fetchBlobs(namedBy: events, blobs) }
             try await log.appendStored(events)
+        }
+    }
+
+    /// Stores the blobs `events` name that this log lacks, from the blob stream, before the events are appended. A
+    /// blob the stream does not hold (published by a release before blob replication) is skipped with a warning:
+    /// the events must go on; its document then cannot be read on this node.
+    private func fetchBlobs(namedBy events: [StoredEvent], _ blobs: BlobReferences) async throws {
+        for event in events {
+            for id in blobs(try event.recorded()) where try !log.blobs.exists(id) {
+                guard let bytes = try await blobStream.content(id, over: connection) else {
+                    logger.warning(
+                        "blob \(id) named by event \(event.position) of namespace \(stream.namespace) is not in the stream \(blobStream.name): the event is kept without it"
+                    )
+                    continue
+                }
+                let stored = try await log.blobs.put(bytes)
+                if stored.info.id != id {
+                    logger.error(
+                        "the stream \(blobStream.name) holds other content for blob \(id) (its SHA-256 is \(stored.info.id))"
+                    )
+                }
+            }
         }
     }
 

@@ -33,15 +33,18 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
         public var acknowledgement: Acknowledgement
         /// Copies of the stream.
         public var replicas: Int
+        /// The blobs each event names, replicated with it (`BlobStream`); nil: no blob goes with any event.
+        public var blobs: BlobReferences?
 
         public init(
             holder: NamespaceLease.Holder, leaseTime: Duration = .seconds(6), acknowledgement: Acknowledgement = .local,
-            replicas: Int = 3
+            replicas: Int = 3, blobs: BlobReferences? = nil
         ) {
             self.holder = holder
             self.leaseTime = leaseTime
             self.acknowledgement = acknowledgement
             self.replicas = replicas
+            self.blobs = blobs
         }
 
         /// How long before its lapse on the server a lease is no longer trusted here: clocks and delays differ.
@@ -209,7 +212,8 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
 
     /// Runs a follower until this node holds the lease (true), or is cancelled or finds its log diverged (false).
     private func followUntilTheLeaseIsTaken() async -> Bool {
-        let follower = LogFollower(log: log, namespace: stream.namespace, connection: connection, logger: logger)
+        let follower = LogFollower(
+            log: log, namespace: stream.namespace, connection: connection, blobs: options.blobs, logger: logger)
         let following = Task { await follower.run() }
         defer { following.cancel() }
         while !Task.isCancelled {
@@ -272,7 +276,8 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
         let info = try await connection.createOrUpdateStream(stream.configuration(replicas: options.replicas))
         if log.head < info.lastSequence { try await catchUp(to: info.lastSequence) }
         let publisher = LogPublisher(
-            log: log, namespace: stream.namespace, connection: connection, replicas: options.replicas, logger: logger)
+            log: log, namespace: stream.namespace, connection: connection, replicas: options.replicas,
+            blobs: options.blobs, logger: logger)
         publishing.withLock { $0 = Task { await publisher.run() } }
         let announcement = AppendRequest(
             namespace: stream.namespace, stream: "cluster",

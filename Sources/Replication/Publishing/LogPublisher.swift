@@ -46,18 +46,25 @@ public final class LogPublisher: Sendable {
     /// The namespace's stream.
     public let stream: NamespaceStream
     let replicas: Int
+    /// The blobs each event names, published before it to ``blobStream``; nil: none.
+    let blobs: BlobReferences?
+    /// The namespace's blobs.
+    public let blobStream: BlobStream
     let logger: Logger
     private let status = Mutex(Status())
 
-    /// A publisher of `log` (the log of `namespace`) over `connection`, to a stream of `replicas` copies.
+    /// A publisher of `log` (the log of `namespace`) over `connection`, to a stream of `replicas` copies; the blobs
+    /// events name (`blobs`) go to the namespace's blob stream before them.
     public init(
         log: EventLog, namespace: String, connection: NATSConnection, replicas: Int = 3,
-        logger: Logger = Logger(label: "muster.replication")
+        blobs: BlobReferences? = nil, logger: Logger = Logger(label: "muster.replication")
     ) {
         self.log = log
         self.connection = connection
         self.stream = NamespaceStream(namespace: namespace)
         self.replicas = replicas
+        self.blobs = blobs
+        self.blobStream = BlobStream(namespace: namespace)
         self.logger = logger
     }
 
@@ -126,6 +133,7 @@ public final class LogPublisher: Sendable {
     /// to be this log's own events.
     private func resume() async throws {
         let info = try await connection.createOrUpdateStream(stream.configuration(replicas: replicas))
+        if blobs != nil { _ = try await connection.createOrUpdateStream(blobStream.configuration(replicas: replicas)) }
         let held = info.lastSequence
         let head = log.head
         if held > head {
@@ -171,6 +179,7 @@ public final class LogPublisher: Sendable {
 
     /// Publishes a run of events in one pipelined batch; what the stream acknowledged before a failure counts.
     private func publish(_ events: [StoredEvent]) async throws {
+        if let blobs { try await publishBlobs(namedBy: events, blobs) }
         let messages = events.map { event in
             OutgoingMessage(
                 subject: stream.subject, data: event.envelope, messageID: event.id.uuidString,
@@ -192,6 +201,23 @@ public final class LogPublisher: Sendable {
             )
         }
         advance(to: events.last!.position)
+    }
+
+    /// Publishes the blobs `events` name that the blob stream does not hold yet, before the events themselves: a
+    /// replica holding an event can hold its blob. A blob this log lacks (named by an event a release before blob
+    /// replication followed) is skipped, with a warning: it cannot be sent, and the events must go on.
+    private func publishBlobs(namedBy events: [StoredEvent], _ blobs: BlobReferences) async throws {
+        for event in events {
+            for id in blobs(try event.recorded()) where try await !blobStream.holds(id, over: connection) {
+                guard try log.blobs.exists(id) else {
+                    logger.warning(
+                        "blob \(id) named by event \(event.position) of namespace \(stream.namespace) is not in this node's store: not replicated"
+                    )
+                    continue
+                }
+                try await blobStream.publish(id, try log.blobs.bytes(id), over: connection)
+            }
+        }
     }
 
     /// Records how far the stream holds this log; returns that position.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Muster
 import NATS
 import Replication
 
@@ -74,7 +75,7 @@ struct ServeClusterOptions: ParsableArguments {
         let connection = try credentials.configuration(servers: cluster, name: "muster-\(name)")
         let options = ReplicatedNamespace.Options(
             holder: .init(node: name, url: url), leaseTime: .milliseconds(Int64(leaseSeconds * 1000)),
-            acknowledgement: acknowledgement, replicas: clusterReplicas)
+            acknowledgement: acknowledgement, replicas: clusterReplicas, blobs: MusterDomain.blobReferences)
         return (connection, options)
     }
 }

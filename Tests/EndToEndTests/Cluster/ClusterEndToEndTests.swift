@@ -211,5 +211,31 @@ extension ClusterSuites {
             #expect(await a.stop() == 0, "\(a.running.state())")
             await nats.stopAll()
         }
+
+        /// A document's content goes with its event: uploaded on the primary (1.2 MB, three parts in the blob stream),
+        /// it is served by the replica from its own store — also once the primary is gone.
+        @Test func aDocumentUploadedOnThePrimaryIsServedByTheReplicaFromItsOwnStore() async throws {
+            let (nats, a, b, ada) = try await Self.pair()
+            defer { Task { await nats.stopAll() } }
+            let photo = MediaSamples.file("jpeg", size: 1_200_000)
+            let uploaded = try await eventually("the upload on a answered other than 503") {
+                let answer = try await a.upload("kind=image", photo, type: "image/jpeg", token: ada)
+                return answer.status == 503 ? nil : answer
+            }
+            #expect(uploaded.status == 201, "\(uploaded.text)")
+            let name = try #require(uploaded.object["name"] as? String)
+            let served = try await eventually("b to serve the document itself") {
+                let answer = try await b.send("GET", "api/v1/documents/\(name)", token: ada)
+                return answer.status == 200 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
+            }
+            #expect(Array(served.body) == photo)
+            #expect(served.headers["content-type"] == "image/jpeg")
+
+            #expect(await a.stop(with: SIGKILL) == SIGKILL)
+            let after = try await b.send("GET", "api/v1/documents/\(name)", token: ada)
+            #expect(after.status == 200 && Array(after.body) == photo, "the content outlives the primary")
+            #expect(await b.stop() == 0, "\(b.running.state())")
+            await nats.stopAll()
+        }
     }
 }
