@@ -38,6 +38,10 @@ public final class NATSCluster: @unchecked Sendable {
     public let userName: String?
     /// The password of `userName`.
     public let password: String?
+    /// The test authority and server certificates when the servers speak TLS to clients.
+    public private(set) var certificates: TestCertificates?
+    /// Whether the servers ask clients for a certificate of the test authority.
+    public let clientCertificates: Bool
     private let lock = NSLock()
     private var processes: [ChildProcess?]
 
@@ -46,14 +50,28 @@ public final class NATSCluster: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - userName: the one user the servers accept (with `password`); nil: anyone may connect.
-    public init(servers count: Int = 1, userName: String? = nil, password: String? = nil) async throws {
+    ///   - tls: speak TLS only to clients, with a certificate for 127.0.0.1 from an authority made for the test
+    ///     (`certificates`); `clientCertificates`: and take only clients showing a certificate of it.
+    public init(
+        servers count: Int = 1, userName: String? = nil, password: String? = nil, tls: Bool = false,
+        clientCertificates: Bool = false
+    ) async throws {
         precondition(count == 1 || count == 3, "a NATSCluster has one server or three")
         self.userName = userName
         self.password = password
+        self.clientCertificates = clientCertificates
         Self.stopOrphans()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(Self.directoryPrefix)\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if tls {
+            let made = try await TestCertificates.make(in: directory.appendingPathComponent("tls"))
+            certificates = made
+            if clientCertificates {
+                let client = try await made.client(commonName: "muster-test")
+                clientCertificate = (client.certificateFile, client.keyFile)
+            }
+        }
         processes = Array(repeating: nil, count: count)
         // One cluster starts at a time in a test run: suites run in parallel, and several nats-servers starting at
         // once on a loaded machine were seen to stall for more than 30 s.
@@ -98,8 +116,17 @@ public final class NATSCluster: @unchecked Sendable {
         NATSConfiguration(
             servers: server.map { servers[$0].url } ?? urls, name: name, userName: userName, password: password,
             connectTimeout: .seconds(2), requestTimeout: requestTimeout, reconnectWait: .milliseconds(100),
-            pingInterval: .milliseconds(500))
+            pingInterval: .milliseconds(500), tls: clientTLS)
     }
+
+    /// What a client of these servers needs for TLS: the authority, and a certificate of it when the servers ask
+    /// for one (made once, for common name `muster-test`).
+    private var clientTLS: NATSTLS? {
+        guard let certificates else { return nil }
+        return NATSTLS(
+            caFile: certificates.caFile, certificateFile: clientCertificate?.0, keyFile: clientCertificate?.1)
+    }
+    private var clientCertificate: (String, String)?
 
     /// The log of `server` so far, for reading a failure.
     public func log(of server: Int) -> String {
@@ -261,6 +288,13 @@ public final class NATSCluster: @unchecked Sendable {
                 "}",
                 "log_file: \"\(logFile(server).path)\"",
             ]
+            if let certificates {
+                lines += [
+                    "tls {", "  cert_file: \"\(certificates.serverCertificateFile)\"",
+                    "  key_file: \"\(certificates.serverKeyFile)\"", "  ca_file: \"\(certificates.caFile)\"",
+                    "  verify: \(clientCertificates)", "}",
+                ]
+            }
             if let userName {
                 lines += ["authorization {", "  user: \"\(userName)\"", "  password: \"\(password ?? "")\"", "}"]
             }

@@ -24,13 +24,15 @@ public struct NATSConfiguration: Sendable, CustomStringConvertible {
     /// How often the client pings the server; two pings without a pong count as a lost connection (that is how a
     /// server that hangs without closing its socket is noticed).
     public var pingInterval: Duration
+    /// TLS to the servers, or nil for none (unless a URL says `tls://`).
+    public var tls: NATSTLS?
 
     /// A configuration; `servers` is one URL or several separated by commas
     /// (`nats://10.0.0.1:4222,nats://10.0.0.2:4222`).
     public init(
         servers: String, name: String, userName: String? = nil, password: String? = nil,
         connectTimeout: Duration = .seconds(2), requestTimeout: Duration = .seconds(5),
-        reconnectWait: Duration = .milliseconds(250), pingInterval: Duration = .seconds(10)
+        reconnectWait: Duration = .milliseconds(250), pingInterval: Duration = .seconds(10), tls: NATSTLS? = nil
     ) {
         self.servers = servers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
@@ -41,6 +43,7 @@ public struct NATSConfiguration: Sendable, CustomStringConvertible {
         self.requestTimeout = requestTimeout
         self.reconnectWait = reconnectWait
         self.pingInterval = pingInterval
+        self.tls = tls
     }
 
     /// The servers without credentials, the way errors and logs name them.
@@ -61,6 +64,9 @@ public struct NATSConfiguration: Sendable, CustomStringConvertible {
         for duration in [connectTimeout, requestTimeout, pingInterval] where duration.milliseconds <= 0 {
             throw NATSError(
                 .invalidArgument, "the NATS timeouts and ping interval must be at least 1 ms, not \(duration)")
+        }
+        if let tls, (tls.certificateFile == nil) != (tls.keyFile == nil) {
+            throw NATSError(.invalidArgument, "a client certificate for NATS goes with its key: give both or neither")
         }
         if reconnectWait < .zero {
             throw NATSError(.invalidArgument, "the NATS reconnect wait must not be negative, not \(reconnectWait)")
@@ -91,5 +97,22 @@ extension Duration {
     var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+/// TLS to NATS servers: the certificate authorities their certificates are checked against, and this client's own
+/// certificate and key when the servers ask clients for one.
+public struct NATSTLS: Sendable, Hashable {
+    /// A PEM file of the authorities.
+    public var caFile: String
+    /// A PEM file of the client's certificate (with `keyFile`), or nil.
+    public var certificateFile: String?
+    /// A PEM file of its private key (not encrypted).
+    public var keyFile: String?
+
+    public init(caFile: String, certificateFile: String? = nil, keyFile: String? = nil) {
+        self.caFile = caFile
+        self.certificateFile = certificateFile
+        self.keyFile = keyFile
     }
 }

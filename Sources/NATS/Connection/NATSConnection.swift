@@ -166,6 +166,18 @@ public final class NATSConnection: @unchecked Sendable {
         for (status, call) in settings {
             try NATS.check(status, what, call: call, secrets: secrets)
         }
+        if let tls = configuration.tls {
+            try NATS.check(natsOptions_SetSecure(options, true), what, call: "natsOptions_SetSecure", secrets: secrets)
+            try NATS.check(
+                natsOptions_LoadCATrustedCertificates(options, tls.caFile), "\(what): reading \(tls.caFile)",
+                call: "natsOptions_LoadCATrustedCertificates", secrets: secrets)
+            if let certificate = tls.certificateFile, let key = tls.keyFile {
+                try NATS.check(
+                    natsOptions_LoadCertificatesChain(options, certificate, key),
+                    "\(what): reading \(certificate) and \(key)", call: "natsOptions_LoadCertificatesChain",
+                    secrets: secrets)
+            }
+        }
         if let userName = configuration.userName {
             // Named in an error only by the call, never with the password.
             try NATS.check(

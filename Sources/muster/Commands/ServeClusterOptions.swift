@@ -41,7 +41,8 @@ struct ServeClusterOptions: ParsableArguments {
             else {
                 throw ValidationError(
                     "--node, --advertise, --acknowledge, --lease-seconds, --cluster-replicas, --replication-timeout, "
-                        + "--cluster-user and --cluster-password-file need --cluster URLS")
+                        + "--cluster-user, --cluster-password-file, --cluster-ca-file, --cluster-cert-file and "
+                        + "--cluster-key-file need --cluster URLS")
             }
             return nil
         }

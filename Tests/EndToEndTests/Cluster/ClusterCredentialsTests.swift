@@ -82,8 +82,53 @@ extension ClusterSuites {
             let alone = try await MusterProcess.run(["serve", "--data", data.url.path, "--cluster-user", "muster"])
             #expect(
                 alone.status == 2
-                    && alone.stderr.contains("--cluster-user and --cluster-password-file need --cluster URLS"),
+                    && alone.stderr.contains(
+                        "--cluster-password-file, --cluster-ca-file, --cluster-cert-file and "
+                            + "--cluster-key-file need --cluster URLS"),
                 "\(alone)")
+            await nats.stopAll()
+        }
+
+        /// NATS servers that speak TLS and ask for a client certificate: a node joins with the authority, its
+        /// certificate and its owner-only key; the CLI without the authority is told to give it.
+        @Test func aNodeJoinsServersSpeakingTLSWithTheAuthorityAndItsCertificate() async throws {
+            let nats = try await NATSCluster(servers: 1, tls: true, clientCertificates: true)
+            defer { Task { await nats.stopAll() } }
+            let certificates = try #require(nats.certificates)
+            let client = try await certificates.client(commonName: "node-a")
+            let tls = [
+                "--cluster-ca-file", certificates.caFile, "--cluster-cert-file", client.certificateFile,
+                "--cluster-key-file", client.keyFile,
+            ]
+            let port = try LoopbackPort.free()
+            let node = try await ServerProcess(
+                extraArguments: [
+                    "--cluster", nats.urls, "--node", "a", "--advertise", "http://127.0.0.1:\(port)",
+                    "--cluster-replicas", "1",
+                ] + tls, port: port)
+            let token = try await eventually("node a to take writes") {
+                let answer = try await node.send(
+                    "POST", "api/v1/auth/token", json: #"{"username":"ada","password":"secret-ada"}"#)
+                return answer.status == 200 ? answer.object["accessToken"] as? String : nil
+            }
+            #expect(!token.isEmpty)
+            let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"] + tls)
+            #expect(status.status == 0 && status.stdout.contains(#""role":"primary""#), "\(status)")
+
+            let plain = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls])
+            #expect(plain.status == 2 && plain.stderr.contains("give --cluster-ca-file"), "\(plain)")
+            let noCertificate = try await MusterProcess.run(
+                ["cluster", "status", "--cluster", nats.urls, "--cluster-ca-file", certificates.caFile])
+            #expect(
+                noCertificate.status == 2
+                    && noCertificate.stderr.contains("when they ask for one, --cluster-cert-file"),
+                "\(noCertificate)")
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: client.keyFile)
+            let readableKey = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls] + tls)
+            #expect(
+                readableKey.status == 2 && readableKey.stderr.contains("--cluster-key-file")
+                    && readableKey.stderr.contains("chmod 600"), "\(readableKey)")
+            #expect(await node.stop() == 0)
             await nats.stopAll()
         }
     }
