@@ -8,7 +8,9 @@ import Foundation
 /// Headless Chromium driven by Debian's chromedriver on loopback, with a fake camera and microphone that need no
 /// permission prompt. One browser per test; `close()` ends both processes.
 public final class Browser: @unchecked Sendable {
-    let driver: Process
+    /// chromedriver, started with `posix_spawn` (not Foundation's `Process`, which on Linux learns of an exit only once
+    /// every copy of a socket it hands the child is closed — and a process started meanwhile may hold one).
+    let driver: ChildProcess
     /// The browser's profile and the driver's log, removed by `close()`.
     let profile: URL
     public let webDriver: WebDriver
@@ -21,12 +23,7 @@ public final class Browser: @unchecked Sendable {
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         let port = try LoopbackPort.free()
         log = profile.appendingPathComponent("chromedriver.log")
-        driver = Process()
-        driver.executableURL = URL(fileURLWithPath: try Self.executable("chromedriver"))
-        driver.arguments = ["--port=\(port)", "--log-path=\(log.path)"]
-        driver.standardOutput = FileHandle.nullDevice
-        driver.standardError = FileHandle.nullDevice
-        try driver.run()
+        driver = try ChildProcess(try Self.executable("chromedriver"), ["--port=\(port)", "--log-path=\(log.path)"])
         let base = URL(string: "http://127.0.0.1:\(port)")!
         try await Self.waitUntilReady(base, driver: driver)
         let options: [String: Any] = [
@@ -58,20 +55,16 @@ public final class Browser: @unchecked Sendable {
     public func close() async {
         _ = try? await WebDriver.command(
             "DELETE", webDriver.base.appendingPathComponent("session/\(webDriver.session)"))
-        kill(driver.processIdentifier, SIGKILL)
-        let driver = driver
-        // On a thread of its own: a blocked dispatch or cooperative thread stalls every task on a small machine.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                driver.waitUntilExit()
-                done.resume()
-            }
-        }
+        driver.send(SIGKILL)
+        await driver.waitForExit()
         try? FileManager.default.removeItem(at: profile)
     }
 
     deinit {
-        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
+        if driver.isRunning {
+            driver.send(SIGKILL)
+            driver.reap()
+        }
     }
 
     public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -86,7 +79,7 @@ public final class Browser: @unchecked Sendable {
             description: "\(name) is not installed: run Tools/install-deps (Debian's chromium, chromium-driver)")
     }
 
-    private static func waitUntilReady(_ base: URL, driver: Process) async throws {
+    private static func waitUntilReady(_ base: URL, driver: ChildProcess) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             guard driver.isRunning else { throw WebDriver.Failure(description: "chromedriver exited at start") }
