@@ -42,24 +42,10 @@ struct ClusterCredentials: ParsableArguments {
 
     /// The CA file, and the client certificate and key when given: both or neither, the key owner-only.
     private func tls() throws -> NATSTLS? {
-        if let clusterCaFile, !FileManager.default.isReadableFile(atPath: clusterCaFile) {
-            throw ValidationError("--cluster-ca-file \(clusterCaFile) cannot be read")
-        }
-        guard clusterCertFile != nil || clusterKeyFile != nil else { return clusterCaFile.map { NATSTLS(caFile: $0) } }
-        guard let clusterCertFile, let clusterKeyFile else {
-            throw ValidationError("--cluster-cert-file and --cluster-key-file go together: give both or neither")
-        }
-        guard let clusterCaFile else {
-            throw ValidationError("--cluster-cert-file and --cluster-key-file are for TLS: give --cluster-ca-file too")
-        }
-        guard FileManager.default.isReadableFile(atPath: clusterCertFile) else {
-            throw ValidationError("--cluster-cert-file \(clusterCertFile) cannot be read")
-        }
-        try SecretFile.requireOwnerOnly(clusterKeyFile, option: "--cluster-key-file")
-        guard FileManager.default.isReadableFile(atPath: clusterKeyFile) else {
-            throw ValidationError("--cluster-key-file \(clusterKeyFile) cannot be read")
-        }
-        return NATSTLS(caFile: clusterCaFile, certificateFile: clusterCertFile, keyFile: clusterKeyFile)
+        try TLSFiles.checked(
+            caFile: clusterCaFile, certificateFile: clusterCertFile, keyFile: clusterKeyFile, prefix: "--cluster",
+            needs: "--cluster-ca-file"
+        ).map { NATSTLS(caFile: $0.caFile, certificateFile: $0.certificateFile, keyFile: $0.keyFile) }
     }
 
     /// What a failed connection says, with what to do when the servers refused the credentials.

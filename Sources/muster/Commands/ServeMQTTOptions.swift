@@ -78,22 +78,10 @@ struct ServeMQTTOptions: ParsableArguments {
 
     /// The CA file, and the client certificate and key when given: both or neither, the key owner-only.
     private func tls() throws -> MQTTTLS? {
-        guard mqttCertFile != nil || mqttKeyFile != nil else { return mqttCaFile.map { MQTTTLS(caFile: $0) } }
-        guard let mqttCertFile, let mqttKeyFile else {
-            throw ValidationError("--mqtt-cert-file and --mqtt-key-file go together: give both or neither")
-        }
-        guard let mqttCaFile else {
-            throw ValidationError(
-                "--mqtt-cert-file and --mqtt-key-file are for TLS: give --mqtt-ca-file and an mqtts:// URL too")
-        }
-        guard FileManager.default.isReadableFile(atPath: mqttCertFile) else {
-            throw ValidationError("--mqtt-cert-file \(mqttCertFile) cannot be read")
-        }
-        try SecretFile.requireOwnerOnly(mqttKeyFile, option: "--mqtt-key-file")
-        guard FileManager.default.isReadableFile(atPath: mqttKeyFile) else {
-            throw ValidationError("--mqtt-key-file \(mqttKeyFile) cannot be read")
-        }
-        return MQTTTLS(caFile: mqttCaFile, certificateFile: mqttCertFile, keyFile: mqttKeyFile)
+        try TLSFiles.checked(
+            caFile: mqttCaFile, certificateFile: mqttCertFile, keyFile: mqttKeyFile, prefix: "--mqtt",
+            needs: "--mqtt-ca-file and an mqtts:// URL"
+        ).map { MQTTTLS(caFile: $0.caFile, certificateFile: $0.certificateFile, keyFile: $0.keyFile) }
     }
 
     private func password() throws -> String? {
