@@ -25,6 +25,18 @@ struct ForwardingKeyTests {
         #expect(!key.verifies("not base64!", of: Self.claim, now: Self.claim.time))
     }
 
+    @Test func printingTheKeyOrWhatHoldsItShowsNoneOfItsBits() {
+        let bits = SymmetricKey(size: .bits256)
+        let raw = bits.withUnsafeBytes { Array($0) }
+        let forms = [Data(raw).base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined()]
+        struct Holder { var key: ForwardingKey? }
+        let key = ForwardingKey(bits)
+        for text in [String(describing: key), String(reflecting: key), String(describing: Holder(key: key))] {
+            #expect(!forms.contains { text.contains($0) }, "\(text)")
+            #expect(text.contains("not shown"), "\(text)")
+        }
+    }
+
     @Test func aSignatureHoldsForThirtySecondsEitherSide() {
         let key = ForwardingKey(SymmetricKey(size: .bits256))
         let signature = key.signature(of: Self.claim)

@@ -8,7 +8,7 @@ import NATS
 /// One key per cluster: 256 random bits made by the first node that starts, kept in the key-value bucket
 /// `MUSTER_CLUSTER` (no time to live), read by every other node. Whoever can read it can also write the cluster's
 /// logs. It never enters a log line or the event log.
-public struct ForwardingKey: Sendable {
+public struct ForwardingKey: Sendable, CustomStringConvertible {
     /// The bucket of the cluster's own settings.
     public static let bucket = "MUSTER_CLUSTER"
     static let entry = "forwarding-key"
@@ -18,6 +18,9 @@ public struct ForwardingKey: Sendable {
     private let key: SymmetricKey
 
     public init(_ key: SymmetricKey) { self.key = key }
+
+    /// Never the key's bits, wherever a configuration is printed.
+    public var description: String { "ForwardingKey(256 bits, not shown)" }
 
     /// The cluster's key: read from the bucket, or — by the first node — made and kept there. Two nodes starting at
     /// once agree: the one whose create fails reads the other's.
