@@ -96,7 +96,7 @@ public final class LogFollower: Sendable {
         guard try await stream.agrees(with: log, at: head, over: connection) else {
             throw StoreError(
                 .conflict,
-                "this node's log of namespace \(stream.namespace) holds another event at position \(head) than the namespace's stream: set the data directory aside and start the node on an empty one to rebuild it from the stream"
+                "this node's log of namespace \(stream.namespace) holds another event at position \(head) than the namespace's stream: restart the node — muster serve --cluster sets such a data directory aside and rebuilds it from the stream"
             )
         }
     }

@@ -18,8 +18,23 @@ struct ClusterCommand: AsyncParsableCommand {
         var cluster: String
         @OptionGroup var credentials: ClusterCredentials
 
+        /// Runs `body` with the connection and the leases' bucket, and closes the connection before returning or
+        /// throwing: a process that exits with it open races libnats' threads (and OpenSSL's, over TLS) and was
+        /// seen to crash in `free` at exit.
+        func withLeases<T>(_ body: (NATSConnection, KeyValueBucket) async throws -> T) async throws -> T {
+            let (connection, leases) = try await leases()
+            do {
+                let value = try await body(connection, leases)
+                await connection.close()
+                return value
+            } catch {
+                await connection.close()
+                throw error
+            }
+        }
+
         /// The leases' bucket; refused with a clear line when no node ever made it.
-        func leases() async throws -> (NATSConnection, KeyValueBucket) {
+        private func leases() async throws -> (NATSConnection, KeyValueBucket) {
             let configuration = try credentials.configuration(servers: cluster, name: "muster-cli")
             let connection: NATSConnection
             do {
@@ -61,8 +76,10 @@ struct ClusterCommand: AsyncParsableCommand {
         @Flag(help: "Print one JSON array.") var json = false
 
         func run() async throws {
-            let (connection, leases) = try await servers.leases()
-            defer { Task { await connection.close() } }
+            try await servers.withLeases(show)
+        }
+
+        private func show(_ connection: NATSConnection, _ leases: KeyValueBucket) async throws {
             let (holders, reports) = try await NamespaceLease.cluster(leases)
             var rows: [Row] = []
             for report in reports.sorted(by: { ($0.namespace, $0.node) < ($1.namespace, $1.node) }) {
@@ -98,8 +115,10 @@ struct ClusterCommand: AsyncParsableCommand {
             guard wait > 0, wait <= 3600 else {
                 throw ValidationError("--wait \(wait): expected more than 0, at most 3600")
             }
-            let (connection, leases) = try await servers.leases()
-            defer { Task { await connection.close() } }
+            try await servers.withLeases { _, leases in try await move(leases) }
+        }
+
+        private func move(_ leases: KeyValueBucket) async throws {
             let lease = NamespaceLease(leases: leases, stream: NamespaceStream(namespace: namespace))
             let (_, reports) = try await NamespaceLease.cluster(leases)
             guard reports.contains(where: { $0.namespace == namespace && $0.node == node }) else {

@@ -166,18 +166,25 @@ struct Serve: AsyncParsableCommand {
         _ = try cluster.options(host: host, port: port)
     }
 
-    /// This node's part in the cluster of `--cluster`, for the namespace of `--namespace`; nil without one. Sets the
-    /// cluster's forwarding key in `configuration`.
-    private func joinCluster(
-        log: EventLog, logger: Logger, configuration: inout ServerConfiguration
-    ) async throws -> ReplicatedNamespace? {
+    /// The connection to the cluster of `--cluster` and this node's options; nil without one.
+    private func connectCluster(
+        logger: Logger
+    ) async throws -> (nats: NATSConfiguration, options: ReplicatedNamespace.Options, connection: NATSConnection)? {
         guard let (natsConfiguration, options) = try cluster.options(host: host, port: port) else { return nil }
-        let connection: NATSConnection
         do {
-            connection = try await NATSConnection.connect(natsConfiguration, logger: logger)
+            return (natsConfiguration, options, try await NATSConnection.connect(natsConfiguration, logger: logger))
         } catch let error as NATSError {
             throw ClusterCredentials.failure(error, natsConfiguration)
         }
+    }
+
+    /// This node's part in the cluster it connected to, for the namespace of `--namespace`. Sets the cluster's
+    /// forwarding key in `configuration`.
+    private func joinCluster(
+        _ joining: (nats: NATSConfiguration, options: ReplicatedNamespace.Options, connection: NATSConnection),
+        log: EventLog, logger: Logger, configuration: inout ServerConfiguration
+    ) async throws -> ReplicatedNamespace {
+        let (natsConfiguration, options, connection) = joining
         let leases: KeyValueBucket
         do {
             leases = try await Self.onceJetStreamAnswers(logger) {
@@ -235,10 +242,29 @@ struct Serve: AsyncParsableCommand {
         let metrics = ServerMetrics(registry: registry)
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
-        let log = try data.open(mustExist: false, allowOlderFormat: true) { commit in metrics.commit(commit) }
-        defer { log.close() }
+        var opened = try data.open(mustExist: false, allowOlderFormat: true) { commit in metrics.commit(commit) }
         // A previous release's directory is brought forward as `muster migrate` would.
-        _ = try await Migrate.bringForward(log)
+        _ = try await Migrate.bringForward(opened)
+        let joining = try await connectCluster(logger: logger)
+        if let joining {
+            do {
+                if let reason = try await NamespaceStream(namespace: namespace).divergence(
+                    of: opened, over: joining.connection)
+                {
+                    opened.close()
+                    let aside = try DivergedDirectory.setAside(data.directory)
+                    logger.warning(
+                        "\(reason): the data directory was moved aside to \(aside.path) (kept, nothing deleted); the namespace is rebuilt from the stream"
+                    )
+                    opened = try data.open(mustExist: false) { commit in metrics.commit(commit) }
+                }
+            } catch {
+                opened.close()
+                throw error
+            }
+        }
+        let log = opened
+        defer { log.close() }
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
@@ -288,7 +314,10 @@ struct Serve: AsyncParsableCommand {
             configuration.webApp.singleSignOn = await singleSignOn(
                 issuer: oidcIssuer, clientId: oidcClientId ?? oidcAudience)
         }
-        let node = try await joinCluster(log: log, logger: logger, configuration: &configuration)
+        var node: ReplicatedNamespace?
+        if let joining {
+            node = try await joinCluster(joining, log: log, logger: logger, configuration: &configuration)
+        }
         let server: MusterServer
         do {
             server = try await MusterServer.make(
@@ -301,6 +330,20 @@ struct Serve: AsyncParsableCommand {
         let scheme = configuration.tls == nil ? "http" : "https"
         let directory = log.directory.path
         let head = log.head
+        // The NATS connection is closed before the process ends, also when serving fails: one left open races
+        // libnats' threads (and OpenSSL's, over TLS) at exit.
+        do {
+            try await serve(server, scheme: scheme, directory: directory, head: head)
+        } catch {
+            await joining?.connection.close()
+            throw error
+        }
+        await joining?.connection.close()
+        FileHandle.standardError.write(Data("muster serve: stopped; every acknowledged event is on disk\n".utf8))
+    }
+
+    /// Runs the server until it is told to stop; says where it listens once it does.
+    private func serve(_ server: MusterServer, scheme: String, directory: String, head: UInt64) async throws {
         try await server.run { port in
             // On stdout, so scripts (and tests) started with --port 0 learn the port.
             if json {
@@ -316,7 +359,6 @@ struct Serve: AsyncParsableCommand {
 
                     """.utf8))
         }
-        FileHandle.standardError.write(Data("muster serve: stopped; every acknowledged event is on disk\n".utf8))
     }
 
     /// A document from a file or an http(s) URL; errors name `option`.

@@ -237,5 +237,46 @@ extension ClusterSuites {
             #expect(await b.stop() == 0, "\(b.running.state())")
             await nats.stopAll()
         }
+
+        /// A node whose data directory holds events the cluster never took — here a directory of its own, with its own
+        /// administrator at the positions where the stream holds a's — sets it aside at start (kept beside it,
+        /// nothing deleted) and rebuilds the namespace from the stream.
+        @Test func aNodeWhoseLogDivergesFromTheStreamSetsItAsideAndRebuildsTheNamespace() async throws {
+            let (nats, a, b, ada) = try await Self.pair()
+            defer { Task { await nats.stopAll() } }
+            let added = try await Self.retried(
+                a, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
+            #expect(added.status == 201, "\(added.text)")
+
+            let c = try await Self.node("c", nats, administrator: true)
+            let parent = c.directory.url.deletingLastPathComponent()
+            let aside = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: parent.path).first {
+                    $0.hasPrefix(c.directory.url.lastPathComponent + ".diverged-")
+                }, "the old directory beside the new one: \(c.running.stderr)")
+            let kept = parent.appendingPathComponent(aside)
+            defer { try? FileManager.default.removeItem(at: kept) }
+            #expect(c.running.stderr.contains("moved aside to \(kept.path)"), "\(c.running.stderr)")
+            let users = try await eventually("joe in c's rebuilt directory, read there") {
+                let answer = try await c.send("GET", "api/v1/users", token: ada)
+                let names = answer.array.compactMap { $0["username"] as? String }
+                return answer.status == 200 && answer.headers["muster-forwarded-by"] == nil && names.contains("joe")
+                    ? names : nil
+            }
+            #expect(Set(users) == ["ada", "joe"])
+
+            #expect(await c.stop() == 0, "\(c.running.state())")
+            #expect(await b.stop() == 0, "\(b.running.state())")
+            #expect(await a.stop() == 0, "\(a.running.state())")
+            // The old log is kept as it was: its own first event, not the stream's.
+            let old = try EventLog(directory: kept)
+            let rebuilt = try EventLog(directory: c.directory.url)
+            let onA = try EventLog(directory: a.directory.url)
+            let first = try [old, rebuilt, onA].map { log in try log.read { try $0.event(at: 1)?.id } }
+            [old, rebuilt, onA].forEach { $0.close() }
+            #expect(first[0] != nil && first[0] != first[2], "the set-aside log is c's own")
+            #expect(first[1] == first[2], "the rebuilt log is the stream's")
+            await nats.stopAll()
+        }
     }
 }
