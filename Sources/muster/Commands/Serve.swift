@@ -166,10 +166,44 @@ struct Serve: AsyncParsableCommand {
         _ = try cluster.options(host: host, port: port)
     }
 
+    /// The data directory's log, a previous release's brought forward as `muster migrate` would. On a node of a
+    /// cluster, a log holding another event than the namespace's stream at a position both hold is set aside
+    /// (`DivergedDirectory`) and an empty one opened, which the node rebuilds from the stream.
+    private func openLog(
+        joining: Joining?,
+        logger: Logger, observer: @escaping @Sendable (EventLog.Commit) -> Void
+    ) async throws -> EventLog {
+        let log = try data.open(mustExist: false, allowOlderFormat: true, commitObserver: observer)
+        do {
+            _ = try await Migrate.bringForward(log)
+            guard let joining,
+                let reason = try await Self.onceJetStreamAnswers(
+                    logger,
+                    { [namespace] in
+                        try await NamespaceStream(namespace: namespace).divergence(of: log, over: joining.connection)
+                    })
+            else { return log }
+            log.close()
+            let aside = try DivergedDirectory.setAside(data.directory)
+            logger.warning(
+                "\(reason): the data directory was moved aside to \(aside.path) (kept, nothing deleted); the namespace is rebuilt from the stream"
+            )
+            return try data.open(mustExist: false, commitObserver: observer)
+        } catch {
+            log.close()
+            throw error
+        }
+    }
+
+    /// A node's way into its cluster: how it reached NATS, its options, its connection.
+    private typealias Joining = (
+        nats: NATSConfiguration, options: ReplicatedNamespace.Options, connection: NATSConnection
+    )
+
     /// The connection to the cluster of `--cluster` and this node's options; nil without one.
     private func connectCluster(
         logger: Logger
-    ) async throws -> (nats: NATSConfiguration, options: ReplicatedNamespace.Options, connection: NATSConnection)? {
+    ) async throws -> Joining? {
         guard let (natsConfiguration, options) = try cluster.options(host: host, port: port) else { return nil }
         do {
             return (natsConfiguration, options, try await NATSConnection.connect(natsConfiguration, logger: logger))
@@ -181,7 +215,7 @@ struct Serve: AsyncParsableCommand {
     /// This node's part in the cluster it connected to, for the namespace of `--namespace`. Sets the cluster's
     /// forwarding key in `configuration`.
     private func joinCluster(
-        _ joining: (nats: NATSConfiguration, options: ReplicatedNamespace.Options, connection: NATSConnection),
+        _ joining: Joining,
         log: EventLog, logger: Logger, configuration: inout ServerConfiguration
     ) async throws -> ReplicatedNamespace {
         let (natsConfiguration, options, connection) = joining
@@ -242,28 +276,25 @@ struct Serve: AsyncParsableCommand {
         let metrics = ServerMetrics(registry: registry)
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
 
-        var opened = try data.open(mustExist: false, allowOlderFormat: true) { commit in metrics.commit(commit) }
-        // A previous release's directory is brought forward as `muster migrate` would.
-        _ = try await Migrate.bringForward(opened)
+        // The NATS connection is closed before the process ends, also when starting or serving fails: one left
+        // open races libnats' threads (and OpenSSL's, over TLS) at exit.
         let joining = try await connectCluster(logger: logger)
-        if let joining {
-            do {
-                if let reason = try await NamespaceStream(namespace: namespace).divergence(
-                    of: opened, over: joining.connection)
-                {
-                    opened.close()
-                    let aside = try DivergedDirectory.setAside(data.directory)
-                    logger.warning(
-                        "\(reason): the data directory was moved aside to \(aside.path) (kept, nothing deleted); the namespace is rebuilt from the stream"
-                    )
-                    opened = try data.open(mustExist: false) { commit in metrics.commit(commit) }
-                }
-            } catch {
-                opened.close()
-                throw error
-            }
+        do {
+            try await runNode(joining: joining, logger: logger, metrics: metrics)
+        } catch {
+            await joining?.connection.close()
+            throw error
         }
-        let log = opened
+        await joining?.connection.close()
+        FileHandle.standardError.write(Data("muster serve: stopped; every acknowledged event is on disk\n".utf8))
+    }
+
+    /// Opens the data directory, joins the cluster it connected to (if any) and serves until told to stop.
+    private func runNode(
+        joining: Joining?,
+        logger: Logger, metrics: ServerMetrics
+    ) async throws {
+        let log = try await openLog(joining: joining, logger: logger) { commit in metrics.commit(commit) }
         defer { log.close() }
         var configuration = ServerConfiguration()
         configuration.host = host
@@ -330,16 +361,7 @@ struct Serve: AsyncParsableCommand {
         let scheme = configuration.tls == nil ? "http" : "https"
         let directory = log.directory.path
         let head = log.head
-        // The NATS connection is closed before the process ends, also when serving fails: one left open races
-        // libnats' threads (and OpenSSL's, over TLS) at exit.
-        do {
-            try await serve(server, scheme: scheme, directory: directory, head: head)
-        } catch {
-            await joining?.connection.close()
-            throw error
-        }
-        await joining?.connection.close()
-        FileHandle.standardError.write(Data("muster serve: stopped; every acknowledged event is on disk\n".utf8))
+        try await serve(server, scheme: scheme, directory: directory, head: head)
     }
 
     /// Runs the server until it is told to stop; says where it listens once it does.
