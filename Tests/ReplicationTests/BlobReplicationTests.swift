@@ -62,4 +62,37 @@ struct BlobReplicationTests {
             #expect(blobs.messages == 1 + 2 + 3, "each part once, though one blob is named twice")
         }
     }
+
+    @Test func aBlobWhosePublishWasCutShortIsSentAgainWhole() async throws {
+        try await withNATS { _, connection in
+            let namespace = uniqueNamespace()
+            let primary = try TestLog("primary").open()
+            let replica = try TestLog("replica").open()
+            let content = Self.content(1_200_000, seed: 4)
+            let id = try await primary.blobs.put(content).info.id
+            try await primary.append(
+                AppendRequest(
+                    namespace: namespace, stream: "documents", events: [NewEvent(type: "Named", body: .json(id.hex))]))
+            // A publisher that died after the first of the blob's three parts.
+            let blobStream = BlobStream(namespace: namespace)
+            try await connection.createOrUpdateStream(blobStream.configuration(replicas: 1))
+            _ = try await connection.publish(
+                subject: "muster.blob.\(blobStream.namespace.suffix).\(id.hex).0",
+                data: withUnsafeBytes(of: UInt32(3).bigEndian) { Array($0) } + content.prefix(512 << 10),
+                messageID: "\(id.hex).0")
+
+            let publisher = LogPublisher(
+                log: primary, namespace: namespace, connection: connection, replicas: 1, blobs: Self.references)
+            let follower = LogFollower(
+                log: replica, namespace: namespace, connection: connection, blobs: Self.references)
+            try await running(publisher.run) {
+                try await running(follower.run) {
+                    try await eventually("the replica to reach the primary's head") {
+                        replica.head == primary.head ? true : nil
+                    }
+                }
+            }
+            #expect(try replica.blobs.bytes(id) == content)
+        }
+    }
 }

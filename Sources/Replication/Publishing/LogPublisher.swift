@@ -208,13 +208,14 @@ public final class LogPublisher: Sendable {
     /// replication followed) is skipped, with a warning: it cannot be sent, and the events must go on.
     private func publishBlobs(namedBy events: [StoredEvent], _ blobs: BlobReferences) async throws {
         for event in events {
-            for id in blobs(try event.recorded()) where try await !blobStream.holds(id, over: connection) {
-                guard try log.blobs.exists(id) else {
+            for id in blobs(try event.recorded()) {
+                guard let info = try log.blobs.info(id) else {
                     logger.warning(
                         "blob \(id) named by event \(event.position) of namespace \(stream.namespace) is not in this node's store: not replicated"
                     )
                     continue
                 }
+                if try await blobStream.holds(id, size: Int(info.rawSize), over: connection) { continue }
                 try await blobStream.publish(id, try log.blobs.bytes(id), over: connection)
             }
         }

@@ -31,14 +31,18 @@ public struct BlobStream: Sendable, Hashable {
 
     func subject(_ id: BlobID, part: Int) -> String { "muster.blob.\(namespace.suffix).\(id.hex).\(part)" }
 
-    /// Whether the stream holds blob `id`.
-    func holds(_ id: BlobID, over connection: NATSConnection) async throws -> Bool {
-        try await connection.lastMessage(stream: name, subject: subject(id, part: 0)) != nil
+    /// The number of parts a blob of `size` bytes goes in.
+    static func parts(of size: Int) -> Int { max(1, (size + partSize - 1) / partSize) }
+
+    /// Whether the stream holds all of blob `id`, of `size` bytes: its last part (a blob's parts are published in
+    /// order on one connection, so a publish cut short leaves the last one missing, and the blob is sent again).
+    func holds(_ id: BlobID, size: Int, over connection: NATSConnection) async throws -> Bool {
+        try await connection.lastMessage(stream: name, subject: subject(id, part: Self.parts(of: size) - 1)) != nil
     }
 
     /// Publishes `bytes`, the content of blob `id`.
     func publish(_ id: BlobID, _ bytes: [UInt8], over connection: NATSConnection) async throws {
-        let parts = max(1, (bytes.count + Self.partSize - 1) / Self.partSize)
+        let parts = Self.parts(of: bytes.count)
         let count = withUnsafeBytes(of: UInt32(parts).bigEndian) { Array($0) }
         let messages = (0..<parts).map { part in
             let start = part * Self.partSize
