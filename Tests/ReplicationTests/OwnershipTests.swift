@@ -22,7 +22,8 @@ import Testing
 
         init(
             _ name: String, namespace: String, cluster: NATSCluster, acknowledgement: Acknowledgement = .local,
-            leaseTime: Duration = OwnershipTests.leaseTime
+            leaseTime: Duration = OwnershipTests.leaseTime, blobs: BlobReferences? = nil,
+            secrets: SecretReferences? = nil
         ) async throws {
             self.name = name
             log = try TestLog(name).open()
@@ -34,7 +35,7 @@ import Testing
                 log: log, namespace: namespace, connection: connection, leases: leases,
                 options: .init(
                     holder: .init(node: name, url: "http://\(name).invalid"), leaseTime: leaseTime,
-                    acknowledgement: acknowledgement, replicas: 1))
+                    acknowledgement: acknowledgement, replicas: 1, blobs: blobs, secrets: secrets))
         }
 
         func start() { task = Task { [part] in await part.run() } }
@@ -75,6 +76,41 @@ import Testing
             #expect(refused?.code == .notPrimary)
             #expect(b.log.head == 11)
             await a.close()
+            await b.close()
+        }
+    }
+
+    @Test func aNodeThatTakesOverHoldsTheBlobsAndSecretsOfTheEventsItCaughtUpWith() async throws {
+        try await withNATS { cluster, connection in
+            let namespace = uniqueNamespace()
+            let references = (blobs: BlobReplicationTests.references, secrets: SecretReplicationTests.references)
+            let a = try await Node(
+                "a", namespace: namespace, cluster: cluster, blobs: references.blobs, secrets: references.secrets)
+            a.start()
+            try await eventually("a to be the primary") { a.isPrimary ? true : nil }
+            try await a.log.appendSamples(3_000, namespace: namespace)
+            let content = BlobReplicationTests.content(700_000, seed: 5)
+            let blob = try await a.log.blobs.put(content).info.id
+            try await a.log.append(
+                AppendRequest(
+                    namespace: namespace, stream: "documents", events: [NewEvent(type: "Named", body: .json(blob.hex))])
+            )
+            let key = try await SecretReplicationTests.configure("apns signing key", in: a.log, namespace: namespace)
+            try await eventually("the stream to hold a's log") {
+                try await connection.streamInfo(a.part.stream.name).lastSequence == a.log.head ? true : nil
+            }
+            try await a.part.release()
+            await a.close()
+
+            // b starts with an empty log and finds the lease free: it takes it at once and reads the stream to its
+            // end before its first write.
+            let b = try await Node(
+                "b", namespace: namespace, cluster: cluster, blobs: references.blobs, secrets: references.secrets)
+            b.start()
+            try await eventually("b to take over") { b.isPrimary ? true : nil }
+            #expect(b.log.head == a.log.head + 1)
+            #expect(try b.log.blobs.bytes(blob) == content)
+            #expect(try b.log.secrets.secret(key) == Array("apns signing key".utf8))
             await b.close()
         }
     }

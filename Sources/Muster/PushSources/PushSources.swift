@@ -84,13 +84,16 @@ public struct PushSources: Sendable {
     }
 
     /// Whether any source of any namespace still uses the secret (the same key configured twice).
-    private func isInUse(_ fingerprint: String) throws -> Bool {
+    private func isInUse(_ fingerprint: String) throws -> Bool { try fingerprintsInUse().contains(fingerprint) }
+
+    /// The fingerprints of the secrets the sources of every namespace use now.
+    public func fingerprintsInUse() throws -> Set<String> {
         try log.read { reader in
-            var used = false
+            var used: Set<String> = []
             try reader.pushSources.state.scan("sources", prefix: []) { _, value in
                 var bytes = ByteReader(value)
-                used = try PushSourceConfigured(from: &bytes).fingerprint == fingerprint
-                return !used
+                used.insert(try PushSourceConfigured(from: &bytes).fingerprint)
+                return true
             }
             return used
         }

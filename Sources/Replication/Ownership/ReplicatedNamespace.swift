@@ -35,16 +35,19 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
         public var replicas: Int
         /// The blobs each event names, replicated with it (`BlobStream`); nil: no blob goes with any event.
         public var blobs: BlobReferences?
+        /// The secrets events name, replicated with them (`SecretBucket`); nil: none.
+        public var secrets: SecretReferences?
 
         public init(
             holder: NamespaceLease.Holder, leaseTime: Duration = .seconds(6), acknowledgement: Acknowledgement = .local,
-            replicas: Int = 3, blobs: BlobReferences? = nil
+            replicas: Int = 3, blobs: BlobReferences? = nil, secrets: SecretReferences? = nil
         ) {
             self.holder = holder
             self.leaseTime = leaseTime
             self.acknowledgement = acknowledgement
             self.replicas = replicas
             self.blobs = blobs
+            self.secrets = secrets
         }
 
         /// How long before its lapse on the server a lease is no longer trusted here: clocks and delays differ.
@@ -210,10 +213,16 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
         }
     }
 
+    /// A follower of the namespace's stream into this node's log, with the blobs and secrets its events name.
+    private func follower() -> LogFollower {
+        LogFollower(
+            log: log, namespace: stream.namespace, connection: connection, blobs: options.blobs,
+            secrets: options.secrets, logger: logger)
+    }
+
     /// Runs a follower until this node holds the lease (true), or is cancelled or finds its log diverged (false).
     private func followUntilTheLeaseIsTaken() async -> Bool {
-        let follower = LogFollower(
-            log: log, namespace: stream.namespace, connection: connection, blobs: options.blobs, logger: logger)
+        let follower = follower()
         let following = Task { await follower.run() }
         defer { following.cancel() }
         while !Task.isCancelled {
@@ -277,7 +286,7 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
         if log.head < info.lastSequence { try await catchUp(to: info.lastSequence) }
         let publisher = LogPublisher(
             log: log, namespace: stream.namespace, connection: connection, replicas: options.replicas,
-            blobs: options.blobs, logger: logger)
+            blobs: options.blobs, secrets: options.secrets, logger: logger)
         publishing.withLock { $0 = Task { await publisher.run() } }
         let announcement = AppendRequest(
             namespace: stream.namespace, stream: "cluster",
@@ -308,6 +317,7 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
     /// Appends what the stream holds up to `last`; throws when that takes longer than a lease.
     private func catchUp(to last: UInt64) async throws {
         let reader = try await connection.read(stream: stream.name, subject: stream.subject, from: log.head + 1)
+        let follower = follower()
         let deadline = ContinuousClock.now + options.leaseTime
         do {
             while log.head < last {
@@ -317,9 +327,7 @@ public final class ReplicatedNamespace: WriteGate, Sendable {
                         "namespace \(stream.namespace): the stream's events up to \(last) could not be read within \(options.leaseTime)"
                     )
                 }
-                let messages = try await reader.fetch(max: 512, timeout: options.leaseTime / 3)
-                try await log.appendStored(
-                    try messages.map { try StoredEvent(position: $0.sequence, envelope: $0.data) })
+                try await follower.append(try await reader.fetch(max: 512, timeout: options.leaseTime / 3))
             }
         } catch {
             await reader.close()

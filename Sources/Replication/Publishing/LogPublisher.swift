@@ -50,14 +50,19 @@ public final class LogPublisher: Sendable {
     let blobs: BlobReferences?
     /// The namespace's blobs.
     public let blobStream: BlobStream
+    /// The secrets events name, put into `SecretBucket` before them and deleted there once unused; nil: none.
+    let secrets: SecretReferences?
+    private let secretBucket = Mutex<SecretBucket?>(nil)
     let logger: Logger
     private let status = Mutex(Status())
 
     /// A publisher of `log` (the log of `namespace`) over `connection`, to a stream of `replicas` copies; the blobs
-    /// events name (`blobs`) go to the namespace's blob stream before them.
+    /// events name (`blobs`) go to the namespace's blob stream before them, and the secrets they name (`secrets`) to
+    /// the cluster's secret bucket.
     public init(
         log: EventLog, namespace: String, connection: NATSConnection, replicas: Int = 3,
-        blobs: BlobReferences? = nil, logger: Logger = Logger(label: "muster.replication")
+        blobs: BlobReferences? = nil, secrets: SecretReferences? = nil,
+        logger: Logger = Logger(label: "muster.replication")
     ) {
         self.log = log
         self.connection = connection
@@ -65,6 +70,7 @@ public final class LogPublisher: Sendable {
         self.replicas = replicas
         self.blobs = blobs
         self.blobStream = BlobStream(namespace: namespace)
+        self.secrets = secrets
         self.logger = logger
     }
 
@@ -134,6 +140,7 @@ public final class LogPublisher: Sendable {
     private func resume() async throws {
         let info = try await connection.createOrUpdateStream(stream.configuration(replicas: replicas))
         if blobs != nil { _ = try await connection.createOrUpdateStream(blobStream.configuration(replicas: replicas)) }
+        if let secrets { try await reconcileSecrets(secrets) }
         let held = info.lastSequence
         let head = log.head
         if held > head {
@@ -179,7 +186,9 @@ public final class LogPublisher: Sendable {
 
     /// Publishes a run of events in one pipelined batch; what the stream acknowledged before a failure counts.
     private func publish(_ events: [StoredEvent]) async throws {
-        if let blobs { try await publishBlobs(namedBy: events, blobs) }
+        let recorded = blobs == nil && secrets == nil ? [] : try events.map { try $0.recorded() }
+        if let blobs { try await publishBlobs(namedBy: recorded, blobs) }
+        if let secrets { try await publishSecrets(namedBy: recorded, secrets) }
         let messages = events.map { event in
             OutgoingMessage(
                 subject: stream.subject, data: event.envelope, messageID: event.id.uuidString,
@@ -201,14 +210,17 @@ public final class LogPublisher: Sendable {
             )
         }
         advance(to: events.last!.position)
+        if let secrets, recorded.contains(where: secrets.mayRelease) {
+            try await deleteUnusedSecrets(secrets, from: try bucket())
+        }
     }
 
     /// Publishes the blobs `events` name that the blob stream does not hold yet, before the events themselves: a
     /// replica holding an event can hold its blob. A blob this log lacks (named by an event a release before blob
     /// replication followed) is skipped, with a warning: it cannot be sent, and the events must go on.
-    private func publishBlobs(namedBy events: [StoredEvent], _ blobs: BlobReferences) async throws {
+    private func publishBlobs(namedBy events: [RecordedEvent], _ blobs: BlobReferences) async throws {
         for event in events {
-            for id in blobs(try event.recorded()) {
+            for id in blobs(event) {
                 guard let info = try log.blobs.info(id) else {
                     logger.warning(
                         "blob \(id) named by event \(event.position) of namespace \(stream.namespace) is not in this node's store: not replicated"
@@ -219,6 +231,53 @@ public final class LogPublisher: Sendable {
                 try await blobStream.publish(id, try log.blobs.bytes(id), over: connection)
             }
         }
+    }
+
+    /// Puts the secrets `events` name that the bucket does not hold yet, before the events: a replica that takes the
+    /// namespace over can use them. A secret this node lacks (removed since, or a directory copied without
+    /// `secrets/`) is skipped with a warning.
+    private func publishSecrets(namedBy events: [RecordedEvent], _ secrets: SecretReferences) async throws {
+        let named = events.flatMap(secrets.named)
+        if named.isEmpty { return }
+        let bucket = try bucket()
+        for fingerprint in Set(named) where try await bucket.secret(fingerprint) == nil {
+            try await put(fingerprint, into: bucket)
+        }
+    }
+
+    /// Makes the bucket hold what the log uses now and nothing else: a secret named by an event published before
+    /// secrets were replicated is put; one the log no longer uses (its deletion cut short) is deleted.
+    private func reconcileSecrets(_ secrets: SecretReferences) async throws {
+        let bucket = try await SecretBucket.open(stream, over: connection, replicas: replicas)
+        secretBucket.withLock { $0 = bucket }
+        let held = try await bucket.fingerprints()
+        for fingerprint in try secrets.inUse(log).subtracting(held) { try await put(fingerprint, into: bucket) }
+        try await deleteUnusedSecrets(secrets, from: bucket, held: held)
+    }
+
+    private func put(_ fingerprint: String, into bucket: SecretBucket) async throws {
+        guard let secret = try log.secrets.secret(fingerprint) else {
+            logger.warning(
+                "secret \(fingerprint.prefix(12))… of namespace \(stream.namespace) is not in this node's \(log.secrets.directory.path): not replicated"
+            )
+            return
+        }
+        try await bucket.put(fingerprint, secret)
+    }
+
+    /// Deletes from the bucket the secrets of this namespace its log no longer uses.
+    private func deleteUnusedSecrets(
+        _ secrets: SecretReferences, from bucket: SecretBucket, held: Set<String>? = nil
+    ) async throws {
+        let held = if let held { held } else { try await bucket.fingerprints() }
+        for fingerprint in held.subtracting(try secrets.inUse(log)) { try await bucket.delete(fingerprint) }
+    }
+
+    private func bucket() throws -> SecretBucket {
+        guard let bucket = secretBucket.withLock({ $0 }) else {
+            throw ReplicationError(.unavailable, "the secret bucket of namespace \(stream.namespace) is not open yet")
+        }
+        return bucket
     }
 
     /// Records how far the stream holds this log; returns that position.

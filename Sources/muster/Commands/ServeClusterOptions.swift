@@ -76,7 +76,8 @@ struct ServeClusterOptions: ParsableArguments {
         let connection = try credentials.configuration(servers: cluster, name: "muster-\(name)")
         let options = ReplicatedNamespace.Options(
             holder: .init(node: name, url: url), leaseTime: .milliseconds(Int64(leaseSeconds * 1000)),
-            acknowledgement: acknowledgement, replicas: clusterReplicas, blobs: MusterDomain.blobReferences)
+            acknowledgement: acknowledgement, replicas: clusterReplicas, blobs: MusterDomain.blobReferences,
+            secrets: MusterDomain.secretReferences)
         return (connection, options)
     }
 }

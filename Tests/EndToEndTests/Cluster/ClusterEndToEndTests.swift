@@ -2,6 +2,7 @@ import EventLog
 import EventLogTesting
 import Foundation
 import NATSTesting
+import PushTesting
 import Testing
 
 #if canImport(Glibc)
@@ -234,6 +235,62 @@ extension ClusterSuites {
             #expect(await a.stop(with: SIGKILL) == SIGKILL)
             let after = try await b.send("GET", "api/v1/documents/\(name)", token: ada)
             #expect(after.status == 200 && Array(after.body) == photo, "the content outlives the primary")
+            #expect(await b.stop() == 0, "\(b.running.state())")
+            await nats.stopAll()
+        }
+
+        /// A push source's key goes with the source, outside the log: configured on the primary, it is kept by the
+        /// replica, which — once the primary is gone — signs the pushes of a form sent through it with that key; a
+        /// source removed there takes its key from the replica's store.
+        @Test func aReplicaThatTakesOverSignsPushesWithTheKeyOfASourceConfiguredOnThePrimary() async throws {
+            let (nats, a, b, ada) = try await Self.pair()
+            defer { Task { await nats.stopAll() } }
+            let configured = try await Self.retried(
+                a, "POST", "api/v1/push/sources", token: ada,
+                json: #"{"name":"browsers","kind":"webpush","subject":"mailto:ops@example.org"}"#)
+            #expect(configured.status == 201, "\(configured.text)")
+            let details = try #require(configured.object["details"] as? [String: Any], "\(configured.text)")
+            let endpoint = try await WebPushEndpoint.start(expectedKey: try #require(details["publicKey"] as? String))
+            defer { Task { await endpoint.stop() } }
+            let added = try await Self.retried(
+                a, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
+            #expect(added.status == 201, "\(added.text)")
+            let login = try await Self.retried(
+                a, "POST", "api/v1/auth/token", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
+            let joe = try #require(login.object["accessToken"] as? String, "\(login.text)")
+            let browser = endpoint.subscribe()
+            let device = try JSONSerialization.data(withJSONObject: [
+                "deviceId": "laptop", "deviceName": "Firefox", "platform": "web", "token": browser.json,
+            ])
+            let registered = try await Self.retried(
+                a, "POST", "api/v1/devices", token: joe, json: String(decoding: device, as: UTF8.self))
+            #expect(registered.status == 201, "\(registered.text)")
+            let secrets = b.directory.url.appendingPathComponent("secrets")
+            let kept = try await eventually("the key in b's secret store") {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: secrets.path)) ?? []
+                return names.count == 1 ? names[0] : nil
+            }
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: secrets.appendingPathComponent(kept).path)[
+                    .posixPermissions] as? Int
+            #expect(mode == 0o600)
+
+            #expect(await a.stop(with: SIGKILL) == SIGKILL)
+            let sent = try await eventually(
+                "node b to take writes itself (\(b.running.stderr.suffix(3000)))", timeout: .seconds(60)
+            ) {
+                let answer = try await b.send(
+                    "POST", "api/v1/notifications", token: ada,
+                    json: #"{"to":["joe"],"title":"After","body":"Still there?","payload":\#(Self.payload)}"#)
+                return answer.status == 201 && answer.headers["muster-forwarded-by"] == nil ? answer : nil
+            }
+            #expect(sent.status == 201)
+            try await eventually("the push signed by b to reach joe's browser") { endpoint.receivedCount == 1 }
+            #expect(endpoint.received.first?.json["title"] as? String == "After")
+
+            let removed = try await b.send("DELETE", "api/v1/push/sources/browsers", token: ada)
+            #expect(removed.status == 204, "\(removed.text)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: secrets.path).isEmpty)
             #expect(await b.stop() == 0, "\(b.running.state())")
             await nats.stopAll()
         }
