@@ -20,9 +20,14 @@ final class ServerProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - administrator: make ada first (a node joining a cluster starts with an empty directory instead).
     ///   - port: the port to listen on; 0 for one the system chooses.
-    init(extraArguments: [String] = [], administrator: Bool = true, port: Int = 0) async throws {
+    ///   - prepare: what is done in the data directory before the server starts (as an operator would with the CLI).
+    init(
+        extraArguments: [String] = [], administrator: Bool = true, port: Int = 0,
+        prepare: (URL) async throws -> Void = { _ in }
+    ) async throws {
         directory = try TemporaryDirectory("serve")
         let data = ["--data", directory.url.path]
+        try await prepare(directory.url)
         if administrator {
             let admin = try await MusterProcess.run(
                 ["users", "add", "ada", "--admin", "--password-stdin"] + data, stdin: "secret-ada\n")
@@ -59,6 +64,11 @@ final class ServerProcess: @unchecked Sendable {
                 running.endedBySignal && status == signal,
                 "ended with \(status), not signal \(signal): \(running.stderr)")
         }
+        try await startAgain()
+    }
+
+    /// Starts `muster serve` again, once it has ended, on the same port, data directory and options.
+    func startAgain() async throws {
         let port = base.port ?? 0
         try await Self.poll("port \(port) to be free to bind again after the server stopped") {
             LoopbackPort.canBind(port)

@@ -7,15 +7,31 @@ enum SessionToken {
     static let accessPrefix = "mat_"
     static let refreshPrefix = "mrt_"
 
-    /// `prefix` and 32 random bytes in base64url without padding.
-    static func make(prefix: String) -> String {
+    /// `prefix` and 32 random bytes in base64url without padding; with `namespace`, the namespace in base64url and a
+    /// dot before them, so a node serving several namespaces' logs knows which one to look the token up in.
+    static func make(prefix: String, namespace: String? = nil) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let text = Data(bytes).base64EncodedString()
+        let tag = namespace.map { base64URL(Data($0.utf8)) + "." } ?? ""
+        return prefix + tag + base64URL(Data(bytes))
+    }
+
+    /// The namespace a token made with one names; nil for one without (every token of a server of its own).
+    static func namespace(of token: String) -> String? {
+        guard token.hasPrefix(accessPrefix) || token.hasPrefix(refreshPrefix),
+            let dot = token.firstIndex(of: ".")
+        else { return nil }
+        var tag = token[token.index(token.startIndex, offsetBy: 4)..<dot]
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        tag += String(repeating: "=", count: (4 - tag.count % 4) % 4)
+        return Data(base64Encoded: tag).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
-        return prefix + text
     }
 
     /// Lowercase hex SHA-256 of the token's UTF-8: all the log and the projections ever hold.

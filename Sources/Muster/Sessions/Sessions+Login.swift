@@ -46,8 +46,9 @@ extension Sessions {
         guard let user else { throw AuthenticationError.invalidCredentials }
 
         let sessionId = UUID()
-        let access = SessionToken.make(prefix: SessionToken.accessPrefix)
-        let refresh = SessionToken.make(prefix: SessionToken.refreshPrefix)
+        let tag = policy.namesNamespaceInTokens ? namespace : nil
+        let access = SessionToken.make(prefix: SessionToken.accessPrefix, namespace: tag)
+        let refresh = SessionToken.make(prefix: SessionToken.refreshPrefix, namespace: tag)
         let policy = self.policy
         let expiresAt = try await log.perform { scope -> Int64? in
             if let failure {

@@ -9,8 +9,9 @@ extension Sessions {
     /// reason `refreshReuse`. Throws `AuthenticationError.tokenUnknown`, `.tokenRevoked` or `.tokenExpired`.
     public func refresh(refreshToken: String) async throws -> Tokens {
         let hash = SessionToken.hash(refreshToken)
-        let access = SessionToken.make(prefix: SessionToken.accessPrefix)
-        let refresh = SessionToken.make(prefix: SessionToken.refreshPrefix)
+        let tag = policy.namesNamespaceInTokens ? SessionToken.namespace(of: refreshToken) : nil
+        let access = SessionToken.make(prefix: SessionToken.accessPrefix, namespace: tag)
+        let refresh = SessionToken.make(prefix: SessionToken.refreshPrefix, namespace: tag)
         let policy = self.policy
         let outcome = try await log.perform { scope -> RefreshOutcome in
             let sessions = try scope.sessions

@@ -29,6 +29,9 @@ public struct Sessions: Sendable {
         public var failedLoginMemory: TimeInterval
         /// The fewest characters of a new user's password (existing users keep theirs).
         public var minimumPasswordLength: Int
+        /// Whether new tokens name their namespace (`Sessions.namespace(namedBy:)`): on the nodes of a cluster, where a
+        /// node serving several namespaces keeps each in a log of its own. Tokens stay opaque to clients.
+        public var namesNamespaceInTokens = false
 
         public init(
             accessTokenLifetime: TimeInterval = 3600, refreshTokenLifetime: TimeInterval = 30 * 86_400,
@@ -52,6 +55,18 @@ public struct Sessions: Sendable {
                 firstDelay: max(1, StoreTime.micros(failedLoginDelay)),
                 maximumDelay: max(1, StoreTime.micros(maximumFailedLoginDelay)),
                 memory: StoreTime.micros(failedLoginMemory))
+        }
+    }
+
+    /// The namespace a token names, when it was issued with `Policy.namesNamespaceInTokens`; nil otherwise.
+    public static func namespace(namedBy token: String) -> String? { SessionToken.namespace(of: token) }
+
+    /// Whether this log knows the access token (or, with `refresh`, the refresh token) — valid, expired or revoked.
+    public func knows(token: String, refresh: Bool = false) throws -> Bool {
+        let hash = SessionToken.hash(token)
+        return try log.read { reader in
+            let sessions = try reader.sessions
+            return try (refresh ? sessions.refreshToken(hash: hash) : sessions.accessToken(hash: hash)) != nil
         }
     }
 

@@ -35,13 +35,28 @@ struct WhilePrimary: Service {
 
 /// The node's part in its namespace, for the server's lifetime; at shutdown the primary hands the namespace over to
 /// any node (its lease released once its events are published), so another takes over at once.
+///
+/// A node fenced out of its namespace — its log holds events the namespace's stream does not, or other ones — can
+/// neither take writes nor follow any more: the service then ends with ``NamespaceDiverged``, which stops the whole
+/// server gracefully, so that its supervisor starts it again (the Debian package's unit does); at start the
+/// namespace's data directory is set aside and rebuilt from the stream.
 struct ClusterService: Service {
     let cluster: ReplicatedNamespace
     let logger: Logger
 
     func run() async throws {
         let running = Task { await cluster.run() }
-        try? await gracefulShutdown()
+        let fenced = await cancelWhenGracefulShutdown { () -> String? in
+            for await role in cluster.roles() {
+                if case .fenced(let why) = role { return why }
+            }
+            return nil
+        }
+        if let fenced {
+            running.cancel()
+            await running.value
+            throw NamespaceDiverged(namespace: cluster.stream.namespace, reason: fenced)
+        }
         do {
             try await cluster.release()
         } catch {
@@ -49,5 +64,18 @@ struct ClusterService: Service {
         }
         running.cancel()
         await running.value
+    }
+}
+
+/// A namespace this node can no longer serve: its log and the namespace's stream disagree. The node stops, to be
+/// started again.
+public struct NamespaceDiverged: Error, CustomStringConvertible {
+    public let namespace: String
+    public let reason: String
+
+    public var description: String {
+        "namespace \(namespace): \(reason). The node stopped so that it is started again (the Debian package's "
+            + "service restarts it); at start its data directory is set aside, kept, and the namespace rebuilt from the "
+            + "stream"
     }
 }

@@ -83,6 +83,13 @@ public struct MusterServer: Sendable {
     public func application(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol & Service
     {
+        application(responder: router().buildResponder(), onServerRunning: onServerRunning)
+    }
+
+    /// The application listening on the configured address with this server's limits, answering with `responder`.
+    func application<Responder: HTTPResponder>(
+        responder: Responder, onServerRunning: @escaping @Sendable (Int) async -> Void
+    ) -> some ApplicationProtocol & Service where Responder.Context == MusterRequestContext {
         let configuration = api.configuration
         let limits = ConnectionGuard.Limits(
             headerTimeout: .nanoseconds(configuration.headerTimeout.nanoseconds),
@@ -107,7 +114,7 @@ public struct MusterServer: Sendable {
             }
         }
         return Application(
-            router: router(),
+            responder: responder,
             server: server,
             configuration: .init(
                 address: .hostname(api.configuration.host, port: api.configuration.port), serverName: "Muster"),
@@ -119,11 +126,31 @@ public struct MusterServer: Sendable {
     /// listener closes and requests in flight finish, live streams end, async projections stop at a
     /// checkpoint, and last the writer commits what is queued and the log closes.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await Self.run(
+            services() + [.init(service: application(onServerRunning: onServerRunning))], logger: logger)
+    }
+
+    /// Runs `services` until SIGTERM or SIGINT, then stops them in reverse order.
+    static func run(_ services: [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger) async throws {
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// Everything the server runs but its listener: the log, the async projections, the node's part in a cluster,
+    /// the rule timers, the MQTT bridge and push delivery.
+    func services() -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: EventLogService(log: api.log)),
             .init(service: AsyncProjectionService(log: api.log, logger: logger)),
         ]
-        if let cluster { services.append(.init(service: ClusterService(cluster: cluster, logger: logger))) }
+        if let cluster {
+            // A namespace fenced out stops the server as a SIGTERM would: requests finish, the log closes.
+            services.append(
+                .init(
+                    service: ClusterService(cluster: cluster, logger: logger),
+                    failureTerminationBehavior: .gracefullyShutdownGroup))
+        }
         let (api, logger) = (api, logger)
         primaryOnly("the rule timers", &services) { RuleTimerService(engine: api.rules, logger: logger) }
         if let bridge = api.mqtt { primaryOnly("the MQTT bridge", &services) { bridge } }
@@ -136,12 +163,7 @@ public struct MusterServer: Sendable {
                     options: options, metrics: api.metrics.factory, logger: logger, mqtt: api.mqtt?.publisher)
             }
         }
-        services.append(.init(service: application(onServerRunning: onServerRunning)))
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services,
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        return services
     }
 }
 

@@ -164,13 +164,14 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--cluster with --port 0 needs --advertise URL: other nodes forward writes there")
         }
         _ = try cluster.options(host: host, port: port)
+        _ = try servedNamespaces()
     }
 
     /// The data directory's log, a previous release's brought forward as `muster migrate` would. On a node of a
     /// cluster, a log holding another event than the namespace's stream at a position both hold is set aside
     /// (`DivergedDirectory`) and an empty one opened, which the node rebuilds from the stream.
     private func openLog(
-        joining: Joining?,
+        _ data: DataOptions, namespace: String, joining: Joining?,
         logger: Logger, observer: @escaping @Sendable (EventLog.Commit) -> Void
     ) async throws -> EventLog {
         let log = try data.open(mustExist: false, allowOlderFormat: true, commitObserver: observer)
@@ -179,7 +180,7 @@ struct Serve: AsyncParsableCommand {
             guard let joining,
                 let reason = try await Self.onceJetStreamAnswers(
                     logger,
-                    { [namespace] in
+                    {
                         try await NamespaceStream(namespace: namespace).divergence(of: log, over: joining.connection)
                     })
             else { return log }
@@ -212,12 +213,11 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    /// This node's part in the cluster it connected to, for the namespace of `--namespace`. Sets the cluster's
-    /// forwarding key in `configuration`.
+    /// The cluster's lease bucket, once this node's settings are known to be the cluster's. Sets the cluster's
+    /// forwarding key in `configuration`, and has tokens name their namespace (a node may serve several).
     private func joinCluster(
-        _ joining: Joining,
-        log: EventLog, logger: Logger, configuration: inout ServerConfiguration
-    ) async throws -> ReplicatedNamespace {
+        _ joining: Joining, logger: Logger, configuration: inout ServerConfiguration
+    ) async throws -> KeyValueBucket {
         let (natsConfiguration, options, connection) = joining
         let leases: KeyValueBucket
         do {
@@ -231,10 +231,9 @@ struct Serve: AsyncParsableCommand {
         configuration.forwardingKey = try await Self.onceJetStreamAnswers(logger) {
             try await ForwardingKey.load(connection, replicas: options.replicas)
         }
-        logger.info(
-            "node \(options.holder.node) joins the cluster at \(natsConfiguration.address) for namespace \(namespace)")
-        return ReplicatedNamespace(
-            log: log, namespace: namespace, connection: connection, leases: leases, options: options, logger: logger)
+        configuration.sessionPolicy.namesNamespaceInTokens = true
+        logger.info("node \(options.holder.node) joins the cluster at \(natsConfiguration.address)")
+        return leases
     }
 
     /// Runs `step` until JetStream answers it, for at most 30 s: NATS servers started a moment ago (with this node, by
@@ -281,6 +280,9 @@ struct Serve: AsyncParsableCommand {
         let joining = try await connectCluster(logger: logger)
         do {
             try await runNode(joining: joining, logger: logger, metrics: metrics)
+        } catch let error as NamespaceDiverged {
+            await joining?.connection.close()
+            throw CommandFailure.failed(error.description)
         } catch {
             await joining?.connection.close()
             throw error
@@ -294,8 +296,88 @@ struct Serve: AsyncParsableCommand {
         joining: Joining?,
         logger: Logger, metrics: ServerMetrics
     ) async throws {
-        let log = try await openLog(joining: joining, logger: logger) { commit in metrics.commit(commit) }
-        defer { log.close() }
+        let places = try namespacePlaces()
+        var configuration = try await serverConfiguration()
+        var leases: KeyValueBucket?
+        if let joining { leases = try await joinCluster(joining, logger: logger, configuration: &configuration) }
+        var logs: [EventLog] = []
+        defer { logs.forEach { $0.close() } }
+        var servers: [MusterServer] = []
+        for (served, directory) in places.namespaces {
+            let log = try await openLog(directory, namespace: served, joining: joining, logger: logger) { commit in
+                metrics.commit(commit)
+            }
+            logs.append(log)
+            var own = configuration
+            own.namespace = served
+            var part: ReplicatedNamespace?
+            if let joining, let leases {
+                logger.info("node \(joining.options.holder.node) serves namespace \(served) from \(log.directory.path)")
+                part = ReplicatedNamespace(
+                    log: log, namespace: served, connection: joining.connection, leases: leases,
+                    options: joining.options, logger: logger)
+            }
+            servers.append(try await server(log, own, metrics: metrics, logger: logger, cluster: part))
+        }
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let main = logs[places.namespaces.firstIndex { $0.name == places.defaultNamespace }!]
+        guard places.isMany else {
+            return try await serve(servers[0].run, scheme: scheme, directory: main.directory.path, head: main.head)
+        }
+        let node = MusterNode(servers: servers, defaultNamespace: places.defaultNamespace, logger: logger)
+        try await serve(node.run, scheme: scheme, directory: data.directory.path, head: main.head)
+    }
+
+    /// Where each namespace this node serves is kept: the one of `--namespace` in the data directory itself; with
+    /// `--namespaces`, each in `DATA/namespaces/NAME/` (the name as the namespace's stream spells it), the default
+    /// for requests naming none being `--namespace` when it is among them, else the first.
+    private func namespacePlaces() throws -> (
+        namespaces: [(name: String, directory: DataOptions)], defaultNamespace: String, isMany: Bool
+    ) {
+        guard let (served, main) = try servedNamespaces() else { return ([(namespace, data)], namespace, false) }
+        let parent = data.directory.appendingPathComponent("namespaces", isDirectory: true)
+        try FileManager.default.createDirectory(
+            at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let places = served.map { name in
+            var directory = DataOptions()
+            directory.data = parent.appendingPathComponent(NamespaceStream(namespace: name).suffix).path
+            return (name: name, directory: directory)
+        }
+        return (places, main, true)
+    }
+
+    /// The namespaces of `--namespaces` and the one of them requests naming none go to; nil without it.
+    private func servedNamespaces() throws -> (served: [String], main: String)? {
+        guard let served = try cluster.servedNamespaces() else { return nil }
+        if (try mqtt.bridgeOptions()) != nil {
+            throw ValidationError(
+                "the MQTT bridge (--mqtt) serves one namespace: start a node of --namespaces without it, and "
+                    + "the bridge on a node of its namespace alone")
+        }
+        if served.contains(namespace) { return (served, namespace) }
+        if namespace == Names.defaultNamespace { return (served, served[0]) }
+        throw ValidationError(
+            "--namespace \(namespace) is not among --namespaces \(served.joined(separator: ",")): name the one "
+                + "logins naming none go to")
+    }
+
+    /// The server of one namespace's log; errors of the OAuth or TLS settings say which option to fix.
+    private func server(
+        _ log: EventLog, _ configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
+        cluster: ReplicatedNamespace?
+    ) async throws -> MusterServer {
+        do {
+            return try await MusterServer.make(
+                log: log, configuration: configuration, metrics: metrics, logger: logger, cluster: cluster)
+        } catch let error as OIDCConfigurationError {
+            throw CommandFailure.invalid("--jwks \(jwks ?? ""): \(error.message)")
+        } catch let error as ServerTLSError {
+            throw CommandFailure.invalid(error.description)
+        }
+    }
+
+    /// The server's settings from the options, the namespace's aside.
+    private func serverConfiguration() async throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
@@ -345,28 +427,15 @@ struct Serve: AsyncParsableCommand {
             configuration.webApp.singleSignOn = await singleSignOn(
                 issuer: oidcIssuer, clientId: oidcClientId ?? oidcAudience)
         }
-        var node: ReplicatedNamespace?
-        if let joining {
-            node = try await joinCluster(joining, log: log, logger: logger, configuration: &configuration)
-        }
-        let server: MusterServer
-        do {
-            server = try await MusterServer.make(
-                log: log, configuration: configuration, metrics: metrics, logger: logger, cluster: node)
-        } catch let error as OIDCConfigurationError {
-            throw CommandFailure.invalid("--jwks \(jwks ?? ""): \(error.message)")
-        } catch let error as ServerTLSError {
-            throw CommandFailure.invalid(error.description)
-        }
-        let scheme = configuration.tls == nil ? "http" : "https"
-        let directory = log.directory.path
-        let head = log.head
-        try await serve(server, scheme: scheme, directory: directory, head: head)
+        return configuration
     }
 
-    /// Runs the server until it is told to stop; says where it listens once it does.
-    private func serve(_ server: MusterServer, scheme: String, directory: String, head: UInt64) async throws {
-        try await server.run { port in
+    /// Runs the server (`run`) until it is told to stop; says where it listens once it does.
+    private func serve(
+        _ run: (@escaping @Sendable (Int) async -> Void) async throws -> Void, scheme: String, directory: String,
+        head: UInt64
+    ) async throws {
+        try await run { [json, host] port in
             // On stdout, so scripts (and tests) started with --port 0 learn the port.
             if json {
                 try? Output.json(Listening(listening: "\(scheme)://\(host):\(port)", data: directory, head: head))

@@ -1,11 +1,13 @@
 import ArgumentParser
+import EventLog
 import Foundation
 import Muster
 import NATS
 import Replication
 
 /// `muster serve --cluster nats://…`: this node's part in a cluster (Docs/cluster.md). The node serves the namespace
-/// of `--namespace`; its data directory holds that namespace's log, replicated to the namespace's JetStream stream.
+/// of `--namespace`, its data directory holding that namespace's log — or, with `--namespaces`, each namespace named
+/// there in a data directory of its own, `DATA/namespaces/NAME/`; each log is replicated to its namespace's stream.
 struct ServeClusterOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -31,18 +33,43 @@ struct ServeClusterOptions: ParsableArguments {
             "With --acknowledge replicated: how long a write waits for replication before it is answered 503.",
             valueName: "SECONDS"))
     var replicationTimeout: Double = 5
+    @Option(
+        help: ArgumentHelp(
+            "The namespaces this node serves (comma-separated), each in a data directory of its own, "
+                + "DATA/namespaces/NAME/; each request goes to its caller's. Default: the one of --namespace, in DATA.",
+            valueName: "NAMES"))
+    var namespaces: String?
     @OptionGroup var credentials: ClusterCredentials
+
+    /// The namespaces of `--namespaces`, in the order given; nil without it.
+    func servedNamespaces() throws -> [String]? {
+        guard let namespaces else { return nil }
+        let names = namespaces.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        for name in names {
+            do {
+                try Names.validate(name, as: "namespace")
+            } catch let error as StoreError {
+                throw ValidationError("--namespaces \(namespaces): \(error.message)")
+            }
+        }
+        guard Set(names).count == names.count else {
+            throw ValidationError("--namespaces \(namespaces): a namespace is named twice")
+        }
+        return names
+    }
 
     /// The node's settings; nil without `--cluster`.
     func options(host: String, port: Int) throws -> (NATSConfiguration, ReplicatedNamespace.Options)? {
         guard let cluster else {
             guard node == nil, advertise == nil, acknowledge == "local", leaseSeconds == 6, clusterReplicas == 3,
-                replicationTimeout == 5, !credentials.isGiven
+                replicationTimeout == 5, namespaces == nil, !credentials.isGiven
             else {
                 throw ValidationError(
                     "--node, --advertise, --acknowledge, --lease-seconds, --cluster-replicas, --replication-timeout, "
-                        + "--cluster-user, --cluster-password-file, --cluster-ca-file, --cluster-cert-file and "
-                        + "--cluster-key-file need --cluster URLS")
+                        + "--namespaces, --cluster-user, --cluster-password-file, --cluster-ca-file, "
+                        + "--cluster-cert-file and --cluster-key-file need --cluster URLS")
             }
             return nil
         }

@@ -239,6 +239,56 @@ extension ClusterSuites {
             await nats.stopAll()
         }
 
+        /// A node whose log turns out, while it runs, to hold another event than the stream — here one written into
+        /// its directory while it was stopped, at a position the stream reaches only later — stops by itself, saying
+        /// why, rather than serve reads it can no longer bring up to date; started again, it sets its directory aside
+        /// and rebuilds the namespace from the stream.
+        @Test func aNodeWhoseLogDivergesWhileItRunsStopsAndIsRebuiltWhenStartedAgain() async throws {
+            let (nats, a, b, ada) = try await Self.pair()
+            defer { Task { await nats.stopAll() } }
+            let joe = try await Self.retried(
+                a, "POST", "api/v1/users", token: ada, json: #"{"username":"joe","password":"secret-joe"}"#)
+            #expect(joe.status == 201, "\(joe.text)")
+            try await Self.usersOn(b, token: ada, include: ["ada", "joe"])
+            #expect(await b.stop() == 0)
+            // An event of b's own, at the position the stream fills next.
+            let zed = try await b.run(["users", "add", "zed", "--password-stdin"] + b.data, stdin: "secret-zed\n")
+            try #require(zed.status == 0, "\(zed)")
+            try await b.startAgain()
+            #expect(!b.running.stderr.contains("moved aside"), "a log longer than the stream is kept at start")
+
+            let ann = try await Self.retried(
+                a, "POST", "api/v1/users", token: ada, json: #"{"username":"ann","password":"secret-ann"}"#)
+            #expect(ann.status == 201, "\(ann.text)")
+            try await eventually("b to stop by itself", seconds: 60) { !b.running.isRunning }
+            #expect(await b.stop() == 1, "\(b.running.state())")
+            #expect(b.running.stderr.contains("The node stopped so that it is started again"), "\(b.running.stderr)")
+
+            try await b.startAgain()
+            #expect(b.running.stderr.contains("moved aside to"), "\(b.running.stderr)")
+            try await Self.usersOn(b, token: ada, include: ["ada", "joe", "ann"])
+            let users = try await b.send("GET", "api/v1/users", token: ada)
+            #expect(!users.array.contains { $0["username"] as? String == "zed" }, "\(users.text)")
+            #expect(await b.stop() == 0, "\(b.running.state())")
+            #expect(await a.stop() == 0, "\(a.running.state())")
+            let parent = b.directory.url.deletingLastPathComponent()
+            for aside in try FileManager.default.contentsOfDirectory(atPath: parent.path)
+            where aside.hasPrefix(b.directory.url.lastPathComponent + ".diverged-") {
+                try? FileManager.default.removeItem(at: parent.appendingPathComponent(aside))
+            }
+            await nats.stopAll()
+        }
+
+        /// Waits until `server` lists `users` (and maybe more), read from its own log.
+        static func usersOn(_ server: ServerProcess, token: String, include users: Set<String>) async throws {
+            try await eventually("\(users) listed by \(server.base) from its own log") {
+                let answer = try await server.send("GET", "api/v1/users", token: token)
+                let names = Set(answer.array.compactMap { $0["username"] as? String })
+                return answer.status == 200 && answer.headers["muster-forwarded-by"] == nil
+                    && names.isSuperset(of: users)
+            }
+        }
+
         /// A push source's key goes with the source, outside the log: configured on the primary, it is kept by the
         /// replica, which — once the primary is gone — signs the pushes of a form sent through it with that key; a
         /// source removed there takes its key from the replica's store.
