@@ -310,6 +310,10 @@ struct Serve: AsyncParsableCommand {
             logs.append(log)
             var own = configuration
             own.namespace = served
+            if places.isMany {
+                // Each namespace's bridge subscribes to its own devices' topics, in a broker session of its own.
+                own.mqtt?.connection.clientID += "-" + NamespaceStream(namespace: served).suffix
+            }
             var part: ReplicatedNamespace?
             if let joining, let leases {
                 logger.info("node \(joining.options.holder.node) serves namespace \(served) from \(log.directory.path)")
@@ -349,11 +353,6 @@ struct Serve: AsyncParsableCommand {
     /// The namespaces of `--namespaces` and the one of them requests naming none go to; nil without it.
     private func servedNamespaces() throws -> (served: [String], main: String)? {
         guard let served = try cluster.servedNamespaces() else { return nil }
-        if (try mqtt.bridgeOptions()) != nil {
-            throw ValidationError(
-                "the MQTT bridge (--mqtt) serves one namespace: start a node of --namespaces without it, and "
-                    + "the bridge on a node of its namespace alone")
-        }
         if served.contains(namespace) { return (served, namespace) }
         if namespace == Names.defaultNamespace { return (served, served[0]) }
         throw ValidationError(

@@ -17,7 +17,11 @@ struct ServeMQTTOptions: ParsableArguments {
             A file (owner-only) whose first line is the bridge's password at the broker; else MUSTER_MQTT_PASSWORD.
             """)
     var mqttPasswordFile: String?
-    @Option(help: "The client id whose persistent session keeps messages for Muster while it is away.")
+    @Option(
+        help: """
+            The client id whose persistent session keeps messages for Muster while it is away; with --namespaces, \
+            each namespace's bridge uses it with - and the namespace appended.
+            """)
     var mqttClientId = "muster"
     @Option(help: "PEM file of the certificate authorities that sign the broker's certificate (mqtts://).")
     var mqttCaFile: String?

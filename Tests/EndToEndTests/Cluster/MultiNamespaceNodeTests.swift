@@ -1,6 +1,7 @@
 import EventLog
 import EventLogTesting
 import Foundation
+import MQTTTesting
 import NATSTesting
 import Testing
 
@@ -17,14 +18,14 @@ extension ClusterSuites {
 
         /// `muster serve --cluster … --namespaces north,south` as node `name`; `prepare` runs in its data directory first.
         static func node(
-            _ name: String, _ nats: NATSCluster, prepare: (URL) async throws -> Void = { _ in }
+            _ name: String, _ nats: NATSCluster, extra: [String] = [], prepare: (URL) async throws -> Void = { _ in }
         ) async throws -> ServerProcess {
             let port = try LoopbackPort.free()
             return try await ServerProcess(
                 extraArguments: [
                     "--cluster", nats.urls, "--node", name, "--advertise", "http://127.0.0.1:\(port)",
                     "--lease-seconds", "4", "--acknowledge", "replicated", "--namespaces", "north,south",
-                ], administrator: false, port: port, prepare: prepare)
+                ] + extra, administrator: false, port: port, prepare: prepare)
         }
 
         /// The administrators ada of north and eve of south, made by the CLI in each namespace's directory.
@@ -146,6 +147,80 @@ extension ClusterSuites {
             await nats.stopAll()
         }
 
+        /// With an MQTT broker: each namespace's bridge (a broker session of its own, `--mqtt-client-id` and the
+        /// namespace) subscribes to its own devices' topics, and what a phone publishes is recorded in its namespace's
+        /// log alone.
+        @Test func eachNamespacesPhonesReachItsOwnLogThroughOneBroker() async throws {
+            let phones = ["north": "phones/north/out", "south": "phones/south/out"]
+            let broker = try await MQTTBroker(
+                users: [
+                    .everything(name: "muster", password: "bridge-secret"),
+                    MQTTBrokerUser(name: "phone", password: "phone-secret", read: [], write: Array(phones.values)),
+                ])
+            defer { Task { await broker.stop() } }
+            let nats = try await NATSCluster(servers: 1)
+            defer { Task { await nats.stopAll() } }
+            let work = try TemporaryDirectory("namespaces-mqtt")
+            defer { work.remove() }
+            let password = work.url.appendingPathComponent("mqtt-password")
+            try Data("bridge-secret\n".utf8).write(to: password)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: password.path)
+            let bridge = ["--mqtt", broker.url, "--mqtt-user", "muster", "--mqtt-password-file", password.path]
+            let a = try await Self.node("a", nats, extra: ["--cluster-replicas", "1"] + bridge) { data in
+                try await Self.administrators(data)
+                for (namespace, topic) in phones {
+                    let directory = ["--data", data.appendingPathComponent("namespaces/\(namespace)").path]
+                    for arguments in [
+                        ["users", "add", "joe", "--password-stdin", "--namespace", namespace],
+                        [
+                            "devices", "register", "--user", "joe", "--device-id", "phone-\(namespace)",
+                            "--device-name", "Joe's phone", "--platform", "mqtt", "--token", "phones/\(namespace)/in",
+                            "--publish-topic", topic, "--namespace", namespace,
+                        ],
+                    ] {
+                        let done = try await MusterProcess.run(arguments + directory, stdin: "secret-joe\n")
+                        try #require(done.status == 0, "\(done)")
+                    }
+                }
+            }
+            let tokens = [
+                "north": try await Self.login(a, "ada", "north"), "south": try await Self.login(a, "eve", "south"),
+            ]
+            for (namespace, topic) in phones {
+                try await eventually("\(namespace)'s bridge subscribed to \(topic)") {
+                    let status = try await a.send("GET", "api/v1/mqtt/status", token: tokens[namespace]!)
+                    let subscriptions = status.object["subscriptions"] as? [String] ?? []
+                    return subscriptions == [topic]
+                }
+            }
+            let phone = try await MQTTTesting.MQTTDevice(broker.configuration(user: "phone", clientID: "joes-phone"))
+            for (namespace, topic) in phones {
+                try await phone.publish(
+                    #"{"iPhoneID":"phone-\#(namespace)","GPS":{"Altitude":10,"Latitude":54.35,"Longitude":18.65},"Battery":50}"#,
+                    to: topic)
+            }
+            for namespace in phones.keys {
+                try await eventually("the phone's report recorded in \(namespace)") {
+                    let status = try await a.send("GET", "api/v1/mqtt/status", token: tokens[namespace]!)
+                    return (status.object["counts"] as? [String: Any])?["recorded"] as? Int == 1
+                }
+            }
+            await phone.close()
+            #expect(await a.stop() == 0, "\(a.running.state())")
+            for namespace in phones.keys {
+                let log = try EventLog(directory: a.directory.url.appendingPathComponent("namespaces/\(namespace)"))
+                let reports = try log.read { reader in
+                    try (1...reader.head).compactMap { try reader.event(at: $0) }.filter {
+                        $0.type == "LocationReported"
+                    }
+                }
+                log.close()
+                #expect(reports.count == 1 && reports.allSatisfy { $0.namespace == namespace }, "\(namespace)")
+            }
+            await nats.stopAll()
+            await broker.stop()
+        }
+
         /// Settings that cannot work are refused before anything starts (no NATS is reached, no directory made).
         @Test func namespacesThatCannotBeServedAreRefusedNamingTheOption() async throws {
             let work = try TemporaryDirectory("namespaces-options")
@@ -159,10 +234,6 @@ extension ClusterSuites {
                 (
                     cluster + ["--namespaces", "north,south", "--namespace", "east"],
                     "--namespace east is not among --namespaces north,south"
-                ),
-                (
-                    cluster + ["--namespaces", "north,south", "--mqtt", "mqtt://127.0.0.1:1"],
-                    "the MQTT bridge (--mqtt) serves one namespace"
                 ),
             ]
             for (arguments, message) in refusals {
