@@ -10,5 +10,6 @@ protocol Scenario: Sendable {
 let allScenarios: [any Scenario] = [
     DurableAppend(), Rebuild(), JSONLinesImport(), Backup(), BlobIngest(), SendToAll(), HTTPSubmission(),
     HTTPLocations(),
-    Geofences(), EventDecode(), PushFanout(), WebInbox(), MQTTIngest(), Cluster(), ClusterScale(), Soak(),
+    Geofences(), EventDecode(), PushFanout(), WebInbox(), MQTTIngest(), Cluster(), ClusterScale(), ClusterNamespaces(),
+    Soak(),
 ]

@@ -53,11 +53,11 @@ struct NamespaceResponder: HTTPResponder {
         if let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " {
             return try namespace(holding: String(header.dropFirst(7)), refresh: false)
         }
-        if let named = request.uri.queryParameters.get("namespace") {
-            return String(named)  // the Ubudu web API's `/u_*.json`, open without login, name it so
-        }
         guard request.method == .post, ["/api/v1/auth/token", "/api/v1/auth/refresh"].contains(request.uri.path)
-        else { return nil }
+        else {
+            // The Ubudu web API's `/u_*.json`, open without login, name it in the query.
+            return request.uri.queryParameters.get("namespace").map { String($0) }
+        }
         let body = try await request.body.collect(upTo: bodyLimit)
         request.body = RequestBody(buffer: body)
         guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {

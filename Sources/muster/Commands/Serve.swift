@@ -340,8 +340,11 @@ struct Serve: AsyncParsableCommand {
     ) {
         guard let (served, main) = try servedNamespaces() else { return ([(namespace, data)], namespace, false) }
         let parent = data.directory.appendingPathComponent("namespaces", isDirectory: true)
-        try FileManager.default.createDirectory(
-            at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for directory in [data.directory, parent] where !FileManager.default.fileExists(atPath: directory.path) {
+            // Readable by the owner only, as every data directory: the logs hold password hashes.
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         let places = served.map { name in
             var directory = DataOptions()
             directory.data = parent.appendingPathComponent(NamespaceStream(namespace: name).suffix).path

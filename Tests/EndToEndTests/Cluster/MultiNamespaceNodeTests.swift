@@ -58,6 +58,8 @@ extension ClusterSuites {
             let ada = try await Self.login(a, "ada", "north")
             let eve = try await Self.login(a, "eve", "south")
             let b = try await Self.node("b", nats)
+            let made = b.directory.url.appendingPathComponent("namespaces").path
+            #expect(try FileManager.default.attributesOfItem(atPath: made)[.posixPermissions] as? Int == 0o700)
             for namespace in ["north", "south"] {
                 #expect(
                     FileManager.default.fileExists(
