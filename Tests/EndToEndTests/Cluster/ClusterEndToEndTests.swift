@@ -289,6 +289,51 @@ extension ClusterSuites {
             }
         }
 
+        /// NATS loses one server of three: writes go on. Two: a write is answered 503 `unavailable` with `Retry-After`
+        /// and a message saying to retry, and reads go on, on both nodes. When the servers are back, writes resume.
+        @Test func writesStopWithAClear503WhileNATSHasNoQuorumAndResumeWhenItReturns() async throws {
+            let (nats, a, b, ada) = try await Self.pair()
+            defer { Task { await nats.stopAll() } }
+            var n = 0
+            func addUser(through server: ServerProcess) async throws -> ServerProcess.Answer {
+                n += 1
+                return try await server.send(
+                    "POST", "api/v1/users", token: ada, json: #"{"username":"user\#(n)","password":"secret-\#(n)"}"#)
+            }
+            await nats.kill(server: 2)
+            let withOneDown = try await eventually("a write taken with one NATS server down") {
+                let answer = try await addUser(through: a)
+                return answer.status == 503 ? nil : answer
+            }
+            #expect(withOneDown.status == 201, "\(withOneDown.text)")
+
+            await nats.kill(server: 1)
+            let refused = try await eventually("a write refused while NATS has no quorum") {
+                let answer = try await addUser(through: a)
+                return answer.status == 503 ? answer : nil
+            }
+            let error = try #require(refused.object["error"] as? [String: Any], "\(refused.text)")
+            #expect(error["code"] as? String == "unavailable", "\(refused.text)")
+            #expect((error["message"] as? String)?.contains("retry") == true, "\(refused.text)")
+            #expect(refused.headers["retry-after"] != nil)
+            // Reads go on, each node from its own log (b's may lag: the stream cannot be read without a quorum).
+            let onA = try await a.send("GET", "api/v1/users", token: ada)
+            #expect(onA.status == 200 && onA.array.contains { $0["username"] as? String == "user1" }, "\(onA.text)")
+            let onB = try await b.send("GET", "api/v1/users", token: ada)
+            #expect(onB.status == 200 && onB.array.contains { $0["username"] as? String == "ada" }, "\(onB.text)")
+
+            try await nats.restart(server: 1)
+            try await nats.restart(server: 2)
+            let resumed = try await eventually("writes to resume once NATS is back", timeout: .seconds(120)) {
+                let answer = try await addUser(through: a)
+                return answer.status == 201 ? answer : nil
+            }
+            #expect(resumed.status == 201)
+            #expect(await b.stop() == 0, "\(b.running.state())")
+            #expect(await a.stop() == 0, "\(a.running.state())")
+            await nats.stopAll()
+        }
+
         /// A push source's key goes with the source, outside the log: configured on the primary, it is kept by the
         /// replica, which — once the primary is gone — signs the pushes of a form sent through it with that key; a
         /// source removed there takes its key from the replica's store.
