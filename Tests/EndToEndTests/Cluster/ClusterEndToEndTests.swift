@@ -82,6 +82,14 @@ extension ClusterSuites {
                     ? titles : nil
             }
             #expect(titles == ["Drill"])
+            // A live stream on b carries what the primary writes, as b appends it to its own log.
+            let live = try await StreamWatch(
+                port: try #require(b.base.port), path: "api/v1/inbox", token: joe, until: #""title":"Live""#)
+            let streamed = try await Self.retried(
+                a, "POST", "api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"Live","body":"On b's stream","payload":\#(Self.payload)}"#)
+            #expect(streamed.status == 201, "\(streamed.text)")
+            #expect(try await live.text().contains("event: message"))
 
             // The cluster as an operator sees it, and a namespace moved to b and back.
             let status = try await MusterProcess.run(["cluster", "status", "--cluster", nats.urls, "--json"])
