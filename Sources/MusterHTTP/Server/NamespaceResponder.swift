@@ -7,9 +7,9 @@ import Synchronization
 /// Sends each request to the server of its caller's namespace, on a node that keeps several namespaces in logs of their
 /// own: the namespace a bearer token names (tokens a cluster issues carry it), or the log that knows the token (one
 /// issued before); for a login, the namespace its body names; for a refresh, its refresh token's; without a token, the
-/// namespace its query names (the Ubudu web API's `/u_*.json`). Anything else —
-/// the server's description, the web app, a request with no token or one no namespace knows — goes to the default
-/// namespace's server, which answers it as a server of its own would.
+/// namespace its query names (the Ubudu web API's `/u_*.json`). Anything else — the server's description, the web
+/// app, a request with no token or one no namespace knows — goes to the default namespace's server, which answers it
+/// as a server of its own would.
 struct NamespaceResponder: HTTPResponder {
     typealias Context = MusterRequestContext
 
