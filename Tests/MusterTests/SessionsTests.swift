@@ -6,6 +6,25 @@ import Testing
 @testable import Muster
 
 @Suite struct SessionsTests {
+    @Test func tokensNameTheirNamespaceWhenThePolicySaysAlsoAfterARefreshOfAnOlderPair() async throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        try await f.addUser("ada", password: "ada's password", namespace: "north")
+        let untagged = try await f.sessions.login(username: "ada", password: "ada's password", namespace: "north")
+        #expect(Sessions.namespace(namedBy: untagged.accessToken) == nil)
+        var policy = Sessions.Policy()
+        policy.namesNamespaceInTokens = true
+        let cluster = Sessions(log: f.log, policy: policy)
+        let refreshed = try await cluster.refresh(refreshToken: untagged.refreshToken)
+        #expect(Sessions.namespace(namedBy: refreshed.accessToken) == "north")
+        #expect(Sessions.namespace(namedBy: refreshed.refreshToken) == "north")
+        #expect(try cluster.authenticate(accessToken: refreshed.accessToken).namespace == "north")
+        let tagged = try await cluster.login(username: "ada", password: "ada's password", namespace: "north")
+        #expect(Sessions.namespace(namedBy: tagged.accessToken) == "north")
+        #expect(try cluster.knows(token: tagged.refreshToken, refresh: true))
+        #expect(try !cluster.knows(token: tagged.refreshToken))
+    }
+
     /// A log with the domain's projections, its sessions, and users whose scrypt is cheap.
     struct Fixture {
         let t: TestLog

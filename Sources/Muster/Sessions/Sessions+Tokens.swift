@@ -9,7 +9,11 @@ extension Sessions {
     /// reason `refreshReuse`. Throws `AuthenticationError.tokenUnknown`, `.tokenRevoked` or `.tokenExpired`.
     public func refresh(refreshToken: String) async throws -> Tokens {
         let hash = SessionToken.hash(refreshToken)
-        let tag = policy.namesNamespaceInTokens ? SessionToken.namespace(of: refreshToken) : nil
+        // The new pair names the namespace when tokens do here, also for a refresh token issued before they did.
+        let tag =
+            policy.namesNamespaceInTokens
+            ? try SessionToken.namespace(of: refreshToken)
+                ?? log.read { try $0.sessions.refreshToken(hash: hash)?.namespace } : nil
         let access = SessionToken.make(prefix: SessionToken.accessPrefix, namespace: tag)
         let refresh = SessionToken.make(prefix: SessionToken.refreshPrefix, namespace: tag)
         let policy = self.policy
