@@ -117,11 +117,12 @@ public final class MQTTBroker: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
             throw MQTTBrokerError(description: "/usr/sbin/mosquitto is not installed: run Tools/install-deps")
         }
+        let logged = log.utf8.count  // a restart appends to the same log
         let process = try ChildProcess(
             "/usr/sbin/mosquitto", ["-c", directory.appendingPathComponent("mosquitto.conf").path])
         lock.withLock { self.process = process }
         try PeerDirectory.recordOwner(of: directory, process: "mosquitto", pid: process.pid)
-        try await waitUntilAccepting(process)
+        try await waitUntilAccepting(process, logFrom: logged)
     }
 
     private func end(signal: Int32) async {
@@ -131,15 +132,23 @@ public final class MQTTBroker: @unchecked Sendable {
         await process.waitForExit()
     }
 
-    /// Connects over TCP until the listener answers (or the process died, or 60 s passed: a full test run's load has
-    /// kept a broker from opening its port for over 10 s).
-    private func waitUntilAccepting(_ process: ChildProcess) async throws {
+    /// Waits until this mosquitto says it runs, having opened its listener, and the port answers (or the process died,
+    /// or 60 s passed: a full test run's load has kept a broker from opening its port for over 10 s). The port alone
+    /// is not enough: another test's server may have taken it between its choice and mosquitto's bind, and answer
+    /// there while mosquitto exits with "Address already in use" (seen in CI: the tests' TLS client met a Hummingbird
+    /// server).
+    private func waitUntilAccepting(_ process: ChildProcess, logFrom offset: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            guard process.isRunning else {
+            let started = String(decoding: log.utf8.dropFirst(offset), as: UTF8.self)
+            guard process.isRunning, !started.contains("Address already in use") else {
                 throw MQTTBrokerError(description: "mosquitto exited at start: \(log)")
             }
-            if LoopbackPort.accepts(port) { return }
+            if started.contains("listen socket on port \(port).") && started.contains(" running")
+                && LoopbackPort.accepts(port)
+            {
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 60 s: \(log)")

@@ -180,8 +180,9 @@ public final class NATSCluster: @unchecked Sendable {
     /// clients. (Whether JetStream has its streams back is for the caller to wait for.)
     public func restart(server: Int) async throws {
         await stop(server: server)
+        let logged = log(of: server).utf8.count  // the restarted server appends to the same log
         try start(server)
-        try await waitUntilAccepting(server)
+        try await waitUntilAccepting(server, logFrom: logged)
     }
 
     /// Stops every server that runs (SIGTERM) and waits until they exited.
@@ -257,15 +258,17 @@ public final class NATSCluster: @unchecked Sendable {
         for index in servers.indices { await end(index, signal: signal) }
     }
 
-    /// Connects over TCP until the server's client port answers (or it exited, or 30 s passed).
-    private func waitUntilAccepting(_ index: Int) async throws {
+    /// Waits until the server says it is ready and its client port answers (or it exited, or 60 s passed). The port
+    /// alone is not enough: another test's server may have taken it between its choice and the bind.
+    private func waitUntilAccepting(_ index: Int, logFrom offset: Int = 0) async throws {
         let server = servers[index]
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             guard let process = lock.withLock({ processes[index] }), process.isRunning else {
                 throw NATSClusterError(description: "nats-server \(server.name) exited at start: \(log(of: index))")
             }
-            if LoopbackPort.accepts(server.clientPort) { return }
+            let started = String(decoding: log(of: index).utf8.dropFirst(offset), as: UTF8.self)
+            if started.contains("Server is ready") && LoopbackPort.accepts(server.clientPort) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw NATSClusterError(

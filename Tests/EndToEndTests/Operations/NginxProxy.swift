@@ -9,9 +9,31 @@ final class NginxProxy: Sendable {
     let directory: TemporaryDirectory
     private let process: ChildProcess
 
-    init(serverBlock: String, upstreamPort: Int) async throws {
-        directory = try TemporaryDirectory("nginx")
-        port = try LoopbackPort.free()
+    /// nginx on a free port. The port is chosen, then bound by nginx: another test's server may take it in between,
+    /// so nginx counts as started only once an answer on the port comes from nginx itself, and a port lost so is
+    /// replaced by another.
+    convenience init(serverBlock: String, upstreamPort: Int) async throws {
+        var attempt = 1
+        while true {
+            let directory = try TemporaryDirectory("nginx")
+            do {
+                try await self.init(
+                    serverBlock: serverBlock, upstreamPort: upstreamPort, port: try LoopbackPort.free(),
+                    directory: directory)
+                return
+            } catch let lost as PortLost where attempt < 3 {
+                attempt += 1
+                _ = lost
+            }
+        }
+    }
+
+    /// nginx exited because its port was taken.
+    struct PortLost: Error {}
+
+    private init(serverBlock: String, upstreamPort: Int, port: Int, directory: TemporaryDirectory) async throws {
+        self.directory = directory
+        self.port = port
         let root = directory.url.path
         var block = serverBlock.split(separator: "\n", omittingEmptySubsequences: false).filter {
             !$0.contains("ssl_certificate")
@@ -47,14 +69,26 @@ final class NginxProxy: Sendable {
             "/usr/sbin/nginx", ["-p", root, "-c", root + "/nginx.conf", "-e", root + "/error.log"],
             stdout: root + "/stdout", stderr: root + "/stderr")
         do {
-            try await eventually("nginx to accept on port \(port)") {
-                guard process.isRunning else { throw MusterProcess.Unexpected("nginx ended: \(self.log)") }
-                return LoopbackPort.accepts(port)
+            try await eventually("nginx to answer on port \(port)") {
+                guard process.isRunning else {
+                    if self.log.contains("Address already in use") { throw PortLost() }
+                    throw MusterProcess.Unexpected("nginx ended: \(self.log)")
+                }
+                return LoopbackPort.accepts(port) && Self.answersAsNginx(port)
             }
         } catch {
             stop()
             throw error
         }
+    }
+
+    /// Whether what answers on `port` is nginx (its `Server` header), not a server that took the port first.
+    private static func answersAsNginx(_ port: Int) -> Bool {
+        guard let connection = try? RawConnection(port: port),
+            (try? connection.send("HEAD /api/v1/server HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")) != nil,
+            let head = try? connection.blockingRead(until: "\r\n\r\n", limit: 5)
+        else { return false }
+        return head.lowercased().contains("\r\nserver: nginx")
     }
 
     /// nginx's error log and stderr: what a failure shows.
