@@ -52,6 +52,32 @@ public enum LoopbackPort {
         }
     }
 
+    /// Whether process `pid` itself listens on TCP `port` of 127.0.0.1 (or of every address) now — not merely
+    /// something: a port chosen free may be taken by another test's server before the peer binds it. Read from
+    /// /proc/net/tcp (the listening socket's inode) and /proc/PID/fd (the process's sockets).
+    public static func isListening(_ port: Int, by pid: Int32) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        let suffix = ":" + String(format: "%04X", port)
+        let inodes = Set(
+            table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, fields[3] == "0A",
+                    fields[1] == "0100007F" + suffix || fields[1] == "00000000" + suffix
+                else { return nil }
+                return String(fields[9])
+            })
+        guard !inodes.isEmpty else { return false }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return descriptors.contains { descriptor in
+            guard
+                let target = try? FileManager.default.destinationOfSymbolicLink(
+                    atPath: "/proc/\(pid)/fd/\(descriptor)"),
+                target.hasPrefix("socket:[")
+            else { return false }
+            return inodes.contains(String(target.dropFirst(8).dropLast()))
+        }
+    }
+
     /// Whether something accepts a TCP connection on `127.0.0.1:port` now.
     public static func accepts(_ port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -132,10 +132,10 @@ public final class MQTTBroker: @unchecked Sendable {
         await process.waitForExit()
     }
 
-    /// Waits until this mosquitto says it runs, having opened its listener, and the port answers (or the process died,
-    /// or 60 s passed: a full test run's load has kept a broker from opening its port for over 10 s). The port alone
-    /// is not enough: another test's server may have taken it between its choice and mosquitto's bind, and answer
-    /// there while mosquitto exits with "Address already in use" (seen in CI: the tests' TLS client met a Hummingbird
+    /// Waits until this mosquitto listens on its port and the port answers (or the process died, or 60 s passed: a
+    /// full test run's load has kept a broker from opening its port for over 10 s). That something answers is not
+    /// enough: another test's server may have taken the port between its choice and mosquitto's bind, and answer there
+    /// while mosquitto exits with "Address already in use" (seen in CI: the tests' TLS client met a Hummingbird
     /// server).
     private func waitUntilAccepting(_ process: ChildProcess, logFrom offset: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
@@ -144,11 +144,7 @@ public final class MQTTBroker: @unchecked Sendable {
             guard process.isRunning, !started.contains("Address already in use") else {
                 throw MQTTBrokerError(description: "mosquitto exited at start: \(log)")
             }
-            if started.contains("listen socket on port \(port).") && started.contains(" running")
-                && LoopbackPort.accepts(port)
-            {
-                return
-            }
+            if LoopbackPort.isListening(port, by: process.pid) && LoopbackPort.accepts(port) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 60 s: \(log)")
