@@ -4,7 +4,8 @@ import Testing
 
 /// A connection cannot hold the server: slow headers, a stalled body and a silent socket are closed
 /// with a reason, a request the decoder cannot read gets the API's JSON error, connections beyond the
-/// cap are refused, and an outside `Last-Event-ID` is a 400, not the end of the server (issue 10).
+/// cap are refused, an outside `Last-Event-ID` is a 400, not the end of the server (issue 10), and a live stream
+/// whose client leaves ends then, not keep-alives later.
 @Suite(.serialized) struct ConnectionLimitsTests {
     @Test func aRequestWhoseHeadersNeverEndIsAnswered408AndClosed() async throws {
         let server = try await ServerProcess(extraArguments: ["--header-timeout", "1"])
@@ -84,5 +85,41 @@ import Testing
             #expect(answer.contains("Last-Event-ID"), "\(answer)")
         }
         #expect(try await server.send("GET", "healthz").status == 200)
+    }
+
+    /// However its client leaves — closing the socket, shutting its side, or resetting the connection — a live stream
+    /// ends at once: with keep-alives ten minutes apart, no write would tell the server before then.
+    @Test(arguments: ["close", "shutdown", "reset"])
+    func aLiveStreamEndsWhenItsClientLeaves(_ leaving: String) async throws {
+        let server = try await ServerProcess(extraArguments: ["--stream-keep-alive", "600"])
+        let token = try await server.login("ada", password: "secret-ada")
+        var connection: RawConnection? = try RawConnection(port: server.base.port!)
+        try connection!.send(
+            "GET /api/v1/inbox HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
+                + "Accept: text/event-stream\r\n\r\n")
+        #expect(try await connection!.read(until: ": stream open").hasPrefix("HTTP/1.1 200"))
+        #expect(try await Self.openStreams(server) == 1)
+        switch leaving {
+        case "shutdown": try connection!.shutdownWriting()
+        case "reset": try connection!.resetOnClose()
+        default: break
+        }
+        if leaving != "shutdown" { connection = nil }  // closes the socket
+        try await eventually("the stream to end after its client left (\(leaving))") {
+            try await Self.openStreams(server) == 0
+        }
+        if let connection {
+            // The half-closed client is told the stream ended: the server closed the connection.
+            #expect(try await connection.readUntilClosed(limit: 5) == "")
+        }
+        #expect(try await server.send("GET", "healthz").status == 200)
+    }
+
+    /// `muster_sse_connections` of the server's `/metrics`; -1 when it has no such line.
+    private static func openStreams(_ server: ServerProcess) async throws -> Int {
+        let line = try await server.send("GET", "metrics").text.split(separator: "\n").first {
+            $0.hasPrefix("muster_sse_connections ")
+        }
+        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }.map { Int($0) } ?? -1
     }
 }

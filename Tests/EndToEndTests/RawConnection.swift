@@ -31,6 +31,19 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close(socket) }
 
+    /// Closes this side for writing (a FIN), keeping the socket open to read what still comes.
+    func shutdownWriting() throws {
+        guard shutdown(socket, Int32(SHUT_WR)) == 0 else { throw Failure("shutdown: errno \(errno)") }
+    }
+
+    /// Makes the close in `deinit` reset the connection (an RST, as a client that dies or leaves with unread
+    /// data) instead of ending it with a FIN.
+    func resetOnClose() throws {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        guard setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) == 0
+        else { throw Failure("setsockopt SO_LINGER: errno \(errno)") }
+    }
+
     func send(_ text: String) throws { try send(bytes: Array(text.utf8)) }
 
     func send(bytes: [UInt8]) throws {

@@ -56,7 +56,8 @@ struct NoticeController: APIController {
             user: caller.username, deviceId: deviceId, namespace: caller.namespace,
             from: try EventStream.start(request, head: api.log.head), trace: trace)
         let events = changes.map { event in try ServerSentEvent(event) }
-        return EventStream.response(events, keepAlive: api.configuration.keepAlive, metrics: api.metrics)
+        return EventStream.response(
+            events, keepAlive: api.configuration.keepAlive, metrics: api.metrics, until: context.connectionClosed)
     }
 
     @Sendable func traceLogging(_ request: Request, context: API.Context, caller: API.Caller) async throws

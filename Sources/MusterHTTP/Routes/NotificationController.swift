@@ -53,7 +53,8 @@ struct NotificationController: APIController {
                         data: try MusterJSON.encoder().encode(["messageId": messageId.uuidString.lowercased()]))
                 }
             }
-            return EventStream.response(events, keepAlive: api.configuration.keepAlive, metrics: api.metrics)
+            return EventStream.response(
+                events, keepAlive: api.configuration.keepAlive, metrics: api.metrics, until: context.connectionClosed)
         }
         // The head before the read: a stream resumed after it misses nothing the list did not show.
         let position = api.log.head

@@ -10,6 +10,8 @@ public struct MusterRequestContext: RemoteAddressRequestContext {
     public var principal: Sessions.Principal?
     /// The connected peer.
     public let remoteAddress: SocketAddress?
+    /// Completes when the request's connection (or HTTP/2 stream) closes: a live stream ends then.
+    let connectionClosed: EventLoopFuture<Void>
 
     /// Request bodies are read as the wire's JSON.
     public var requestDecoder: MusterRequestDecoder { .init() }
@@ -25,6 +27,7 @@ public struct MusterRequestContext: RemoteAddressRequestContext {
         coreContext = .init(source: source)
         principal = nil
         remoteAddress = source.channel.remoteAddress
+        connectionClosed = source.channel.closeFuture
     }
 
     /// The caller; throws 401 when the request had no bearer token.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import ServiceLifecycle
 
 /// One Server-Sent Event.
@@ -21,7 +22,7 @@ struct ServerSentEvent: Sendable, Hashable {
 }
 
 /// A `text/event-stream` response over a live sequence of events: a keep-alive comment while quiet,
-/// and the end of the stream when the client goes away or the server shuts down gracefully.
+/// and the end of the stream when the client goes away (its connection closes) or the server shuts down gracefully.
 enum EventStream {
     /// Where a client resumes: after `Last-Event-ID`, or at `?from=`, or from now on (nil).
     ///
@@ -47,7 +48,7 @@ enum EventStream {
     }
 
     static func response<Events: AsyncSequence & Sendable>(
-        _ events: Events, keepAlive: Duration, metrics: ServerMetrics
+        _ events: Events, keepAlive: Duration, metrics: ServerMetrics, until closed: EventLoopFuture<Void>
     ) -> Response where Events.Element == ServerSentEvent {
         let body = ResponseBody { writer in
             metrics.stream(opened: true)
@@ -74,6 +75,8 @@ enum EventStream {
                 producer.cancel()
                 ticker.cancel()
             }
+            // A client that left ends the stream now, not at the next write, which may be a keep-alive away.
+            closed.whenComplete { _ in continuation.finish() }
             // A graceful shutdown ends the stream; the client reconnects elsewhere with Last-Event-ID.
             try await withGracefulShutdownHandler {
                 try await writer.write(ByteBuffer(string: ": stream open\n\n"))
