@@ -6,8 +6,8 @@ import NIOSSL
 import PushTesting
 import Testing
 
-/// `muster serve --tls-cert --tls-key`: HTTPS with HTTP/2 over ALPN and HTTP/1.1 alike, and a key file others
-/// can read refused by name (issue 16).
+/// `muster serve --tls-cert --tls-key`: HTTPS with HTTP/2 over ALPN and HTTP/1.1 alike, a live stream that ends when
+/// its client leaves over either, and a key file others can read refused by name (issue 16).
 @Suite(.serialized) struct TLSEndToEndTests {
     /// A fresh certificate for 127.0.0.1 and its key, written as PEM files, the key with `keyMode`.
     struct Files {
@@ -75,6 +75,64 @@ import Testing
         let connection = try RawConnection(port: server.base.port!)
         try connection.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(!(try await connection.readUntilClosed().hasPrefix("HTTP/1.1 200")))
+    }
+
+    /// A client that leaves a live stream — closing its TLS connection over HTTP/1.1, resetting its stream over
+    /// HTTP/2 — ends it at once: with keep-alives ten minutes apart, no write would tell the server before then.
+    @Test(arguments: [(HTTPClient.Configuration.HTTPVersion.automatic, 2), (.http1Only, 1)])
+    func aLiveStreamEndsWhenItsClientLeaves(_ version: HTTPClient.Configuration.HTTPVersion, _ major: Int)
+        async throws
+    {
+        let files = try Files(keyMode: 0o600)
+        defer { files.directory.remove() }
+        let server = try await ServerProcess(extraArguments: files.arguments + ["--stream-keep-alive", "600"])
+        let base = server.base.absoluteString
+        let watcher = try client(trusting: files, version: .http1Only)
+        do {
+            /// `muster_sse_connections` of `/metrics`; -1 without that line.
+            func openStreams() async throws -> Int {
+                let answer = try await watcher.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(30))
+                let text = String(buffer: try await answer.body.collect(upTo: 1 << 20))
+                let line = text.split(separator: "\n").first { $0.hasPrefix("muster_sse_connections ") }
+                return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }.map { Int($0) } ?? -1
+            }
+            var login = HTTPClientRequest(url: base + "/api/v1/auth/token")
+            login.method = .POST
+            login.headers.add(name: "Content-Type", value: "application/json")
+            login.body = .bytes(ByteBuffer(string: #"{"username":"ada","password":"secret-ada"}"#))
+            let tokens = try await watcher.execute(login, timeout: .seconds(60)).body.collect(upTo: 1 << 16)
+            let object = try JSONSerialization.jsonObject(with: Data(buffer: tokens)) as? [String: Any]
+            let token = try #require(object?["accessToken"] as? String)
+
+            let client = try client(trusting: files, version: version)
+            do {
+                var inbox = HTTPClientRequest(url: base + "/api/v1/inbox")
+                inbox.headers.add(name: "Authorization", value: "Bearer \(token)")
+                inbox.headers.add(name: "Accept", value: "text/event-stream")
+                let stream = try await client.execute(inbox, timeout: .seconds(60))
+                #expect(stream.status == .ok && stream.version.major == major, "\(stream.status) \(stream.version)")
+                // Read through an iterator kept until the client leaves: one dropped cancels the request.
+                var body = stream.body.makeAsyncIterator()
+                var received = ""
+                while !received.contains(": stream open"), let part = try await body.next() {
+                    received += String(buffer: part)
+                }
+                #expect(received.contains(": stream open"))
+                #expect(try await openStreams() == 1)
+                try await client.shutdown()  // leaves: the connection (and its stream) closes
+                withExtendedLifetime(body) {}
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+            try await eventually("the stream to end after its client left over HTTP/\(major)") {
+                try await openStreams() == 0
+            }
+        } catch {
+            try? await watcher.shutdown()
+            throw error
+        }
+        try await watcher.shutdown()
     }
 
     @Test func aKeyOthersCanReadIsRefusedNamingIt() async throws {

@@ -9,8 +9,7 @@ import Synchronization
 /// `headerTimeout` of its first byte, its body may pause at most `bodyTimeout`, and no more than
 /// `maxConnections` are open at once. A connection that breaks a limit is told why (a JSON error, as
 /// every other refusal) and closed. Time between requests is Hummingbird's idle timeout; time spent
-/// answering (a live stream) is not limited here, but a live stream whose client closes its side of the
-/// connection ends then: the connection is closed, not kept half-open until a write fails.
+/// answering (a live stream) is not limited here.
 ///
 /// Two handlers share one guard per connection, both on the connection's event loop only: `Bytes`
 /// in front of the HTTP decoder (it sees that a request has begun before its headers are complete),
@@ -57,10 +56,6 @@ final class ConnectionGuard {
     private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
     /// The `Parts` handler's place in the pipeline: answers are written from there, behind the codec.
     private var answering: ChannelHandlerContext?
-    /// The answer under way is a live stream (`text/event-stream`).
-    private var streaming = false
-    /// The client closed its side of the connection (it sends nothing more).
-    private var inputClosed = false
 
     init(limits: Limits, count: Count) {
         self.limits = limits
@@ -212,28 +207,8 @@ extension ConnectionGuard {
         }
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            switch unwrapOutboundIn(data) {
-            case .head(let head):
-                owner.streaming = head.headerFields[.contentType]?.hasPrefix("text/event-stream") == true
-            case .body: break
-            case .end:
-                owner.state = .idle
-                owner.streaming = false
-            }
+            if case .end = unwrapOutboundIn(data) { owner.state = .idle }
             context.write(data, promise: promise)
-            if owner.streaming && owner.inputClosed { context.close(promise: nil) }
-        }
-
-        /// A client that closes its side of the connection during a live stream has left (an event stream's client
-        /// sends nothing after its request): the connection is closed, which ends the stream at once. Hummingbird
-        /// keeps a half-closed connection open, for clients that close their side once the request is sent and
-        /// wait for the answer; a live stream's writes would only fail two or three keep-alives later.
-        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if case .inputClosed = event as? ChannelEvent {
-                owner.inputClosed = true
-                if owner.streaming { return context.close(promise: nil) }
-            }
-            context.fireUserInboundEventTriggered(event)
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {

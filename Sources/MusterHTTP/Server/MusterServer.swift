@@ -97,7 +97,9 @@ public struct MusterServer: Sendable {
             maxConnections: configuration.maxConnections)
         let count = connections
         let idleTimeout = TimeAmount.nanoseconds(configuration.idleTimeout.nanoseconds)
-        let http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
+        // Plain HTTP/1.1, HTTP/1.1 over TLS and each HTTP/2 stream: a live stream's client that leaves ends it.
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [LiveStreamHangUp()], idleTimeout: idleTimeout)
         let server: HTTPServerBuilder
         if let tls {
             let http2 = HTTP2ChannelConfiguration(idleTimeout: configuration.idleTimeout, streamConfiguration: http1)
