@@ -58,6 +58,11 @@ public final class EventLog: Sendable {
     /// The LMDB environment (for operations such as backup and status).
     public var environment: Environment { core.environment }
 
+    /// The store's failure: when LMDB marks the environment failed (a commit the disk refused to finish), every
+    /// read and write of this process fails until the data directory is opened again. Returns that error once it
+    /// happened (at once if it has); nil when the waiting task is cancelled.
+    public func failure() async -> StoreError? { await core.environment.failure.wait() }
+
     /// Opens the log in `directory`, creating it when new.
     public init(directory: URL, configuration: Configuration = Configuration()) throws {
         self.configuration = configuration

@@ -52,6 +52,8 @@ public final class Environment: @unchecked Sendable {
     /// (`mdb_dbi_open` must not be called from concurrent transactions).
     private let openLock: UnsafeMutablePointer<pthread_mutex_t>
     private let closed = Atomic<Bool>(false)
+    /// Set once LMDB reports the environment failed (`MDB_PANIC`).
+    let failure = EnvironmentFailure()
 
     /// Opens (creating when missing) the environment in `directory`.
     ///
@@ -214,6 +216,7 @@ public final class Environment: @unchecked Sendable {
             let rc = mdb_txn_begin(raw, nil, flags, &txn)
             if rc == 0 { return txn! }
             pthread_rwlock_unlock(resizeLock)
+            if rc == MDB_PANIC { throw failed() }
             guard rc == MDB_MAP_RESIZED else { throw StoreError.lmdb(rc, call) }
             try adoptMapSizeOfOtherProcess()
         }
@@ -229,7 +232,7 @@ public final class Environment: @unchecked Sendable {
         let rc = mdb_txn_commit(transaction.raw)
         if rc != 0 {
             transaction.pendingTables.removeAll()
-            throw commitFailure(rc)
+            throw noticeFailure() ?? commitFailure(rc)
         }
         publish(transaction)
     }
@@ -241,6 +244,27 @@ public final class Environment: @unchecked Sendable {
         transaction.ended()
         pthread_mutex_unlock(openLock)
         pthread_rwlock_unlock(resizeLock)
+    }
+
+    /// The error of a transaction LMDB refused because the environment failed, which it records (`failure`).
+    private func failed() -> StoreError {
+        let error = StoreError(
+            .io,
+            "the data store of \(directory.path) stopped after the disk refused to commit (LMDB marked it failed: "
+                + "\(StoreError.errorText(MDB_PANIC))); nothing from the refused commit was stored — check the disk (the "
+                + "kernel log names it), then start again: opening the data directory again recovers it",
+            returnCode: MDB_PANIC)
+        failure.record(error)
+        return error
+    }
+
+    /// After a failed commit: the environment's failure if LMDB now refuses every transaction (the commit's meta
+    /// page could not be written) — known at once, not at the next request; nil when it goes on.
+    private func noticeFailure() -> StoreError? {
+        var probe: OpaquePointer?
+        let rc = mdb_txn_begin(raw, nil, UInt32(MDB_RDONLY), &probe)
+        if rc == 0 { mdb_txn_abort(probe) }
+        return rc == MDB_PANIC ? failed() : nil
     }
 
     /// LMDB 0.9 reports a short write as EIO; when the file system is (nearly) out of space, say so, else that the

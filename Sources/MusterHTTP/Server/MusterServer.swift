@@ -143,7 +143,7 @@ public struct MusterServer: Sendable {
     /// the rule timers, the MQTT bridge and push delivery.
     func services() -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: EventLogService(log: api.log)),
+            .init(service: EventLogService(log: api.log), failureTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: AsyncProjectionService(log: api.log, logger: logger)),
         ]
         if let cluster {
@@ -188,9 +188,13 @@ extension MusterServer {
 struct EventLogService: Service {
     let log: EventLog
 
+    /// Ends at a graceful shutdown; throws the store's failure when LMDB marks it failed — every read and write would
+    /// fail from then on, and only opening the data directory again recovers it — which stops the server, so that
+    /// its supervisor starts it again (`Restart=on-failure` in the Debian unit).
     func run() async throws {
-        try? await gracefulShutdown()
+        let failure = await cancelWhenGracefulShutdown { await log.failure() }
         log.close()
+        if let failure { throw failure }
     }
 }
 

@@ -3,19 +3,26 @@ import Foundation
 import Testing
 
 /// A shared library that makes `fsync` and `fdatasync` fail with EIO while a trigger file exists, preloaded into a
-/// `muster` process (`LD_PRELOAD`): LMDB's durable commit then fails as it does on a failing disk. Built by the
-/// test with the C compiler, in a temporary directory.
+/// `muster` process (`LD_PRELOAD`): LMDB's durable commit then fails as it does on a failing disk. While a second
+/// trigger exists, writes into the meta pages of `data.mdb` (the first two pages) fail with EIO too: LMDB then marks
+/// the environment failed (`MDB_PANIC`) and refuses every later transaction of the process. Built by the test with
+/// the C compiler, in a temporary directory.
 struct FailingSync {
     let directory: TemporaryDirectory
     /// While this file exists, every sync of the process fails with EIO.
     var trigger: URL { directory.url.appendingPathComponent("fail-sync") }
+    /// While this file exists, every write into the meta pages of `data.mdb` fails with EIO.
+    var metaTrigger: URL { directory.url.appendingPathComponent("fail-meta") }
     var library: URL { directory.url.appendingPathComponent("failing-sync.so") }
 
     static let source = #"""
         #define _GNU_SOURCE
         #include <dlfcn.h>
         #include <errno.h>
+        #include <limits.h>
+        #include <stdio.h>
         #include <stdlib.h>
+        #include <string.h>
         #include <unistd.h>
 
         static int failing(void) {
@@ -33,6 +40,30 @@ struct FailingSync {
             if (failing()) { errno = EIO; return -1; }
             int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
             return real(fd);
+        }
+
+        /* A write at `offset` of `fd` lands in a meta page of data.mdb while the meta trigger exists. */
+        static int metaFailing(int fd, off_t offset) {
+            const char *trigger = getenv("MUSTER_TEST_FAIL_META");
+            if (trigger == NULL || access(trigger, F_OK) != 0 || offset >= 2 * sysconf(_SC_PAGESIZE)) return 0;
+            char link[64], path[PATH_MAX];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+            ssize_t length = readlink(link, path, sizeof path - 1);
+            if (length < 8) return 0;
+            path[length] = 0;
+            return strcmp(path + length - 8, "data.mdb") == 0;
+        }
+
+        ssize_t pwrite(int fd, const void *buffer, size_t count, off_t offset) {
+            if (metaFailing(fd, offset)) { errno = EIO; return -1; }
+            ssize_t (*real)(int, const void *, size_t, off_t) = dlsym(RTLD_NEXT, "pwrite");
+            return real(fd, buffer, count, offset);
+        }
+
+        ssize_t pwrite64(int fd, const void *buffer, size_t count, off64_t offset) {
+            if (metaFailing(fd, offset)) { errno = EIO; return -1; }
+            ssize_t (*real)(int, const void *, size_t, off64_t) = dlsym(RTLD_NEXT, "pwrite64");
+            return real(fd, buffer, count, offset);
         }
         """#
 
@@ -54,12 +85,18 @@ struct FailingSync {
     /// The environment of a process whose syncs fail while `trigger` exists.
     var environment: [String: String] {
         ProcessInfo.processInfo.environment.merging(
-            ["LD_PRELOAD": library.path, "MUSTER_TEST_FAIL_SYNC": trigger.path]
+            [
+                "LD_PRELOAD": library.path, "MUSTER_TEST_FAIL_SYNC": trigger.path,
+                "MUSTER_TEST_FAIL_META": metaTrigger.path,
+            ]
         ) { _, preload in preload }
     }
 
     /// From now on every sync fails.
     func fail() throws { try Data().write(to: trigger) }
+
+    /// From now on writes into the meta pages of `data.mdb` fail (syncs as before).
+    func failMetaWrites() throws { try Data().write(to: metaTrigger) }
 
     /// From now on syncs reach the disk again.
     func heal() throws { try FileManager.default.removeItem(at: trigger) }

@@ -4,7 +4,8 @@ import Testing
 
 /// A disk whose syncs fail (EIO from `fsync`/`fdatasync`, injected with `FailingSync`): the commit that could not be
 /// made durable is refused as an I/O error and leaves nothing behind, reads go on, and writes work again once the
-/// disk does — without a restart.
+/// disk does — without a restart. A commit whose meta page the disk refuses leaves LMDB's environment failed: the
+/// server then stops, saying so, and a start recovers everything acknowledged.
 @Suite(.serialized)
 struct FailingSyncTests {
     static let payload = #"{"responseTopic":"/drill","fields":[{"type":"inputString","id":"where","label":"Where?"}]}"#
@@ -92,5 +93,47 @@ struct FailingSyncTests {
             "the refused send left nothing: \(titles)")
         let verify = try await MusterProcess.run(["verify"] + data)
         #expect(verify.status == 0, "\(verify)")
+    }
+
+    @Test func aCommitWhoseMetaPageTheDiskRefusesStopsTheServerAndAStartRecovers() async throws {
+        let disk = try await FailingSync()
+        defer { disk.remove() }
+        let work = try TemporaryDirectory("failing-meta-server")
+        defer { work.remove() }
+        let directory = work.url.appendingPathComponent("data")
+        let data = ["--data", directory.path]
+        for (user, admin) in [("ada", ["--admin"]), ("joe", [])] {
+            let added = try await MusterProcess.run(
+                ["users", "add", user, "--password-stdin"] + admin + data, stdin: "secret-\(user)\n")
+            try #require(added.status == 0, "\(added)")
+        }
+        let server = try await KillableServer(data: directory, environment: disk.environment)
+        let ada = try await server.login("ada", password: "secret-ada")
+        func send(_ title: String) async throws -> ServerProcess.Answer {
+            try await server.send(
+                "POST", "api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"\#(title)","body":"B","payload":\#(Self.payload)}"#)
+        }
+        #expect(try await send("before the disk failed").status == 201)
+
+        try disk.failMetaWrites()
+        let refused = try await send("while the disk fails")
+        #expect(refused.status == 500, "\(refused.text); the server wrote: \(server.stderr)")
+        #expect(refused.text.contains("nothing was stored"), "\(refused.text)")
+        // Every later read and write would fail: the server stops by itself, with status 1 and the reason.
+        try await eventually("the server to stop by itself", seconds: 30) { !server.child.isRunning }
+        #expect(ChildProcess.exitCode(await server.child.waitForExit()) == 1, "\(server.stderr)")
+        #expect(server.stderr.contains("LMDB marked it failed"), "\(server.stderr)")
+        #expect(server.stderr.contains("start again"), "\(server.stderr)")
+
+        // Started again (the disk healed), it has everything acknowledged, and nothing of the refused send.
+        try FileManager.default.removeItem(at: disk.metaTrigger)
+        let verify = try await MusterProcess.run(["verify"] + data)
+        #expect(verify.status == 0, "\(verify)")
+        let again = try await KillableServer(data: directory)
+        let joe = try await again.login("joe", password: "secret-joe")
+        let inbox = try await again.send("GET", "api/v1/inbox", token: joe)
+        #expect(inbox.array.map { $0["title"] as? String } == ["before the disk failed"], "\(inbox.text)")
+        #expect(await again.stop() == 0)
     }
 }
