@@ -71,15 +71,9 @@ public final class APNsProvider: PushProvider {
         }
         request.body = .bytes(APNsPayload.body(for: push))
 
-        let response: HTTPClientResponse
-        let body: ByteBuffer
-        do {
-            response = try await client.execute(request, timeout: .init(options.timeout))
-            body = try await response.body.collect(upTo: 64 * 1024)
-        } catch {
-            return ProviderHTTP.outcome(of: error)
+        return await ProviderHTTP.send(client, request, timeout: options.timeout) { answer in
+            await outcome(status: answer.status, headers: answer.headers, body: answer.body, bearer: bearer)
         }
-        return await outcome(status: Int(response.status.code), headers: response.headers, body: body, bearer: bearer)
     }
 
     /// What APNs' answer means (Apple's "Handling notification responses from APNs").

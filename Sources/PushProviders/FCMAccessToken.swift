@@ -73,30 +73,28 @@ struct FCMTokenExchange: Sendable {
             + "&assertion=\(Self.formEncoded(assertion))"
         request.body = .bytes(ByteBuffer(string: form))
 
-        let response: HTTPClientResponse
-        let body: ByteBuffer
+        let answer: ProviderHTTP.Answer
         do {
-            response = try await client.execute(request, timeout: .init(timeout))
-            body = try await response.body.collect(upTo: 64 * 1024)
+            answer = try await ProviderHTTP.exchange(client, request, timeout: timeout)
         } catch {
             if case .retry(_, let reason, _) = ProviderHTTP.outcome(of: error) {
                 throw FCMTokenEndpointFailure(reason: reason)
             }
             throw FCMTokenEndpointFailure(reason: "connection failed")
         }
-        guard (200...299).contains(response.status.code) else {
+        guard (200...299).contains(answer.status) else {
             throw FCMTokenEndpointFailure(
-                reason: "answered HTTP \(response.status.code)" + (Self.errorCode(body).map { " (\($0))" } ?? ""))
+                reason: "answered HTTP \(answer.status)" + (Self.errorCode(answer.body).map { " (\($0))" } ?? ""))
         }
-        struct Answer: Decodable {
+        struct Token: Decodable {
             var access_token: String
             var expires_in: Int
         }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: body), !answer.access_token.isEmpty else {
+        guard let token = try? JSONDecoder().decode(Token.self, from: answer.body), !token.access_token.isEmpty else {
             throw FCMTokenEndpointFailure(reason: "answered without access_token and expires_in")
         }
-        let lifetime = max(TimeInterval(answer.expires_in) - Self.margin, 0)
-        return .init(value: answer.access_token, renewAt: now.addingTimeInterval(lifetime))
+        let lifetime = max(TimeInterval(token.expires_in) - Self.margin, 0)
+        return .init(value: token.access_token, renewAt: now.addingTimeInterval(lifetime))
     }
 
     /// The OAuth `error` code of a refusal (`invalid_grant`), only when it is a short code: the description

@@ -69,15 +69,14 @@ public final class FCMProvider: PushProvider {
         request.headers.add(name: "content-type", value: "application/json; charset=UTF-8")
         request.body = .bytes(FCMMessageBody(push, now: now()).encoded())
 
-        let response: HTTPClientResponse
-        let body: ByteBuffer
-        do {
-            response = try await client.execute(request, timeout: .init(options.timeout))
-            body = try await response.body.collect(upTo: 64 * 1024)
-        } catch {
-            return ProviderHTTP.outcome(of: error)
+        return await ProviderHTTP.send(client, request, timeout: options.timeout) { answer in
+            await outcome(answer, bearer: bearer)
         }
-        let status = Int(response.status.code)
+    }
+
+    /// What FCM's answer means (the v1 API's `ErrorCode`s).
+    private func outcome(_ answer: ProviderHTTP.Answer, bearer: String) async -> PushOutcome {
+        let (status, body) = (answer.status, answer.body)
         if (200...299).contains(status) {
             struct Sent: Decodable { var name: String }
             return .delivered(providerId: try? JSONDecoder().decode(Sent.self, from: body).name)
@@ -91,7 +90,7 @@ public final class FCMProvider: PushProvider {
         if error.isUnregistered(status) { return .unregistered(status: status, reason: error.reason(status)) }
         if ProviderHTTP.isTransient(status) {
             return .retry(
-                status: status, reason: error.reason(status), after: ProviderHTTP.retryAfter(response.headers))
+                status: status, reason: error.reason(status), after: ProviderHTTP.retryAfter(answer.headers))
         }
         return .rejected(status: status, reason: error.reason(status))
     }

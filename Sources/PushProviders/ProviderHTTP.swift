@@ -72,6 +72,33 @@ enum ProviderHTTP {
         return .milliseconds(Int64(date.timeIntervalSince(now) * 1000))
     }
 
+    /// A provider's answer: its status, headers and at most 64 KiB of its body — empty when the body could not be
+    /// read, so the status alone decides (a 200 whose body broke off was still delivered).
+    struct Answer: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: ByteBuffer
+    }
+
+    /// Sends `request` and reads the answer within `timeout`; throws only when no answer came (`outcome(of:)`).
+    static func exchange(_ client: HTTPClient, _ request: HTTPClientRequest, timeout: Duration) async throws -> Answer {
+        let response = try await client.execute(request, timeout: .init(timeout))
+        let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? ByteBuffer()
+        return Answer(status: Int(response.status.code), headers: response.headers, body: body)
+    }
+
+    /// Sends one push's `request`: what `meaning` makes of the answer, or a retry when none came.
+    static func send(
+        _ client: HTTPClient, _ request: HTTPClientRequest, timeout: Duration,
+        meaning: (Answer) async -> PushOutcome
+    ) async -> PushOutcome {
+        do {
+            return await meaning(try await exchange(client, request, timeout: timeout))
+        } catch {
+            return outcome(of: error)
+        }
+    }
+
     /// An attempt that failed before an answer came: a timeout, a refused or broken connection, a TLS failure.
     /// All are retried; the reason names what happened (never a credential).
     static func outcome(of error: any Error) -> PushOutcome {

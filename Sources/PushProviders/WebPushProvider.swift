@@ -49,16 +49,9 @@ public final class WebPushProvider: PushProvider {
         if let topic = Self.topic(push.collapseId) { request.headers.add(name: "Topic", value: topic) }
         request.headers.add(name: "Urgency", value: "high")
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response: HTTPClientResponse
-        let text: String
-        do {
-            response = try await client.execute(request, timeout: TimeAmount(timeout))
-            let answer = try? await response.body.collect(upTo: 64 * 1024)
-            text = answer.map { String(buffer: $0) } ?? ""
-        } catch {
-            return ProviderHTTP.outcome(of: error)
+        return await ProviderHTTP.send(client, request, timeout: timeout) { answer in
+            Self.outcome(status: answer.status, headers: answer.headers, body: String(buffer: answer.body))
         }
-        return Self.outcome(status: Int(response.status.code), headers: response.headers, body: text)
     }
 
     public func shutdown() async throws { try await client.shutdown() }
