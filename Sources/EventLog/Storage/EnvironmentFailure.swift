@@ -13,9 +13,6 @@ final class EnvironmentFailure: Sendable {
 
     private let state = Mutex(State())
 
-    /// The failure, once there is one.
-    var error: StoreError? { state.withLock { $0.error } }
-
     /// Keeps the first failure and hands it to every waiter.
     func record(_ error: StoreError) {
         let waiters = state.withLock { state -> [CheckedContinuation<StoreError?, Never>] in

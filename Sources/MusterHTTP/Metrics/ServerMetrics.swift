@@ -54,10 +54,10 @@ public struct ServerMetrics: Sendable {
             commit.duration.nanoseconds)
     }
 
-    /// A live stream (`text/event-stream`) opened or closed.
+    /// A live stream (`text/event-stream`) opened or closed. The gauge is set when scraped: set here, two streams
+    /// opening and closing at once could leave it at the older count.
     func stream(opened: Bool) {
-        let open = openStreams.count.add(opened ? 1 : -1, ordering: .relaxed).newValue
-        Gauge(label: "muster_sse_connections", factory: factory).record(Double(open))
+        openStreams.count.add(opened ? 1 : -1, ordering: .relaxed)
     }
 
     /// The Prometheus exposition, after reading the store's gauges.
