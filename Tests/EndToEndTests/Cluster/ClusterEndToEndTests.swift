@@ -339,9 +339,9 @@ extension ClusterSuites {
                 return answer.status == 201 ? answer : nil
             }
             #expect(resumed.status == 201)
-            // A write refused while NATS had no quorum may be in a's own log already (appended before the stream
-            // refused it: a 503 leaves the outcome open). If a took the namespace back, it published it; if b took
-            // it, a's log no longer matches the stream, and a stops so that it is started again and rebuilt.
+            // A write a took while NATS had no quorum (answered, as `--acknowledge local` does, or refused 503) is in
+            // a's own log but not in the stream. If a took the namespace back, it published it; if b took it, a's
+            // log no longer matches the stream, and a stops so that it is started again and rebuilt.
             let resumedUser = "user\(n)"
             let aStopped = try await eventually("a to list \(resumedUser) from its own log, or to stop") {
                 () -> Bool? in
