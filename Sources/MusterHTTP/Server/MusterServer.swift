@@ -143,7 +143,8 @@ public struct MusterServer: Sendable {
     /// the rule timers, the MQTT bridge and push delivery.
     func services() -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: EventLogService(log: api.log), failureTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: EventLogService(log: api.log)),
+            .init(service: StoreFailureService(log: api.log), failureTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: AsyncProjectionService(log: api.log, logger: logger)),
         ]
         if let cluster {
@@ -188,13 +189,21 @@ extension MusterServer {
 struct EventLogService: Service {
     let log: EventLog
 
-    /// Ends at a graceful shutdown; throws the store's failure when LMDB marks it failed — every read and write would
-    /// fail from then on, and only opening the data directory again recovers it — which stops the server, so that
-    /// its supervisor starts it again (`Restart=on-failure` in the Debian unit).
     func run() async throws {
-        let failure = await cancelWhenGracefulShutdown { await log.failure() }
+        try? await gracefulShutdown()
         log.close()
-        if let failure { throw failure }
+    }
+}
+
+/// Stops the server when LMDB marks its store failed: every read and write would fail from then on, and only opening
+/// the data directory again recovers it. Thrown, the failure shuts the server down gracefully — requests in flight
+/// are answered, the log closes last — and the server exits with it, for its supervisor to start it again
+/// (`Restart=on-failure` in the Debian unit).
+struct StoreFailureService: Service {
+    let log: EventLog
+
+    func run() async throws {
+        if let failure = await cancelWhenGracefulShutdown({ await log.failure() }) { throw failure }
     }
 }
 
