@@ -116,10 +116,18 @@ struct FailingSyncTests {
         }
         #expect(try await send("before the disk failed").status == 201)
 
+        // The async projections caught up, so that the next commit is most likely the send's; but one of the
+        // server's own (a projection's checkpoint) may come first: then the server is already stopping, and the send
+        // is refused as unavailable or finds it gone. It is never stored.
+        try await eventually("the async projections to catch up") {
+            let metrics = try await server.send("GET", "metrics").text.split(separator: "\n")
+            return !metrics.contains { $0.hasPrefix("muster_projection_lag_events{") && !$0.hasSuffix(" 0.0") }
+        }
         try disk.failMetaWrites()
-        let refused = try await send("while the disk fails")
-        #expect(refused.status == 500, "\(refused.text); the server wrote: \(server.stderr)")
-        #expect(refused.text.contains("nothing was stored"), "\(refused.text)")
+        if let refused = try? await send("while the disk fails") {
+            #expect([500, 503].contains(refused.status), "\(refused.text); the server wrote: \(server.stderr)")
+            #expect(refused.status != 500 || refused.text.contains("nothing was stored"), "\(refused.text)")
+        }
         // Every later read and write would fail: the server stops by itself, with status 1 and the reason.
         try await eventually("the server to stop by itself", seconds: 30) { !server.child.isRunning }
         #expect(ChildProcess.exitCode(await server.child.waitForExit()) == 1, "\(server.stderr)")
