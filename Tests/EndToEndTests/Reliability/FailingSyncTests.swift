@@ -10,6 +10,24 @@ import Testing
 struct FailingSyncTests {
     static let payload = #"{"responseTopic":"/drill","fields":[{"type":"inputString","id":"where","label":"Where?"}]}"#
 
+    /// The administrator ada and joe, each with the password `secret-NAME`.
+    static func addAdaAndJoe(_ data: [String]) async throws {
+        for (user, admin) in [("ada", ["--admin"]), ("joe", [])] {
+            let added = try await MusterProcess.run(
+                ["users", "add", user, "--password-stdin"] + admin + data, stdin: "secret-\(user)\n")
+            try #require(added.status == 0, "\(added)")
+        }
+    }
+
+    /// Sends joe a form titled `title` as `token`'s user.
+    static func send(_ title: String, through server: KillableServer, token: String) async throws
+        -> ServerProcess.Answer
+    {
+        try await server.send(
+            "POST", "api/v1/notifications", token: token,
+            json: #"{"to":["joe"],"title":"\#(title)","body":"B","payload":\#(Self.payload)}"#)
+    }
+
     /// How many events of `type` the data directory holds.
     static func count(_ type: String, _ data: [String]) async throws -> Int {
         let listed = try await MusterProcess.run(["events", "--json", "--type", type] + data)
@@ -51,18 +69,12 @@ struct FailingSyncTests {
         defer { work.remove() }
         let directory = work.url.appendingPathComponent("data")
         let data = ["--data", directory.path]
-        for (user, admin) in [("ada", ["--admin"]), ("joe", [])] {
-            let added = try await MusterProcess.run(
-                ["users", "add", user, "--password-stdin"] + admin + data, stdin: "secret-\(user)\n")
-            try #require(added.status == 0, "\(added)")
-        }
+        try await Self.addAdaAndJoe(data)
         let server = try await KillableServer(data: directory, environment: sync.environment)
         let ada = try await server.login("ada", password: "secret-ada")
         let joe = try await server.login("joe", password: "secret-joe")
         func send(_ title: String) async throws -> ServerProcess.Answer {
-            try await server.send(
-                "POST", "api/v1/notifications", token: ada,
-                json: #"{"to":["joe"],"title":"\#(title)","body":"B","payload":\#(Self.payload)}"#)
+            try await Self.send(title, through: server, token: ada)
         }
         let first = try await send("before the disk failed")
         #expect(first.status == 201, "\(first.text)")
@@ -102,17 +114,11 @@ struct FailingSyncTests {
         defer { work.remove() }
         let directory = work.url.appendingPathComponent("data")
         let data = ["--data", directory.path]
-        for (user, admin) in [("ada", ["--admin"]), ("joe", [])] {
-            let added = try await MusterProcess.run(
-                ["users", "add", user, "--password-stdin"] + admin + data, stdin: "secret-\(user)\n")
-            try #require(added.status == 0, "\(added)")
-        }
+        try await Self.addAdaAndJoe(data)
         let server = try await KillableServer(data: directory, environment: disk.environment)
         let ada = try await server.login("ada", password: "secret-ada")
         func send(_ title: String) async throws -> ServerProcess.Answer {
-            try await server.send(
-                "POST", "api/v1/notifications", token: ada,
-                json: #"{"to":["joe"],"title":"\#(title)","body":"B","payload":\#(Self.payload)}"#)
+            try await Self.send(title, through: server, token: ada)
         }
         #expect(try await send("before the disk failed").status == 201)
 
