@@ -21,9 +21,8 @@ final class NginxProxy: Sendable {
                     serverBlock: serverBlock, upstreamPort: upstreamPort, port: try LoopbackPort.free(),
                     directory: directory)
                 return
-            } catch let lost as PortLost where attempt < 3 {
+            } catch is PortLost where attempt < 3 {
                 attempt += 1
-                _ = lost
             }
         }
     }
