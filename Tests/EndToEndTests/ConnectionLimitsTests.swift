@@ -98,7 +98,7 @@ import Testing
             "GET /api/v1/inbox HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
                 + "Accept: text/event-stream\r\n\r\n")
         #expect(try await connection!.read(until: ": stream open").hasPrefix("HTTP/1.1 200"))
-        #expect(try await Self.openStreams(server) == 1)
+        #expect(try await server.openLiveStreams() == 1)
         switch leaving {
         case "shutdown": try connection!.shutdownWriting()
         case "reset": try connection!.resetOnClose()
@@ -106,7 +106,7 @@ import Testing
         }
         if leaving != "shutdown" { connection = nil }  // closes the socket
         try await eventually("the stream to end after its client left (\(leaving))") {
-            try await Self.openStreams(server) == 0
+            try await server.openLiveStreams() == 0
         }
         if let connection {
             // The half-closed client is told the stream ended: the server closed the connection.
@@ -115,11 +115,4 @@ import Testing
         #expect(try await server.send("GET", "healthz").status == 200)
     }
 
-    /// `muster_sse_connections` of the server's `/metrics`; -1 when it has no such line.
-    private static func openStreams(_ server: ServerProcess) async throws -> Int {
-        let line = try await server.send("GET", "metrics").text.split(separator: "\n").first {
-            $0.hasPrefix("muster_sse_connections ")
-        }
-        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }.map { Int($0) } ?? -1
-    }
 }

@@ -151,6 +151,14 @@ final class ServerProcess: @unchecked Sendable {
         return Answer(status: http.statusCode, headers: headers, body: body)
     }
 
+    /// The live streams open now: `muster_sse_connections` of `/metrics`; -1 when it has no such line.
+    func openLiveStreams() async throws -> Int {
+        let line = try await send("GET", "metrics").text.split(separator: "\n").first {
+            $0.hasPrefix("muster_sse_connections ")
+        }
+        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }.map { Int($0) } ?? -1
+    }
+
     /// Logs in and returns the access token.
     func login(_ user: String, password: String) async throws -> String {
         let answer = try await send(

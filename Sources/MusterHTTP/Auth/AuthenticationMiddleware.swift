@@ -15,7 +15,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 .unauthorized, "unauthenticated", "the Authorization header must be \"Bearer <accessToken>\"")
         }
         var context = context
-        context.principal = try await authenticator.principal(bearer: String(header.dropFirst(7)))
+        let token = String(header.dropFirst(7))
+        context.principal = try await authenticator.principal(bearer: token)
+        context.bearerToken = token
         return try await next(request, context)
     }
 }

@@ -22,6 +22,16 @@ enum Access: Sendable {
         case .administrator: try context.administrator()
         }
     }
+
+    /// Whether a bearer token still lets its caller call the route: not expired, not logged out, its session not
+    /// revoked, and the caller still an administrator where the route needs one.
+    func holds(token: String?, _ authenticator: Authenticator) async -> Bool {
+        guard let token, let principal = try? await authenticator.principal(bearer: token) else { return false }
+        switch self {
+        case .user: return true
+        case .administrator: return principal.isAdmin
+        }
+    }
 }
 
 extension RouterMethods where Context == API.Context {

@@ -56,8 +56,7 @@ struct NoticeController: APIController {
             user: caller.username, deviceId: deviceId, namespace: caller.namespace,
             from: try EventStream.start(request, head: api.log.head), trace: trace)
         let events = changes.map { event in try ServerSentEvent(event) }
-        return EventStream.response(
-            events, keepAlive: api.configuration.keepAlive, metrics: api.metrics, until: context.connectionClosed)
+        return api.liveStream(events, context: context, for: .user)
     }
 
     @Sendable func traceLogging(_ request: Request, context: API.Context, caller: API.Caller) async throws

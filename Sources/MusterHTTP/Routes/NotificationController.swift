@@ -53,8 +53,7 @@ struct NotificationController: APIController {
                         data: try MusterJSON.encoder().encode(["messageId": messageId.uuidString.lowercased()]))
                 }
             }
-            return EventStream.response(
-                events, keepAlive: api.configuration.keepAlive, metrics: api.metrics, until: context.connectionClosed)
+            return api.liveStream(events, context: context, for: .user)
         }
         // The head before the read: a stream resumed after it misses nothing the list did not show.
         let position = api.log.head

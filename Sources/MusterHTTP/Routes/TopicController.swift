@@ -35,8 +35,7 @@ struct TopicController: APIController {
         let events = deliveries.map { delivery in
             ServerSentEvent(id: delivery.position, event: delivery.kind.rawValue, data: delivery.json)
         }
-        return EventStream.response(
-            events, keepAlive: api.configuration.keepAlive, metrics: api.metrics, until: context.connectionClosed)
+        return api.liveStream(events, context: context, for: .administrator)
     }
 
     /// The topic after `/api/v1/topics` exactly as sent, each segment percent-decoded. The router's

@@ -8,6 +8,8 @@ public struct MusterRequestContext: RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The caller, when the request had a valid bearer token.
     public var principal: Sessions.Principal?
+    /// The bearer token `principal` was found by; a live stream checks it again before every frame.
+    var bearerToken: String?
     /// The connected peer.
     public let remoteAddress: SocketAddress?
     /// Completes when the request's connection (or HTTP/2 stream) closes: a live stream ends then.
@@ -26,6 +28,7 @@ public struct MusterRequestContext: RemoteAddressRequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         principal = nil
+        bearerToken = nil
         remoteAddress = source.channel.remoteAddress
         connectionClosed = source.channel.closeFuture
     }

@@ -21,8 +21,9 @@ struct ServerSentEvent: Sendable, Hashable {
     }
 }
 
-/// A `text/event-stream` response over a live sequence of events: a keep-alive comment while quiet,
-/// and the end of the stream when the client goes away (its connection closes) or the server shuts down gracefully.
+/// A `text/event-stream` response over a live sequence of events: a keep-alive comment while quiet, and the end of
+/// the stream when the client goes away (its connection closes), the server shuts down gracefully, or the caller's
+/// token stops holding.
 enum EventStream {
     /// Where a client resumes: after `Last-Event-ID`, or at `?from=`, or from now on (nil).
     ///
@@ -47,8 +48,15 @@ enum EventStream {
         }
     }
 
+    /// The comment that ends a stream whose token stopped holding.
+    static let tokenEnded = ": the token expired or was revoked; log in again and reconnect with Last-Event-ID\n\n"
+
+    /// - Parameter holds: whether the caller's token still lets them listen; asked before every frame (events and
+    ///   keep-alives alike), so nothing reaches a client after its logout, and a stream outlives an expired token by
+    ///   a keep-alive at most.
     static func response<Events: AsyncSequence & Sendable>(
-        _ events: Events, keepAlive: Duration, metrics: ServerMetrics, until closed: EventLoopFuture<Void>
+        _ events: Events, keepAlive: Duration, metrics: ServerMetrics, until closed: EventLoopFuture<Void>,
+        holds: @escaping @Sendable () async -> Bool
     ) -> Response where Events.Element == ServerSentEvent {
         let body = ResponseBody { writer in
             metrics.stream(opened: true)
@@ -80,7 +88,13 @@ enum EventStream {
             // A graceful shutdown ends the stream; the client reconnects elsewhere with Last-Event-ID.
             try await withGracefulShutdownHandler {
                 try await writer.write(ByteBuffer(string: ": stream open\n\n"))
-                for await frame in frames { try await writer.write(frame) }
+                for await frame in frames {
+                    guard await holds() else {
+                        try await writer.write(ByteBuffer(string: tokenEnded))
+                        break
+                    }
+                    try await writer.write(frame)
+                }
             } onGracefulShutdown: {
                 continuation.finish()
             }
@@ -90,6 +104,20 @@ enum EventStream {
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
             body: body)
+    }
+}
+
+extension API {
+    /// The answer of a route that `access` may call: a live stream of `events` that ends when the caller's token
+    /// stops holding, as well as when the client leaves or the server stops.
+    func liveStream<Events: AsyncSequence & Sendable>(
+        _ events: Events, context: Context, for access: Access
+    ) -> Response where Events.Element == ServerSentEvent {
+        let token = context.bearerToken
+        let authenticator = self.authenticator
+        return EventStream.response(
+            events, keepAlive: configuration.keepAlive, metrics: metrics, until: context.connectionClosed
+        ) { await access.holds(token: token, authenticator) }
     }
 }
 
