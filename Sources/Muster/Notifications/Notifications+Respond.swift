@@ -13,6 +13,20 @@ extension Notifications {
             self.latitude = latitude
             self.longitude = longitude
         }
+
+        /// Refuses a latitude outside -90…90 or a longitude outside -180…180, naming the member of the answer.
+        func validate() throws {
+            guard latitude.isFinite, (-90...90).contains(latitude) else {
+                throw MusterError(
+                    .invalidArgument, "location.lat: expected a latitude from -90 to 90, not \(latitude)",
+                    field: "location.lat")
+            }
+            guard longitude.isFinite, (-180...180).contains(longitude) else {
+                throw MusterError(
+                    .invalidArgument, "location.lng: expected a longitude from -180 to 180, not \(longitude)",
+                    field: "location.lng")
+            }
+        }
     }
 
     /// A recorded response.

@@ -18,6 +18,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let token = String(header.dropFirst(7))
         context.principal = try await authenticator.principal(bearer: token)
         context.bearerToken = token
+        context.callerName.value = context.principal?.username ?? "-"
         return try await next(request, context)
     }
 }

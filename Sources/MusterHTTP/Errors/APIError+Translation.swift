@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import Muster
+import MusterWire
 import NIOCore
 import PushProviders
 import Replication
@@ -22,6 +23,8 @@ extension APIError {
         case let error as ReplicationError: translating(error)
         case let error as PushConfigurationError: translating(error)
         case let error as DecodingError: translating(error)
+        case let error as JSONScanner.Failure:
+            APIError(.badRequest, "bad_request", "the body is not valid JSON: \(error); nothing was stored")
         case let error as HTTPError: translating(error)
         case is NIOTooManyBytesError:
             APIError(.contentTooLarge, "too_large", "the body is above this route's limit")
@@ -147,6 +150,7 @@ extension APIError {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let field = path(context)
             let message = "expected \(expectation(type))"
+            if field.isEmpty { return APIError(.badRequest, "bad_request", "the body: \(message)") }
             return APIError(
                 .badRequest, "bad_request", "member \(field): \(message)",
                 fields: [FieldProblem(field: field, message: message)])
@@ -155,9 +159,10 @@ extension APIError {
             if field.isEmpty {
                 return APIError(.badRequest, "bad_request", "the body is not valid JSON: \(context.debugDescription)")
             }
+            let message = plain(context.debugDescription)
             return APIError(
-                .badRequest, "bad_request", "member \(field): \(context.debugDescription)",
-                fields: [FieldProblem(field: field, message: context.debugDescription)])
+                .badRequest, "bad_request", "member \(field): \(message)",
+                fields: [FieldProblem(field: field, message: message)])
         @unknown default:
             return APIError(.badRequest, "bad_request", "the body could not be read: \(error)")
         }
@@ -169,8 +174,24 @@ extension APIError {
         case is Int.Type, is Int64.Type, is UInt64.Type: "an integer"
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
-        default: "a \(type)"
+        case is UUID.Type: "a UUID such as 3f2c1a9e-7b1d-4c2e-9f00-1a2b3c4d5e6f"
+        default:
+            switch String(describing: type) {
+            case let name where name.hasPrefix("Dictionary<"): "a JSON object"
+            case let name where name.hasPrefix("Array<"): "a JSON array"
+            default: "a \(type)"
+            }
         }
+    }
+
+    /// Foundation's words for a value it could not read, in the API's: which value was wrong and what was expected.
+    private static func plain(_ description: String) -> String {
+        if description.contains("UUID") { return "expected \(expectation(UUID.self))" }
+        // "Cannot initialize Kind from invalid String value sms": an enumeration's raw value.
+        if let range = description.range(of: "from invalid String value ") {
+            return "\(String(reflecting: String(description[range.upperBound...]))) is not one of the accepted values"
+        }
+        return description
     }
 
     private static func translating(_ error: HTTPError) -> APIError {

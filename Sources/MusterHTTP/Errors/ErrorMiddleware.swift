@@ -23,6 +23,9 @@ struct ErrorMiddleware: RouterMiddleware {
             if let error = error as? HTTPError, error.status == .notFound {
                 // The router found no route for this method and path: name the methods it has, if any.
                 allow = allowedMethods.methods(for: request.uri.path)
+                // A path a route's pattern seems to take but the router does not (`/topics` for `topics/**`, which
+                // needs a segment) stays a 404: a 405 listing the very method would contradict itself.
+                if allow.contains(request.method) { allow = [] }
                 if !allow.isEmpty {
                     let names = allow.map(\.rawValue).joined(separator: ", ")
                     answer = APIError(
@@ -32,7 +35,7 @@ struct ErrorMiddleware: RouterMiddleware {
             }
             let metadata: Logger.Metadata = [
                 "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(answer.status.code)",
-                "code": "\(answer.code)", "user": "\(context.principal?.username ?? "-")",
+                "code": "\(answer.code)", "user": "\(context.callerName.value)",
             ]
             if answer.status.code >= 500 {
                 // The answer leaves out what only the operator should see (the store's paths); the log keeps it.

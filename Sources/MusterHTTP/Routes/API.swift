@@ -51,6 +51,19 @@ struct API: Sendable {
 }
 
 extension MusterRequestContext {
+    /// The path parameter `name` (`:name` in the route), percent-decoded: `/groups/%C3%A9quipe` names the group
+    /// `équipe`, `/devices/my%20phone` the device `my phone`, `/push/sources/web%2Fpush` the source `web/push`.
+    func pathParameter(_ name: String) throws -> String {
+        let raw = try parameters.require(name)
+        guard let decoded = raw.removingPercentEncoding else {
+            throw APIError(
+                .badRequest, "bad_request",
+                "the path's \(name) \(String(reflecting: raw)) is not valid percent-encoding",
+                fields: [.init(field: name, message: "expected UTF-8 bytes percent-encoded as %XX")])
+        }
+        return decoded
+    }
+
     /// The rest of the path after a `**` segment, percent-decoded.
     func remainingPath() -> String {
         parameters.getCatchAll().map { $0.removingPercentEncoding ?? String($0) }.joined(separator: "/")

@@ -24,7 +24,7 @@ struct AdministrationController: APIController {
     @Sendable func defineGroup(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Group {
         let members = try await request.decode(as: Members.self, context: context)
         let defined = try await api.directory.defineGroup(
-            try context.parameters.require("name"), members: members.members, namespace: caller.namespace,
+            try context.pathParameter("name"), members: members.members, namespace: caller.namespace,
             actor: caller.username)
         return Group(name: defined.name, members: defined.members)
     }
@@ -45,7 +45,7 @@ struct AdministrationController: APIController {
     @Sendable func setSetting(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> NamespaceSetting
     {
-        let key = try context.parameters.require("key")
+        let key = try context.pathParameter("key")
         guard let setting = Setting(rawValue: key) else {
             let known = Setting.allCases.map(\.rawValue).joined(separator: ", ")
             throw APIError(.notFound, "not_found", "no setting \(key); the settings are \(known)")
@@ -68,7 +68,7 @@ struct AdministrationController: APIController {
     @Sendable func quota(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> RuleCounters.QuotaReport
     {
-        let user = try context.parameters.require("user")
+        let user = try context.pathParameter("user")
         guard try api.directory.user(user, namespace: caller.namespace) != nil else {
             throw APIError(.notFound, "not_found", "no user \(user) in namespace \(caller.namespace)")
         }

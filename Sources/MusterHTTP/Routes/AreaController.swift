@@ -21,14 +21,14 @@ struct AreaController: APIController {
     @Sendable func define(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
         JSONText
     > {
-        let area = try kind.read(try await request.jsonBody(context: context), id: context.parameters.require("id"))
+        let area = try kind.read(try await request.jsonBody(context: context), id: context.pathParameter("id"))
         let result = try await api.areas.define([area], namespace: caller.namespace, actor: caller.username)
         return EditedResponse(
             status: result.defined.isEmpty ? .ok : .created, response: JSONText(UbuduFormat.json(area)))
     }
 
     @Sendable func area(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
-        let found = try area(context.parameters.require("id"), namespace: caller.namespace)
+        let found = try area(context.pathParameter("id"), namespace: caller.namespace)
         return JSONText(UbuduFormat.json(caller.isAdmin ? found : found.withoutServerHooks))
     }
 
@@ -40,7 +40,7 @@ struct AreaController: APIController {
     @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> HTTPResponse.Status
     {
-        let found = try area(context.parameters.require("id"), namespace: caller.namespace)
+        let found = try area(context.pathParameter("id"), namespace: caller.namespace)
         try await api.areas.remove(
             id: found.id, kind: kind.area, namespace: caller.namespace, actor: caller.username)
         return .noContent

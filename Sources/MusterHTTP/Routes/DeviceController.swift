@@ -40,7 +40,7 @@ struct DeviceController: APIController {
     @Sendable func unregister(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> HTTPResponse.Status
     {
-        let deviceId = try context.parameters.require("deviceId")
+        let deviceId = try context.pathParameter("deviceId")
         guard
             try await api.directory.unregister(
                 user: caller.username, deviceId: deviceId, namespace: caller.namespace, actor: caller.username)

@@ -34,11 +34,19 @@ struct DocumentController: APIController {
 
     /// The caller's own uploads, newest first; an administrator may name another user with `?user=`.
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [Listed] {
-        let user = request.uri.queryParameters.get("user").map { String($0) } ?? caller.username
+        var user = request.uri.queryParameters.get("user").map { String($0) } ?? caller.username
         guard user == caller.username || caller.isAdmin else {
             throw APIError(
                 .forbidden, "forbidden", "only an administrator may list another user's documents",
                 fields: [.init(field: "user", message: "leave it out to list your own documents")])
+        }
+        if user != caller.username {
+            guard let named = try api.directory.user(user, namespace: caller.namespace) else {
+                throw APIError(
+                    .notFound, "not_found", "no user \(user) in namespace \(caller.namespace)",
+                    fields: [.init(field: "user", message: "expected a user of namespace \(caller.namespace)")])
+            }
+            user = named.name
         }
         return try api.documents.uploads(of: user, namespace: caller.namespace).map {
             Listed(

@@ -26,7 +26,7 @@ struct GeotriggerController: APIController {
         JSONText
     > {
         let geotrigger = try Geotrigger.read(
-            try await request.jsonBody(context: context), id: try context.parameters.require("id"))
+            try await request.jsonBody(context: context), id: try context.pathParameter("id"))
         let changed = try await geotriggers.define(geotrigger, namespace: caller.namespace, actor: caller.username)
         let monitor = try geotriggers.monitor(id: geotrigger.id, namespace: caller.namespace)
         return EditedResponse(
@@ -34,7 +34,7 @@ struct GeotriggerController: APIController {
     }
 
     @Sendable func geotrigger(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
-        let id = try context.parameters.require("id")
+        let id = try context.pathParameter("id")
         guard let geotrigger = try geotriggers.geotrigger(id: id, namespace: caller.namespace) else {
             throw APIError(
                 .notFound, "not_found", "no geotrigger \(String(reflecting: id)) in namespace \(caller.namespace)")
@@ -52,7 +52,7 @@ struct GeotriggerController: APIController {
         -> HTTPResponse.Status
     {
         try await geotriggers.remove(
-            id: try context.parameters.require("id"), namespace: caller.namespace, actor: caller.username)
+            id: try context.pathParameter("id"), namespace: caller.namespace, actor: caller.username)
         return .noContent
     }
 
@@ -60,7 +60,7 @@ struct GeotriggerController: APIController {
     @Sendable func start(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> GeotriggerMonitor
     {
-        let id = try context.parameters.require("id")
+        let id = try context.pathParameter("id")
         try await geotriggers.start(id: id, namespace: caller.namespace, actor: caller.username)
         return try geotriggers.monitor(id: id, namespace: caller.namespace)
     }
@@ -69,7 +69,7 @@ struct GeotriggerController: APIController {
     @Sendable func stop(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> GeotriggerMonitor
     {
-        let id = try context.parameters.require("id")
+        let id = try context.pathParameter("id")
         try await geotriggers.stop(id: id, namespace: caller.namespace, actor: caller.username)
         return try geotriggers.monitor(id: id, namespace: caller.namespace)
     }

@@ -32,7 +32,7 @@ struct MQTTController: APIController {
     @Sendable func settings(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> MQTTSettingsAnswer
     {
-        let deviceId = try context.parameters.require("deviceId")
+        let deviceId = try context.pathParameter("deviceId")
         let body = try await request.decode(as: MQTTSettingsBody.self, context: context)
         do {
             let receipt = try await bridge.sendSettings(

@@ -25,7 +25,7 @@ struct NoticeController: APIController {
     @Sendable func pending(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> [AreaNotification]
     {
-        let deviceId = try context.parameters.require("deviceId")
+        let deviceId = try context.pathParameter("deviceId")
         return try notices.pending(user: caller.username, deviceId: deviceId, namespace: caller.namespace)
             .map(AreaNotification.init)
     }
@@ -50,7 +50,7 @@ struct NoticeController: APIController {
 
     /// The device's live stream; `trace=true|false` overrides the device's trace logging for this stream.
     @Sendable func events(_ request: Request, context: API.Context, caller: API.Caller) async throws -> Response {
-        let deviceId = try context.parameters.require("deviceId")
+        let deviceId = try context.pathParameter("deviceId")
         let trace = try request.query("trace", "true or false") { ["true": true, "false": false][$0] }
         let changes = notices.deviceEvents(
             user: caller.username, deviceId: deviceId, namespace: caller.namespace,
@@ -62,7 +62,7 @@ struct NoticeController: APIController {
     @Sendable func traceLogging(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> DeviceTraceLogging
     {
-        let deviceId = try context.parameters.require("deviceId")
+        let deviceId = try context.pathParameter("deviceId")
         let trace = try notices.traceLogging(user: caller.username, deviceId: deviceId, namespace: caller.namespace)
         return DeviceTraceLogging(deviceId: deviceId, trace)
     }
@@ -71,7 +71,7 @@ struct NoticeController: APIController {
     @Sendable func setTraceLogging(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> DeviceTraceLogging
     {
-        let deviceId = try context.parameters.require("deviceId")
+        let deviceId = try context.pathParameter("deviceId")
         let body = try await request.decode(as: TraceLoggingBody.self, context: context)
         let trace = try await notices.setTraceLogging(
             body.enabled, user: caller.username, deviceId: deviceId, namespace: caller.namespace)

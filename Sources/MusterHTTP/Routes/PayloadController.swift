@@ -16,14 +16,15 @@ struct PayloadController: APIController {
 
     @Sendable func put(_ request: Request, context: API.Context, caller: API.Caller) async throws -> StoredPayload {
         let body = try await request.jsonBody(context: context)
+        _ = try JSONValue(json: body)  // not JSON at all: a 400, like every route's; a form's faults are 422
         let result = try await api.payloads.put(
-            try context.parameters.require("name"), payload: body, namespace: caller.namespace,
+            try context.pathParameter("name"), payload: body, namespace: caller.namespace,
             actor: caller.username)
         return StoredPayload(name: result.name, replaced: result.replaced)
     }
 
     @Sendable func payload(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
-        let name = try context.parameters.require("name")
+        let name = try context.pathParameter("name")
         guard let payload = try api.payloads.get(name, namespace: caller.namespace) else {
             throw APIError(.notFound, "not_found", "no named payload \(name)")
         }

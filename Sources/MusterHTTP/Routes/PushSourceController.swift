@@ -40,7 +40,7 @@ struct PushSourceController: APIController {
     @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> HTTPResponse.Status
     {
-        let name = try context.parameters.require("name")
+        let name = try context.pathParameter("name")
         try await sources.remove(name, namespace: caller.namespace, actor: caller.username)
         return .noContent
     }
@@ -49,7 +49,7 @@ struct PushSourceController: APIController {
     @Sendable func test(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> [PushTestResult]
     {
-        let name = try context.parameters.require("name")
+        let name = try context.pathParameter("name")
         let body = try await request.decode(as: PushTestBody.self, context: context)
         return try await PushSourceTest.run(
             source: name, user: body.user, namespace: caller.namespace, log: api.log,

@@ -20,7 +20,7 @@ struct ReportController: APIController {
 
     /// The device's position and its monitored and active areas; an administrator may name another `user`.
     @Sendable func areas(_ request: Request, context: API.Context, caller: API.Caller) async throws -> DeviceAreas {
-        let deviceId = try context.parameters.require("deviceId")
+        let deviceId = try context.pathParameter("deviceId")
         var user = caller.username
         if let named = request.uri.queryParameters.get("user"), named != caller.username {
             guard caller.isAdmin else {

@@ -25,7 +25,7 @@ struct RequestController: APIController {
     @Sendable func template(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> RequestTemplate
     {
-        let name = try context.parameters.require("name")
+        let name = try context.pathParameter("name")
         guard let template = try api.requests.get(name, namespace: caller.namespace) else {
             throw APIError(.notFound, "not_found", "no request template \(name)")
         }
@@ -35,7 +35,7 @@ struct RequestController: APIController {
     @Sendable func put(_ request: Request, context: API.Context, caller: API.Caller) async throws -> RequestTemplate {
         let template = try await request.decode(as: RequestTemplateBody.self, context: context)
         let stored = try await api.requests.put(
-            try context.parameters.require("name"), title: template.title, body: template.body,
+            try context.pathParameter("name"), title: template.title, body: template.body,
             responseTopic: template.responseTopic, payload: template.payload.jsonData(),
             namespace: caller.namespace, actor: caller.username)
         return try RequestTemplate(stored)
@@ -46,7 +46,7 @@ struct RequestController: APIController {
     > {
         let answer = try await request.decode(as: AnswerBody.self, context: context)
         let recorded = try await api.notifications.respond(
-            toRequest: try context.parameters.require("name"), answers: try answer.answers(),
+            toRequest: try context.pathParameter("name"), answers: try answer.answers(),
             as: answer.respondent(caller))
         return EditedResponse(status: recorded.isRepeat ? .ok : .created, response: JSONText(recorded.json))
     }

@@ -12,7 +12,7 @@ struct UserDeviceController: APIController {
     }
 
     @Sendable func devices(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [PushTarget] {
-        let name = try context.parameters.require("name")
+        let name = try context.pathParameter("name")
         guard let user = try api.directory.user(name, namespace: caller.namespace) else {
             throw APIError(.notFound, "not_found", "no user \(name) in namespace \(caller.namespace)")
         }

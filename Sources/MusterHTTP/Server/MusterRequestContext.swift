@@ -1,6 +1,7 @@
 import Hummingbird
 import Muster
 import NIOCore
+import Synchronization
 
 /// What a request carries through the middleware to its route: Hummingbird's core context and,
 /// once the bearer token is checked, who is calling.
@@ -10,6 +11,9 @@ public struct MusterRequestContext: RemoteAddressRequestContext {
     public var principal: Sessions.Principal?
     /// The bearer token `principal` was found by; a live stream checks it again before every frame.
     var bearerToken: String?
+    /// The caller's name, shared by every copy of this context down the middleware chain: the error middleware,
+    /// outside the authentication, logs who was refused.
+    let callerName = CallerName()
     /// The connected peer.
     public let remoteAddress: SocketAddress?
     /// Completes when the request's connection (or HTTP/2 stream) closes: a live stream ends then.
@@ -52,5 +56,15 @@ public struct MusterRequestContext: RemoteAddressRequestContext {
                 .forbidden, "forbidden", "only an administrator of namespace \(principal.namespace) may do this")
         }
         return principal
+    }
+}
+
+/// Who a request's bearer token named, once the authentication middleware found out; "-" before.
+final class CallerName: Sendable {
+    private let name = Mutex<String?>(nil)
+
+    var value: String {
+        get { name.withLock { $0 } ?? "-" }
+        set { name.withLock { $0 = newValue } }
     }
 }

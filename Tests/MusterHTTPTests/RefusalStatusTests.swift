@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import Testing
+
+@testable import MusterHTTP
+
+/// Bad input is a 4xx naming what was expected, in the API's words — never a 500, never Swift's type names — and
+/// leaves the log as it was.
+@Suite struct RefusalStatusTests {
+    @Test(arguments: [
+        #"{"#, #"{"a":1} trailing"#, String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+    ])
+    func aTopicDocumentThatIsNotJSONIsA400(_ document: String) async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let head = api.log.head
+            let refused = try await client.send(.post, "/api/v1/topics/x/y", token: ada, json: document)
+            #expect(refused.status == .badRequest, "\(refused.text)")
+            #expect(refused.errorMessage.hasPrefix("the body is not valid JSON: line 1"), "\(refused.text)")
+            #expect(api.log.head == head)
+        }
+    }
+
+    @Test func topicsWithoutATopicIsNoRouteNotAWrongMethod() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            for method in [HTTPRequest.Method.get, .post] {
+                let refused = try await client.send(method, "/api/v1/topics", token: ada, json: "{}")
+                #expect(refused.status == .notFound, "\(method): \(refused.text)")
+                #expect(refused.headers[.allow] == nil)
+            }
+            // A wrong method on a known path is still a 405 naming the path's methods.
+            let wrong = try await client.send(.delete, "/api/v1/topics/a", token: ada)
+            #expect(wrong.status == .methodNotAllowed, "\(wrong.text)")
+            #expect(wrong.headers[.allow] == "GET, POST" || wrong.headers[.allow] == "POST, GET")
+        }
+    }
+
+    @Test func aNamedPayloadThatIsNotJSONIsA400() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let refused = try await client.send(.put, "/api/v1/payloads/p", token: ada, json: #"{"responseTopic":"#)
+            #expect(refused.status == .badRequest, "\(refused.text)")
+            #expect(refused.errorCode == "bad_request")
+            // Valid JSON that is not a valid form stays a 422.
+            let invalid = try await client.send(.put, "/api/v1/payloads/p", token: ada, json: #"{"fields":[]}"#)
+            #expect(invalid.status == .unprocessableContent, "\(invalid.text)")
+        }
+    }
+
+    @Test func anAdministratorListingTheDocumentsOfNobodyIsTold404() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let refused = try await client.send(.get, "/api/v1/documents?user=nobody", token: ada)
+            #expect(refused.status == .notFound, "\(refused.text)")
+            #expect(refused.errorFields == ["user"])
+            #expect(try await client.send(.get, "/api/v1/documents?user=joe", token: ada).status == .ok)
+        }
+    }
+
+    @Test func anAnswersLocationOutOfRangeIsA400NamingTheMember() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            let sent = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"t","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
+            let id = try #require((sent.object["messageIds"] as? [String])?.first)
+            let head = api.log.head
+            for (location, member) in [
+                (#"{"lat":200,"lng":10}"#, "location.lat"), (#"{"lat":1,"lng":999}"#, "location.lng"),
+            ] {
+                let refused = try await client.send(
+                    .post, "/api/v1/messages/\(id)/response", token: joe,
+                    json: #"{"deviceId":"d","location":\#(location),"values":{}}"#)
+                #expect(refused.status == .badRequest, "\(refused.text)")
+                #expect(refused.errorFields == [member], "\(refused.text)")
+            }
+            #expect(api.log.head == head)
+        }
+    }
+
+    @Test func aMistypedMemberIsToldWhatWasExpectedInTheAPIsWords() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let array = try await client.send(.post, "/api/v1/auth/token", json: "[]")
+            #expect(array.errorMessage == "the body: expected a JSON object", "\(array.text)")
+            let to = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json: #"{"to":"joe","title":"t","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
+            #expect(to.errorMessage == "member to: expected a JSON array", "\(to.text)")
+            let sent = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"t","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
+            let id = try #require((sent.object["messageIds"] as? [String])?.first)
+            let joe = try await client.login("joe")
+            let responseId = try await client.send(
+                .post, "/api/v1/messages/\(id)/response", token: joe,
+                json: #"{"deviceId":"d","responseId":"abc","values":{}}"#)
+            #expect(responseId.errorFields == ["responseId"], "\(responseId.text)")
+            #expect(responseId.errorMessage.hasPrefix("member responseId: expected a UUID"), "\(responseId.text)")
+            let kind = try await client.send(
+                .post, "/api/v1/push/sources", token: ada, json: #"{"name":"s","kind":"sms"}"#)
+            #expect(kind.errorMessage == #"member kind: "sms" is not one of the accepted values"#, "\(kind.text)")
+        }
+    }
+}
