@@ -107,6 +107,11 @@ struct BrokenField: Sendable, CustomTestStringConvertible {
             #"{"id": "a", "type": "audio", "maxDurationSeconds": "ten"}"#, .wrongType,
             at: #"fields[0] (id "a").maxDurationSeconds"#),
         .init(#"{"id": "a", "type": "audio", "optional": "true"}"#, .wrongType, at: #"fields[0] (id "a").optional"#),
+        // A limit no recording can meet would make the form unanswerable.
+        .init(#"{"id": "a", "type": "audio", "maxSizeK": 0}"#, .outOfRange, at: #"fields[0] (id "a").maxSizeK"#),
+        .init(
+            #"{"id": "v", "type": "video", "maxDurationSeconds": -1}"#, .outOfRange,
+            at: #"fields[0] (id "v").maxDurationSeconds"#),
         .init(#"{"label": "no type"}"#, .missingType, at: #"fields[0].type"#),
         .init(#"42"#, .badFields, at: #"payload.fields[0]"#),
     ]
@@ -143,6 +148,16 @@ struct BrokenField: Sendable, CustomTestStringConvertible {
         #expect(
             report.warnings.first?.description
                 == #"fields[0] (id "video1"): type "video1" is not a known field type; ignored [unknown-type]"#)
+    }
+
+    @Test func aSectionLabelIgnoresItsStylingPropertiesAsTheSeedSays() {
+        let report = SeedExamples.payload(
+            #"{"type": "sectionLabel", "label": "Important Section", "size": "huge", "align": "justify", "color": "blue", "style": 3}"#
+        ).validate()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        // A text field's styling is still checked.
+        let text = SeedExamples.payload(#"{"type": "text", "label": "t", "align": "justify"}"#).validate()
+        #expect(text.errors.map(\.path) == ["fields[0].align"])
     }
 
     @Test func aDefaultOnAFieldThatTakesNoneIsAWarning() {

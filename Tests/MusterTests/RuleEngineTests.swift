@@ -242,6 +242,29 @@ import Testing
         #expect(try await world.engine.expireBeaconRegions(now: Self.monday + 90).transitions.isEmpty)
     }
 
+    @Test func aGPSFixThirtySecondsAfterTheLastSightingLeavesTheBeaconRegion() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        let region = Area(
+            id: "counter", region: .beacon(proximityUUID: "F2A74FC4-7625-44DB-9B08-CB7E130B2029", major: 1, minor: nil),
+            rules: [Self.notify()])
+        try await Areas(log: world.log).define([region])
+        let entered = try await world.engine.report(
+            RuleEngine.BeaconReport(
+                user: "ada", deviceId: "phone", proximityUUID: "F2A74FC4-7625-44DB-9B08-CB7E130B2029", major: 1,
+                minor: 9, rssi: -62, measuredPower: -59, at: Self.monday))
+        #expect(entered.transitions == [LocationAnswer.Transition(area: "counter", trigger: "on_entry")])
+        func fix(_ seconds: Double) async throws -> LocationAnswer {
+            try await world.engine.report(
+                RuleEngine.LocationReport(
+                    user: "ada", deviceId: "phone", latitude: 0, longitude: 0, accuracy: 5, at: Self.monday + seconds))
+        }
+        // Seen 25 s ago: still inside. Not seen for 35 s: the fix takes the device out, as the timer would.
+        #expect(try await fix(25).transitions.isEmpty)
+        #expect(try await fix(35).transitions == [LocationAnswer.Transition(area: "counter", trigger: "on_exit")])
+        #expect(try await fix(60).transitions.isEmpty)
+    }
+
     @Test func amongSeveralBeaconsOnlyTheClearlyNearestTriggers() async throws {
         let world = try await RulesWorld()
         defer { world.remove() }

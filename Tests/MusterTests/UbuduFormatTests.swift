@@ -1,8 +1,9 @@
 import EventLog
 import Foundation
 import Geo
-import Muster
 import Testing
+
+@testable import Muster
 
 @Suite struct UbuduFormatTests {
     @Test func theSeedsGeofenceExampleReadsWithRadiiInMetres() throws {
@@ -91,6 +92,21 @@ import Testing
         #expect(error?.message.contains(field) == true, "\(error?.message ?? "")")
     }
 
+    @Test(arguments: [
+        (#"{"title":"UTC+2","offset":7200,"utc_offset":2,"dst":false}"#, "+02:00"),
+        (#"{"zone":"","utc_offset":-3.5}"#, "-03:30"),
+        (#"{"offset":"-36000"}"#, "-10:00"),
+    ])
+    func aTimezoneWithOnlyAnOffsetKeepsThatOffsetAndSaysSo(timezone: String, zone: String) throws {
+        let document = try UbuduFormat.read(
+            Data(#"{"u_geofences":[{"id":1,"lat":48,"lng":2,"radius":0.1,"timezone":\#(timezone)}]}"#.utf8))
+        #expect(document.areas.first?.timeZone == zone)
+        #expect(document.warnings.contains { $0.contains("timezone: no zone; its offset \(zone) is used all year") })
+        // Opening hours are then read at that offset: 07:30 UTC is 09:30 at +02:00.
+        let offset = try TimeZone(areaZone: zone)
+        #expect(offset.secondsFromGMT() == ["+02:00": 7200, "-03:30": -12600, "-10:00": -36000][zone])
+    }
+
     @Test func notifyUserTakesTextOrTheJSONForm() {
         #expect(UserNotice("Hello")?.alertBody == "Hello")
         #expect(UserNotice("") == nil)
@@ -106,5 +122,13 @@ import Testing
             URLTemplate.Values(
                 area: "shop 1", latitude: 48.5, longitude: -2.25, deviceId: "phone/1", namespace: "default"))
         #expect(url == "http://x/space/default/fence/shop%201/device/phone%2F1?at=48.5,-2.25")
+    }
+
+    @Test func aLiteralBraceInATemplateLeavesTheSubstitutedValuesEncodedOnce() throws {
+        let url = URLTemplate.expand(
+            "http://127.0.0.1/brace/{udid}/{campaign}",
+            URLTemplate.Values(area: "a", latitude: nil, longitude: nil, deviceId: "a b", namespace: "default"))
+        let target = try #require(URL(string: ServerHook.escapingStrayCharacters(url)))
+        #expect(target.absoluteString == "http://127.0.0.1/brace/a%20b/%7Bcampaign%7D")
     }
 }

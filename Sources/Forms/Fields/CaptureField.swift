@@ -16,8 +16,8 @@ public struct CaptureField: Sendable, Hashable {
             maxSizeK = nil
             placeholder = reader.string("placeholder") ?? "Take Photo"
         default:
-            maxDurationSeconds = reader.integer("maxDurationSeconds") ?? 10
-            maxSizeK = reader.integer("maxSizeK") ?? (type == .video ? 1000 : 100)
+            maxDurationSeconds = reader.positiveInteger("maxDurationSeconds") ?? 10
+            maxSizeK = reader.positiveInteger("maxSizeK") ?? (type == .video ? 1000 : 100)
             placeholder = reader.string("placeholder") ?? "Start Recording"
         }
         optional = reader.bool("optional") ?? false

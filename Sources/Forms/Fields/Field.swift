@@ -29,7 +29,8 @@ public struct Field: Sendable, Hashable {
         var reader = PropertyReader(json, path: path)
         typeName = reader.string("type")
         type = typeName.flatMap(FieldType.init(rawValue:))
-        label = LabelStyle(reading: &reader)
+        // A sectionLabel ignores the four styling properties (seed 000), so their values are not checked either.
+        label = type == .sectionLabel ? LabelStyle(text: reader.string("label")) : LabelStyle(reading: &reader)
         if let type {
             kind = FieldKind(type, hasID: id != nil, reading: &reader)
         } else {

@@ -54,6 +54,17 @@ struct PropertyReader {
         return integer
     }
 
+    /// An integer of at least 1, such as a limit an answer must be able to meet (a `maxSizeK` of 0 would refuse
+    /// every recording).
+    mutating func positiveInteger(_ key: String) -> Int? {
+        guard let integer = integer(key) else { return nil }
+        guard integer >= 1 else {
+            report(key, .outOfRange, "must be at least 1, not \(integer)")
+            return nil
+        }
+        return integer
+    }
+
     mutating func bool(_ key: String) -> Bool? {
         guard let value = value(key) else { return nil }
         guard let flag = value.boolValue else {

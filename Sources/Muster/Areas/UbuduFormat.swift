@@ -202,6 +202,12 @@ public enum UbuduFormat {
                         throw MusterError(.invalidArgument, "\(path).timezone.zone: \(error.description)")
                     }
                     zone = given
+                } else if let offset = try inner.fixedOffset() {
+                    // Only an offset: the area keeps it all year, as the seed's structure gives no rule for summer.
+                    zone = offset
+                    warnings.append(
+                        "\(path).timezone: no zone; its offset \(offset) is used all year (name an IANA zone such as "
+                            + "Europe/Paris for summer time)")
                 }
             }
             if zone == "UTC", fields["timezone"] == nil || fields["timezone"] is NSNull {
@@ -316,5 +322,27 @@ public enum UbuduFormat {
             return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
         }
         return nil
+    }
+}
+
+extension UbuduFormat.FieldReader {
+    /// The fixed offset a `timezone` without a `zone` gives, as an ISO-8601 designator (`+02:00`): its `offset` in
+    /// seconds, else its `utc_offset` in hours (seed 004); nil when it gives neither.
+    func fixedOffset() throws -> String? {
+        let seconds: Double
+        if let given = try number("offset", "seconds east of UTC, from -64800 to 64800") {
+            guard (-64800...64800).contains(given) else {
+                throw fail("offset", "seconds east of UTC, from -64800 to 64800")
+            }
+            seconds = given
+        } else if let hours = try number("utc_offset", "hours east of UTC, from -18 to 18") {
+            guard (-18...18).contains(hours) else { throw fail("utc_offset", "hours east of UTC, from -18 to 18") }
+            seconds = hours * 3600
+        } else {
+            return nil
+        }
+        let minutes = Int((abs(seconds) / 60).rounded())
+        let sign = seconds < 0 ? "-" : "+"
+        return sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
 }

@@ -46,6 +46,7 @@ final class RuleRun {
             LocationReported(
                 user: user, deviceId: deviceId, latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
                 accuracy: fix.accuracy, at: at))
+        try leaveUnseenBeaconRegions(deviceId: deviceId, at: at, location: fix.coordinate)
         guard areas.detector.isUsable(fix) else {
             evaluation.ignored =
                 "accuracy \(fix.accuracy!) m is above \(areas.detector.maximumAccuracy) m: the fix decides no transition"
@@ -67,22 +68,9 @@ final class RuleRun {
         let regions = areas.beaconRegions.filter {
             $0.matches(proximityUUID: sighting.proximityUUID, major: sighting.major, minor: sighting.minor)
         }
-        let matched = Set(regions.map(\.id))
-        // Regions the device is in but has not seen for a while: left.
-        var stale: [Area.Identity] = []
-        let beaconPrefix = Key.joined(namespace, user, sighting.deviceId, Area.Kind.beacon.rawValue)
-        try state.scan("inside", prefix: beaconPrefix) { key, value in
-            let area = Area.Identity(kind: .beacon, id: Self.lastComponent(key))
-            guard areas.areas[area] != nil, !matched.contains(area.id) else { return true }
-            if value.loadUnaligned(as: Int64.self) < at - RuleEngine.beaconExitAfter * 1_000_000 { stale.append(area) }
-            return true
-        }
         let location = try lastFix(user, sighting.deviceId)
-        for area in stale {
-            try transition(
-                deviceId: sighting.deviceId, user: user, area: area, trigger: "on_exit", source: .beacon, at: at,
-                location: location, proximity: nil)
-        }
+        try leaveUnseenBeaconRegions(
+            deviceId: sighting.deviceId, except: Set(regions.map(\.id)), at: at, location: location)
         let sighted = BeaconSighted(
             user: user, deviceId: sighting.deviceId, proximityUUID: sighting.proximityUUID, major: sighting.major,
             minor: sighting.minor, rssi: sighting.rssi, measuredPower: sighting.measuredPower,
@@ -112,6 +100,27 @@ final class RuleRun {
             try transition(
                 deviceId: sighting.deviceId, user: user, area: region.identity, trigger: "on_entry", source: .beacon,
                 at: at, location: location, proximity: proximity.rawValue)
+        }
+    }
+
+    /// Takes the reporter's device out of the beacon regions it is in but has not seen for `beaconExitAfter` seconds
+    /// by `at` — at any report of the device, a GPS fix as well as a sighting — except those it sees now.
+    func leaveUnseenBeaconRegions(deviceId: String, except seen: Set<String> = [], at: Int64, location: Coordinate?)
+        throws
+    {
+        let user = reporter!.name
+        var stale: [Area.Identity] = []
+        try state.scan("inside", prefix: Key.joined(namespace, user, deviceId, Area.Kind.beacon.rawValue)) {
+            key, value in
+            let area = Area.Identity(kind: .beacon, id: Self.lastComponent(key))
+            guard areas.areas[area] != nil, !seen.contains(area.id) else { return true }
+            if value.loadUnaligned(as: Int64.self) < at - RuleEngine.beaconExitAfter * 1_000_000 { stale.append(area) }
+            return true
+        }
+        for area in stale {
+            try transition(
+                deviceId: deviceId, user: user, area: area, trigger: "on_exit", source: .beacon, at: at,
+                location: location, proximity: nil)
         }
     }
 

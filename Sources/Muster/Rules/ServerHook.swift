@@ -46,7 +46,7 @@ public struct ServerHook: Sendable {
 
     /// Fetches `url` and reads the answer.
     public func fetch(_ url: String) async -> Answer {
-        guard let target = URL(string: url), let scheme = target.scheme?.lowercased(),
+        guard let target = URL(string: Self.escapingStrayCharacters(url)), let scheme = target.scheme?.lowercased(),
             ["http", "https"].contains(scheme)
         else { return .failure("the server hook URL \(String(reflecting: url)) is not an http(s) URL") }
         var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
@@ -68,6 +68,18 @@ public struct ServerHook: Sendable {
             }
         }
         return .failure(last)
+    }
+
+    /// What a URL may hold as it is (RFC 3986's unreserved and reserved characters) and `%`, which starts the escapes
+    /// the template's substitution wrote.
+    private static let urlCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+
+    /// `url` with the characters a URL may not hold as they are (a literal `{campaign}` of the template, a space)
+    /// percent-encoded, and nothing else: the values substituted are encoded already and stay so, where letting
+    /// `URL(string:)` encode an invalid string would encode their `%` a second time.
+    static func escapingStrayCharacters(_ url: String) -> String {
+        url.addingPercentEncoding(withAllowedCharacters: urlCharacters) ?? url
     }
 
     /// Reads a decision record; `.failure` says what is wrong with it.
