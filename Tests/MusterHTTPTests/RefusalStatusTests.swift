@@ -117,3 +117,29 @@ import Testing
         }
     }
 }
+
+/// What the app will ignore in a payload (an unknown field type, seed 000) is said to whoever sends or stores it
+/// over HTTP, as the CLI says it on a data directory — the README's decided slip.
+@Suite struct PayloadWarningRoutesTests {
+    static let payload = #"{"responseTopic":"/a/b/c","fields":[{"id":"video1","type":"video1"}]}"#
+
+    @Test func sendingAndStoringAPayloadWithAnUnknownFieldTypeAnswerItsWarning() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let sent = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"t","body":"b","payload":\#(Self.payload)}"#)
+            #expect(sent.status == .created, "\(sent.text)")
+            let warnings = sent.object["warnings"] as? [String] ?? []
+            #expect(warnings.count == 1 && warnings[0].contains(#"type "video1" is not a known field type"#), "\(sent.text)")
+            let stored = try await client.send(.put, "/api/v1/payloads/p", token: ada, json: Self.payload)
+            #expect((stored.object["warnings"] as? [String])?.count == 1, "\(stored.text)")
+            // Nothing to say: no member.
+            let plain = try await client.send(
+                .put, "/api/v1/payloads/q", token: ada, json: #"{"responseTopic":"/a","fields":[]}"#)
+            #expect(plain.object.keys.sorted() == ["name", "replaced"], "\(plain.text)")
+        }
+    }
+}

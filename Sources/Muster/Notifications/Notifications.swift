@@ -25,7 +25,9 @@ public struct Notifications: Sendable {
 
         /// The answer as the API writes it.
         public var sent: SentNotification {
-            SentNotification(messageIds: messageIds, recipients: recipients, notCarried: notCarried)
+            SentNotification(
+                messageIds: messageIds, recipients: recipients, notCarried: notCarried,
+                warnings: warnings.isEmpty ? nil : warnings)
         }
 
         public func encode(to encoder: any Encoder) throws { try sent.encode(to: encoder) }

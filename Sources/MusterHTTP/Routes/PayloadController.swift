@@ -20,7 +20,8 @@ struct PayloadController: APIController {
         let result = try await api.payloads.put(
             try context.pathParameter("name"), payload: body, namespace: caller.namespace,
             actor: caller.username)
-        return StoredPayload(name: result.name, replaced: result.replaced)
+        return StoredPayload(
+            name: result.name, replaced: result.replaced, warnings: result.warnings.isEmpty ? nil : result.warnings)
     }
 
     @Sendable func payload(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {

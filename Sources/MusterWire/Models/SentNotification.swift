@@ -9,12 +9,16 @@ public struct SentNotification: Sendable, Hashable, Codable {
     /// Per recipient's MQTT device, the payload fields its DialogMessage cannot carry; empty when every field fits
     /// or no recipient has an MQTT device. The message stays in the inbox for the recipient's other devices.
     public var notCarried: [NotCarried]
+    /// What the app will ignore in the payload (a field type it does not know, seed 000), one line each; nil (left
+    /// out) when nothing.
+    public var warnings: [String]?
 
     /// Creates a result from its parts.
-    public init(messageIds: [UUID], recipients: [String], notCarried: [NotCarried] = []) {
+    public init(messageIds: [UUID], recipients: [String], notCarried: [NotCarried] = [], warnings: [String]? = nil) {
         self.messageIds = messageIds
         self.recipients = recipients
         self.notCarried = notCarried
+        self.warnings = warnings
     }
 
     /// A payload field one recipient's MQTT device cannot be shown, and why.
@@ -51,7 +55,7 @@ public struct SentNotification: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case messageIds, recipients, notCarried }
+    private enum CodingKeys: String, CodingKey { case messageIds, recipients, notCarried, warnings }
 
     /// Reads a result; `notCarried` is empty when absent (servers before MQTT).
     public init(from decoder: any Decoder) throws {
@@ -59,6 +63,7 @@ public struct SentNotification: Sendable, Hashable, Codable {
         messageIds = try container.decode([UUID].self, forKey: .messageIds)
         recipients = try container.decode([String].self, forKey: .recipients)
         notCarried = try container.decodeIfPresent([NotCarried].self, forKey: .notCarried) ?? []
+        warnings = try container.decodeIfPresent([String].self, forKey: .warnings)
     }
 
     /// Encodes as the server writes it: message ids in lower case.
@@ -67,5 +72,6 @@ public struct SentNotification: Sendable, Hashable, Codable {
         try container.encode(messageIds.map { $0.uuidString.lowercased() }, forKey: .messageIds)
         try container.encode(recipients, forKey: .recipients)
         try container.encode(notCarried, forKey: .notCarried)
+        try container.encodeIfPresent(warnings, forKey: .warnings)
     }
 }

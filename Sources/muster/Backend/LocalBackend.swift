@@ -118,7 +118,8 @@ struct LocalBackend: Backend {
     func putPayload(name: String, payload: Data) async throws -> StoredPayload {
         let result = try await NamedPayloads(log: log).put(name, payload: payload, namespace: namespace, actor: "cli")
         Output.warn(result.warnings)
-        return StoredPayload(name: result.name, replaced: result.replaced)
+        return StoredPayload(
+            name: result.name, replaced: result.replaced, warnings: result.warnings.isEmpty ? nil : result.warnings)
     }
 
     func payload(name: String) async throws -> String {

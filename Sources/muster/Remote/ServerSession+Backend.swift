@@ -62,9 +62,11 @@ extension ServerSession: Backend {
         if sender != "cli" { try requireSelf(sender, option: "--sender", why: "the sender is who sends it") }
         let document = try Self.payload(payload)
         let mqtt = dialog == .none ? nil : dialog.json
-        return try await call {
+        let sent = try await call {
             try await $0.send(title: title, body: body, payload: document, to: recipients, source: source, mqtt: mqtt)
         }
+        Output.warn(sent.warnings ?? [])
+        return sent
     }
 
     func inbox(user: String?) async throws -> [InboxItem] {
@@ -124,7 +126,9 @@ extension ServerSession: Backend {
 
     func putPayload(name: String, payload: Data) async throws -> StoredPayload {
         let document = try Self.payload(payload)
-        return try await call { try await $0.putPayload(name: name, document) }
+        let stored = try await call { try await $0.putPayload(name: name, document) }
+        Output.warn(stored.warnings ?? [])
+        return stored
     }
 
     /// The payload's JSON, keys sorted.
