@@ -37,6 +37,17 @@ import Testing
         #expect(try evaluate(source) == expected)
     }
 
+    /// Numbers become text as Arcade writes them (JavaScript's rules): plain from 1e-6 up to 1e21, never `.0`.
+    @Test(arguments: [
+        (1e15, "1000000000000000"), (4.5e15, "4500000000000000"), (1e16, "10000000000000000"),
+        (1e21, "1e+21"), (1.5e22, "1.5e+22"), (0.000001, "0.000001"), (0.0000015, "0.0000015"), (1e-7, "1e-7"),
+        (-2.5e-8, "-2.5e-8"), (123.456, "123.456"), (-42, "-42"), (0.1, "0.1"), (100, "100"), (-0.0, "0"),
+        (9007199254740993, "9007199254740992"),
+    ])
+    func aNumbersTextIsArcades(number: Double, text: String) {
+        #expect(ArcadeValue.text(of: number) == text)
+    }
+
     @Test func nowComesFromTheInjectedClock() throws {
         var context = fenceContext()
         context.now = Date(timeIntervalSince1970: 0)

@@ -34,12 +34,40 @@ extension ArcadeValue {
         return appendText(to: &out, quoted: false, limit: limit) ? out : nil
     }
 
-    /// The text of a number: whole numbers without `.0`, otherwise the shortest round-tripping digits.
+    /// The text of a number as Arcade (JavaScript's `Number.prototype.toString`) writes it: the shortest digits that
+    /// read back as the number, in plain notation from 1e-6 up to 1e21 (`1000000000000000`, `0.000001`) and as
+    /// `1e+21`, `1.5e-7` beyond; whole numbers without `.0`.
     static func text(of number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number.isInfinite { return number > 0 ? "Infinity" : "-Infinity" }
-        if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
-        return "\(number)"
+        if number == 0 { return "0" }
+        // Swift's description has the shortest round-tripping digits ("4.5e+15", "1e-06", "0.0001", "12.0").
+        let text = "\(abs(number))"
+        let parts = text.split(separator: "e")
+        let mantissa = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        var digits = Array(mantissa[0] + (mantissa.count > 1 ? mantissa[1] : ""))
+        // The number is 0.DIGITS × 10^point.
+        var point = mantissa[0].count + (parts.count > 1 ? Int(parts[1])! : 0)
+        while digits.first == "0" {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.last == "0" { digits.removeLast() }
+        let count = digits.count
+        let written: String
+        if count <= point, point <= 21 {
+            written = String(digits) + String(repeating: "0", count: point - count)
+        } else if 0 < point, point <= 21 {
+            written = String(digits[..<point]) + "." + String(digits[point...])
+        } else if -6 < point, point <= 0 {
+            written = "0." + String(repeating: "0", count: -point) + String(digits)
+        } else {
+            let exponent = point - 1
+            written =
+                String(digits[0]) + (count > 1 ? "." + String(digits[1...]) : "") + "e" + (exponent < 0 ? "-" : "+")
+                + String(abs(exponent))
+        }
+        return (number < 0 ? "-" : "") + written
     }
 
     static func text(of date: Date) -> String {
