@@ -46,6 +46,16 @@ import Testing
         #expect(!Self.nineToThree.isOpen(at: Self.wall(c, c.closesAt, 0), in: area))
     }
 
+    @Test(arguments: cases) func aRefusalOnTheDayOfTheChangeGivesTheHoursOnTheClockToo(_ c: Case) {
+        let closed = Self.nineToThree.decision(at: Self.wall(c, c.opensAt - 1, 0), in: zone(c.zone))
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        #expect(closed.clock == "\(two(c.opensAt)):00:00–\(two(c.closesAt)):00:00")
+        #expect(closed.description.hasPrefix("closed: outside 09:00:00–15:00:00 (\(two(c.opensAt)):00:00–"))
+        // On another day the elapsed seconds are the clock: nothing more is said.
+        let usual = Self.nineToThree.decision(at: instant("2024-06-12T08:00:00Z"), in: zone(c.zone))
+        #expect(usual.clock == nil)
+    }
+
     @Test(arguments: cases) func theDayIsTwentyThreeOrTwentyFiveHoursLong(_ c: Case) {
         // With no week the whole day is open; the next midnight is 23 or 25 real hours later.
         let midnight = instant("\(c.date)T00:00:00\(c.before)")

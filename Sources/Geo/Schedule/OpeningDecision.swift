@@ -28,18 +28,22 @@ public struct OpeningDecision: Sendable, Hashable, CustomStringConvertible {
     public let weekday: Weekday
     /// The hours or break that decided, if any.
     public let hours: DailyHours?
+    /// `hours` on the wall clock, when that day's summer-time shift makes them differ from the elapsed seconds
+    /// (`open: 32400` is 08:00 on the day clocks go back); nil otherwise.
+    public var clock: String? = nil
 
     /// One line, e.g. `closed: break 13:00:00–13:30:00 on fri 2013-12-06`.
     public var description: String {
         let on = "\(weekday.rawValue) \(day)"
+        let given = (hours.map(\.description) ?? "") + (clock.map { " (\($0) on the clock)" } ?? "")
         switch reason {
         case .alwaysOpen: return "open: no schedule"
-        case .regularHours: return "open: \(hours.map(\.description) ?? "") on \(on)"
-        case .specificDayHours: return "open: specific day \(hours.map(\.description) ?? "") on \(on)"
+        case .regularHours: return "open: \(given) on \(on)"
+        case .specificDayHours: return "open: specific day \(given) on \(on)"
         case .weekdayClosed: return "closed: no open time on \(on)"
         case .specificDayClosed: return "closed: specific day \(on) has no open time"
-        case .onBreak: return "closed: break \(hours.map(\.description) ?? "") on \(on)"
-        case .outsideHours: return "closed: outside \(hours.map(\.description) ?? "") on \(on)"
+        case .onBreak: return "closed: break \(given) on \(on)"
+        case .outsideHours: return "closed: outside \(given) on \(on)"
         }
     }
 }

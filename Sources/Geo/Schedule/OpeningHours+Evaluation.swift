@@ -40,7 +40,16 @@ extension OpeningHours {
         elapsed: TimeInterval, day: LocalDate, weekday: Weekday, calendar: Calendar, start: Date
     ) -> OpeningDecision {
         func result(_ open: Bool, _ reason: OpeningDecision.Reason, _ hours: DailyHours?) -> OpeningDecision {
-            OpeningDecision(isOpen: open, reason: reason, day: day, weekday: weekday, hours: hours)
+            var decision = OpeningDecision(isOpen: open, reason: reason, day: day, weekday: weekday, hours: hours)
+            // The whole day of an area without a week is no hours of the schedule's: nothing to put on a clock.
+            if let hours, week != nil || specificDays[day] != nil {
+                let clock =
+                    "\(Self.clock(start, plus: hours.open, calendar))–\(Self.clock(start, plus: hours.close, calendar))"
+                // Hours past midnight (close 90000) read 01:00:00 on any day's clock: only a shift is worth saying.
+                let unshifted = "\(DailyHours.clock(hours.open % 86_400))–\(DailyHours.clock(hours.close % 86_400))"
+                if clock != unshifted { decision.clock = clock }
+            }
+            return decision
         }
         let hours: DailyHours
         let openReason: OpeningDecision.Reason
@@ -63,6 +72,12 @@ extension OpeningHours {
         guard hours.contains(elapsed) else { return result(false, .outsideHours, hours) }
         if let pause = breaks[weekday], pause.contains(elapsed) { return result(false, .onBreak, pause) }
         return result(true, openReason, hours)
+    }
+
+    /// The wall-clock time `seconds` after the local midnight `start`, `HH:MM:SS`.
+    private static func clock(_ start: Date, plus seconds: Int, _ calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: start.addingTimeInterval(Double(seconds)))
+        return DailyHours.clock((parts.hour ?? 0) * 3600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0))
     }
 
     private static func localDate(of start: Date, in calendar: Calendar) -> LocalDate {
