@@ -90,6 +90,25 @@ import Testing
         }
     }
 
+    @Test func aRefusalOfOneMemberNamesItInFields() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let zone = try await client.send(
+                .post, "/api/v1/users", token: ada,
+                json: #"{"username":"tz","password":"longenough","timeZone":"Mars/Base"}"#)
+            #expect(zone.status == .badRequest && zone.errorFields == ["timeZone"], "\(zone.text)")
+            let joe = try await client.login("joe")
+            let registered = try await client.send(
+                .post, "/api/v1/devices", token: joe, json: #"{"deviceId":"p","deviceName":"x","platform":"apns"}"#)
+            #expect(registered.status == .created)
+            let lat = try await client.send(
+                .post, "/api/v1/locations", token: joe, json: #"{"deviceId":"p","lat":100,"lng":1}"#)
+            #expect(lat.status == .badRequest && lat.errorFields == ["lat"], "\(lat.text)")
+        }
+    }
+
     @Test func aMistypedMemberIsToldWhatWasExpectedInTheAPIsWords() async throws {
         let api = try await APITester.make()
         defer { api.remove() }

@@ -32,10 +32,11 @@ public struct Directory: Sendable {
         guard TimeZone(identifier: timeZone) != nil else {
             throw MusterError(
                 .invalidArgument,
-                "time zone \(String(reflecting: timeZone)) is not an IANA zone such as Europe/Paris or UTC")
+                "time zone \(String(reflecting: timeZone)) is not an IANA zone such as Europe/Paris or UTC",
+                field: "timeZone")
         }
         if let email, !email.contains("@") {
-            throw MusterError(.invalidArgument, "email \(String(reflecting: email)) has no @")
+            throw MusterError(.invalidArgument, "email \(String(reflecting: email)) has no @", field: "email")
         }
         var hash: PasswordHash?
         if let password {

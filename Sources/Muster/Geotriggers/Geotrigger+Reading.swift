@@ -14,7 +14,7 @@ extension Geotrigger {
             throw MusterError(.invalidArgument, "the geotrigger is not a JSON object")
         }
         func fail(_ field: String, _ expected: String) -> MusterError {
-            MusterError(.invalidArgument, "\(field): expected \(expected)")
+            MusterError(.invalidArgument, "\(field): expected \(expected)", field: field)
         }
         if let given = object["id"], (given.stringValue ?? given.description) != id {
             throw fail("id", "\(id) (the path's) or nothing")

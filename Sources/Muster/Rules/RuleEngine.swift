@@ -112,7 +112,8 @@ public struct RuleEngine: Sendable {
         try Names.validate(reported.deviceId, as: "deviceId", maximumBytes: 256)
         guard FenceTrigger(rawValue: reported.trigger) != nil else {
             throw MusterError(
-                .invalidArgument, "trigger: expected on_entry or on_exit, not \(String(reflecting: reported.trigger))")
+                .invalidArgument, "trigger: expected on_entry or on_exit, not \(String(reflecting: reported.trigger))",
+                field: "trigger")
         }
         var given: Coordinate?
         if let latitude = reported.latitude, let longitude = reported.longitude {
@@ -147,10 +148,10 @@ public struct RuleEngine: Sendable {
             coordinate = try Coordinate(latitude: location.latitude, longitude: location.longitude)
         } catch {
             let field = error.code == .latitudeOutOfRange ? "lat" : "lng"
-            throw MusterError(.invalidArgument, "\(field): \(error.message)")
+            throw MusterError(.invalidArgument, "\(field): \(error.message)", field: field)
         }
         if let accuracy = location.accuracy, !(accuracy >= 0 && accuracy.isFinite) {
-            throw MusterError(.invalidArgument, "accuracy: expected metres ≥ 0, not \(accuracy)")
+            throw MusterError(.invalidArgument, "accuracy: expected metres ≥ 0, not \(accuracy)", field: "accuracy")
         }
         let (evaluation, hooks) = try await log.perform { scope in
             let run = try RuleRun(scope: scope, namespace: location.namespace, user: location.user, cache: cache)
@@ -170,15 +171,17 @@ public struct RuleEngine: Sendable {
         try Names.validate(sighting.deviceId, as: "deviceId", maximumBytes: 256)
         guard let uuid = UUID(uuidString: sighting.proximityUUID) else {
             throw MusterError(
-                .invalidArgument, "uuid: expected a proximity UUID like F2A74FC4-7625-44DB-9B08-CB7E130B2029")
+                .invalidArgument, "uuid: expected a proximity UUID like F2A74FC4-7625-44DB-9B08-CB7E130B2029",
+                field: "uuid")
         }
         for (field, value) in [("major", sighting.major), ("minor", sighting.minor)] where !(0...65535).contains(value)
         {
-            throw MusterError(.invalidArgument, "\(field): expected a number from 0 to 65535, not \(value)")
+            throw MusterError(
+                .invalidArgument, "\(field): expected a number from 0 to 65535, not \(value)", field: field)
         }
         for (field, value) in [("rssi", sighting.rssi), ("tx-power", sighting.measuredPower)]
         where !(-150...20).contains(value) {
-            throw MusterError(.invalidArgument, "\(field): expected dBm from -150 to 20, not \(value)")
+            throw MusterError(.invalidArgument, "\(field): expected dBm from -150 to 20, not \(value)", field: field)
         }
         var copy = sighting
         copy.proximityUUID = uuid.uuidString
