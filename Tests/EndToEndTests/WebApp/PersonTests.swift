@@ -86,6 +86,36 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func aMapMarkersLabelWithHTMLInItIsShownAsTextAndMakesNoElement() async throws {
+            try await withJoe("person-marker-label") { stage in
+                let driver = stage.driver
+                let label = #"Space <img src="/x"><a href="https://evil.example/">Mountain</a>"#
+                let field: [String: Any] = [
+                    "id": "spot", "type": "map", "label": "Where?",
+                    "location": ["longitude": -117.918974, "latitude": 33.812092],
+                    "markers": [["label": label, "longitude": -117.917193, "latitude": 33.811379]],
+                ]
+                let payload = try JSONSerialization.data(
+                    withJSONObject: ["responseTopic": "/where", "fields": [field]] as [String: Any])
+                let id = try await stage.send(
+                    to: "joe", title: "Where", payload: String(decoding: payload, as: UTF8.self))
+                try await stage.openMessage(id)
+                // Leaflet's permanent tooltip shows the label next to its marker.
+                let tooltip = "[data-field-id=\"spot\"] .leaflet-tooltip"
+                try await driver.wait(
+                    for: "the marker's label", until: "return document.querySelector(arguments[0]) !== null", [tooltip])
+                let shown =
+                    try await driver.run(
+                        """
+                        const tip = document.querySelector(arguments[0]);
+                        return { text: tip.textContent, elements: tip.querySelectorAll('img, a').length };
+                        """, [tooltip]) as? [String: Any]
+                #expect(shown?["text"] as? String == label, "the label as typed: \(String(describing: shown))")
+                #expect(shown?["elements"] as? Int == 0, "no image or link made from the label")
+                try await stage.browser.screenshot("person-marker-label")
+            }
+        }
+
         @Test func theStartTabListsARequestMadeWithTheCLIAndAnsweringItRecordsTheResponse() async throws {
             try await withJoe("person-start") { stage in
                 let driver = stage.driver
