@@ -15,8 +15,11 @@ extension WebAppBrowserTests {
         }
 
         /// Runs `body` on a fresh stage with joe logged in; a failure leaves a screenshot named `name-failure`.
-        func withJoe(_ name: String, _ body: (WebAppStage) async throws -> Void) async throws {
-            let stage = try await WebAppStage.start()
+        /// `serving` adds options to `muster serve`.
+        func withJoe(
+            _ name: String, serving options: [String] = [], _ body: (WebAppStage) async throws -> Void
+        ) async throws {
+            let stage = try await WebAppStage.start(serveArguments: ["--no-push", "--map-tiles", ""] + options)
             do {
                 try await stage.logIn("joe", password: "secret-joe")
                 try await body(stage)
@@ -83,6 +86,65 @@ extension WebAppBrowserTests {
                     try await driver.run("return document.querySelector('#waiting-count') === null") as? Bool == true)
                 #expect(try await responses(stage).count == 1)
                 try await stage.browser.screenshot("person-offline-sent")
+            }
+        }
+
+        /// The app's own `api()` in the page, as the app's modules have it (the same module instance).
+        static let importAPI =
+            "import(document.querySelector('script[type=module]').src.replace(/js\\/app\\.js$/, 'js/api.js'))"
+
+        @Test func twoTabsFindingTheAccessTokenExpiredAtOnceRefreshItOnceAndStayLoggedIn() async throws {
+            try await withJoe("person-two-tabs", serving: ["--access-token-lifetime", "10"]) { stage in
+                let driver = stage.driver
+                // Pages without a live stream: only the requests below refresh the token.
+                try await stage.show("#/documents", waitingFor: "main h1")
+                let first = try #require(try await driver.command("GET", "window") as? String)
+                let opened = try await driver.command("POST", "window/new", ["type": "tab"]) as? [String: Any]
+                let second = try #require(opened?["handle"] as? String)
+                try await driver.command("POST", "window", ["handle": second])
+                try await driver.open(stage.server.base)
+                try await stage.show("#/documents", waitingFor: "main h1")
+                // 300 ms on every request in both tabs: the two refreshes overlap, as after a dropped connection.
+                let slow: [String: Any] = [
+                    "offline": false, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1,
+                ]
+                try await stage.devTools("Network.emulateNetworkConditions", slow)
+                try await driver.wait(
+                    for: "the access token to expire", seconds: 30,
+                    until:
+                        "return Date.parse(JSON.parse(localStorage.getItem('muster.session')).expiresAt) < Date.now()")
+                // The second tab asks when the first one does.
+                try await driver.run(
+                    """
+                    window.outcome = 'waiting';
+                    new BroadcastChannel('two-tabs').onmessage = () => \(Self.importAPI)
+                      .then(({ api }) => api('GET', '/api/v1/documents'))
+                      .then(() => { window.outcome = 'ok'; }, (error) => { window.outcome = error.message; });
+                    """)
+                try await driver.command("POST", "window", ["handle": first])
+                try await stage.devTools("Network.emulateNetworkConditions", slow)
+                let here = try await driver.runAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    new BroadcastChannel('two-tabs').postMessage('go');
+                    \(Self.importAPI).then(({ api }) => api('GET', '/api/v1/documents'))
+                      .then(() => done('ok'), (error) => done(error.message));
+                    """)
+                #expect(here as? String == "ok", "the first tab's request")
+                try await driver.command("POST", "window", ["handle": second])
+                try await driver.wait(for: "the second tab's request", until: "return window.outcome !== 'waiting'")
+                #expect(try await driver.run("return window.outcome") as? String == "ok", "the second tab's request")
+                #expect(try await driver.run("return localStorage.getItem('muster.session') !== null") as? Bool == true)
+
+                let revoked = try await stage.events("TokenRevoked").map { $0["reason"] as? String }
+                #expect(revoked == ["refreshRotation"], "one refresh, no refresh token presented twice: \(revoked)")
+                let verified = try await driver.runAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    \(Self.importAPI).then(({ api }) => api('GET', '/api/v1/auth/verify'))
+                      .then((me) => done(me.username), (error) => done(error.message));
+                    """)
+                #expect(verified as? String == "joe", "the session holds")
             }
         }
 
