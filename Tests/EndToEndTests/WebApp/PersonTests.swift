@@ -235,6 +235,34 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func loggingOutLeavesNothingOfThePersonInTheBrowser() async throws {
+            try await withJoe("person-logout-forgets") { stage in
+                let driver = stage.driver
+                let id = try await stage.send(
+                    to: "joe", title: "Private matter", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                let put = try await stage.server.run(
+                    [
+                        "requests", "put", "report", "--title", "Report a fault", "--body", "Tell us", "--topic",
+                        "/faults/new",
+                        #"{"fields":[{"id":"what","type":"inputString","label":"What broke?"}]}"#,
+                    ] + stage.server.data)
+                try #require(put.status == 0, "\(put)")
+                try await stage.wait(forElement: "li.message[data-message-id=\"\(id)\"]")
+                try await stage.show("#/start", waitingFor: "li.request[data-request=\"report\"]")
+                let keys = "return Object.keys(localStorage).sort()"
+                let kept = try await driver.run(keys) as? [String] ?? []
+                #expect(kept.contains("muster.inbox") && kept.contains("muster.requests"), "kept for offline: \(kept)")
+
+                try await driver.click(try await driver.find("header .who summary"))
+                try await driver.click(try await driver.find("#log-out"))
+                _ = try await driver.find("#password")
+                let left = try await driver.run(keys) as? [String]
+                #expect(left == ["muster.device"], "only this browser's device id is left: \(String(describing: left))")
+                let text = try await driver.run("return JSON.stringify({ ...localStorage })") as? String ?? ""
+                #expect(!text.contains("Private matter") && !text.contains("Report a fault"), "\(text)")
+            }
+        }
+
         @Test func onA360PixelPhoneTheHeaderIsOneRowAndTheAccountMenuLogsOut() async throws {
             try await withJoe("person-phone") { stage in
                 let driver = stage.driver

@@ -1,7 +1,7 @@
 // The Muster HTTP API (/api/v1) as the app uses it: the session (tokens kept in this browser), requests that
 // refresh an expired access token once, errors with the server's code and field errors, and live streams.
 
-import { recordReplacement, replacementOf } from "./handoff.js";
+import { forgetReplacement, recordReplacement, replacementOf } from "./handoff.js";
 
 const sessionKey = "muster.session";
 const deviceKey = "muster.device";
@@ -32,8 +32,18 @@ export const session = {
   set(value) {
     localStorage.setItem(sessionKey, JSON.stringify(value));
   },
+  /// Keeps `value` of the person under `key` (a `muster.` key) while they are logged in; clear() removes it.
+  keep(key, value) {
+    if (localStorage.getItem(sessionKey) !== null) localStorage.setItem(key, JSON.stringify(value));
+  },
+  /// Ends the session in this browser: the tokens and everything kept of the person (their inbox, request
+  /// templates…: every `muster.` key but the device id), so nothing of theirs stays on a shared computer. Answers
+  /// waiting in the outbox stay, for their next session (offline/outbox.js).
   clear() {
-    localStorage.removeItem(sessionKey);
+    for (const key of Object.keys(localStorage)) {
+      if (key.startsWith("muster.") && key !== deviceKey) localStorage.removeItem(key);
+    }
+    forgetReplacement();
   },
 };
 

@@ -2,7 +2,7 @@
 // is answered (here, on another device, or offline: an answer waiting in the outbox hides it already). The list
 // is kept in this browser so the inbox opens offline as last seen.
 
-import { api, stream } from "../api.js";
+import { api, session, stream } from "../api.js";
 import { formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { onWaitingChange, waiting } from "../offline/outbox.js";
@@ -28,7 +28,7 @@ export async function inboxView(main) {
     const response = await api("GET", "/api/v1/inbox", { raw: true });
     position = response.headers.get("Muster-Log-Position");
     for (const item of await response.json()) items.set(item.messageId, item);
-    localStorage.setItem(keptKey, JSON.stringify([...items.values()]));
+    session.keep(keptKey, [...items.values()]);
   } catch (error) {
     const kept = JSON.parse(localStorage.getItem(keptKey) ?? "null");
     if (!error.isNetwork || !kept) throw error;
@@ -56,7 +56,7 @@ export async function inboxView(main) {
   }
 
   function keep() {
-    localStorage.setItem(keptKey, JSON.stringify([...items.values()]));
+    session.keep(keptKey, [...items.values()]);
   }
 
   if (position !== null) {

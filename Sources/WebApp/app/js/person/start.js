@@ -1,7 +1,7 @@
 // The Start tab (the seed's ArsRCSRequest): forms a person fills in and sends unasked. The list is kept in this
 // browser, so a request can be started and answered offline; the answer then waits in the outbox.
 
-import { api, device } from "../api.js";
+import { api, device, session } from "../api.js";
 import { h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { submitAnswer } from "../offline/outbox.js";
@@ -13,7 +13,7 @@ const keptKey = "muster.requests";
 async function templates() {
   try {
     const list = await api("GET", "/api/v1/requests");
-    localStorage.setItem(keptKey, JSON.stringify(list));
+    session.keep(keptKey, list);
     return list;
   } catch (error) {
     if (!error.isNetwork) throw error;
