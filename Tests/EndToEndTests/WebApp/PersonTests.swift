@@ -235,6 +235,61 @@ extension WebAppBrowserTests {
             }
         }
 
+        /// Waits for the login, and returns what it says.
+        func loginProblem(_ stage: WebAppStage) async throws -> String {
+            _ = try await stage.driver.find("#password")
+            return try await stage.driver.run(
+                "const p = document.querySelector('form.login p.error'); return p.hidden ? '' : p.textContent")
+                as? String ?? ""
+        }
+
+        @Test func aTokenTheServerNoLongerKnowsBringsBackTheLoginSayingTheSessionEnded() async throws {
+            try await withJoe("person-session-ended") { stage in
+                let driver = stage.driver
+                try await driver.run(
+                    """
+                    const kept = JSON.parse(localStorage.getItem('muster.session'));
+                    localStorage.setItem('muster.session', JSON.stringify({ ...kept, accessToken: 'mat_unknown' }));
+                    """)
+                try await driver.click(try await driver.find("header nav a[href=\"#/documents\"]"))
+                #expect(try await loginProblem(stage) == "Your session ended: log in again.")
+                #expect(try await driver.run("return localStorage.getItem('muster.session')") is NSNull)
+                try await stage.browser.screenshot("person-session-ended")
+
+                // Logged in again, the person is back where they were.
+                try await driver.type("joe", into: try await driver.find("#username"))
+                try await driver.type("secret-joe", into: try await driver.find("#password"))
+                try await driver.click(try await driver.find("#log-in"))
+                _ = try await driver.find("main ul.documents")
+                #expect(try await driver.run("return location.hash") as? String == "#/documents")
+            }
+        }
+
+        @Test func aLogoutInAnotherTabBringsBackTheLoginHereAndALoginThereIsFollowed() async throws {
+            try await withJoe("person-other-tab") { stage in
+                let driver = stage.driver
+                let first = try #require(try await driver.command("GET", "window") as? String)
+                let opened = try await driver.command("POST", "window/new", ["type": "tab"]) as? [String: Any]
+                let second = try #require(opened?["handle"] as? String)
+                try await driver.command("POST", "window", ["handle": second])
+                try await driver.open(stage.server.base)
+                try await driver.click(try await driver.find("header .who summary"))
+                try await driver.click(try await driver.find("#log-out"))
+                _ = try await driver.find("#password")
+
+                try await driver.command("POST", "window", ["handle": first])
+                #expect(try await loginProblem(stage) == "Your session ended: log in again.")
+                try await driver.type("joe", into: try await driver.find("#username"))
+                try await driver.type("secret-joe", into: try await driver.find("#password"))
+                try await driver.click(try await driver.find("#log-in"))
+                _ = try await driver.find("ul.inbox")
+
+                try await driver.command("POST", "window", ["handle": second])
+                try await stage.wait(forElement: "ul.inbox")
+                #expect(try await driver.run("return location.hash") as? String == "#/inbox")
+            }
+        }
+
         @Test func loggingOutLeavesNothingOfThePersonInTheBrowser() async throws {
             try await withJoe("person-logout-forgets") { stage in
                 let driver = stage.driver

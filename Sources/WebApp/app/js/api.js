@@ -3,7 +3,8 @@
 
 import { forgetReplacement, recordReplacement, replacementOf } from "./handoff.js";
 
-const sessionKey = "muster.session";
+/// Where the session (the tokens, who they belong to) is kept; the app watches it for other tabs' changes.
+export const sessionKey = "muster.session";
 const deviceKey = "muster.device";
 
 /// A failed request: the HTTP status, the server's error code, its message and its field errors.
