@@ -210,6 +210,37 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func aStartAnswerTheServerRefusesIsShownWithoutAnUncaughtError() async throws {
+            try await withJoe("person-start-refused") { stage in
+                let driver = stage.driver
+                func put(_ fields: String) async throws {
+                    let put = try await stage.server.run(
+                        [
+                            "requests", "put", "report", "--title", "Report a fault", "--body", "Tell us", "--topic",
+                            "/faults/new", fields,
+                        ] + stage.server.data)
+                    try #require(put.status == 0, "\(put)")
+                }
+                try await put(#"{"fields":[{"id":"what","type":"inputString","label":"What broke?"}]}"#)
+                try await stage.show("#/start/report", waitingFor: "main form input")
+                try await driver.run(
+                    """
+                    window.uncaught = [];
+                    window.addEventListener('unhandledrejection', (event) => uncaught.push(String(event.reason)));
+                    window.addEventListener('error', (event) => uncaught.push(event.message));
+                    """)
+                // The template changes while the person fills it in: the server refuses the answer.
+                try await put(
+                    #"{"fields":[{"id":"what","type":"inputString","label":"What broke?"},"#
+                        + #"{"id":"where","type":"inputString","label":"Where?"}]}"#)
+                try await driver.type("pump 3", into: try await driver.find("main form input"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                try await stage.wait(for: "not accepted", in: "main p.status.error")
+                #expect(try await driver.run("return window.uncaught") as? [String] == [], "nothing thrown")
+                #expect(try await responses(stage).isEmpty)
+            }
+        }
+
         @Test func theDocumentsTabListsAnUploadAndOpensIt() async throws {
             try await withJoe("person-documents") { stage in
                 let driver = stage.driver

@@ -67,7 +67,6 @@ export async function startFormView(main, [encodedName]) {
         if (error.fields?.length) form.showErrors(error.fields);
         status.className = "status error";
         status.textContent = t("answerRefused", { message: error.message });
-        throw error;
       }
     },
     preview: false,
