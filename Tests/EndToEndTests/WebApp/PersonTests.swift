@@ -241,6 +241,72 @@ extension WebAppBrowserTests {
             }
         }
 
+        /// Stands in for the browser's push service, which headless Chromium cannot reach: `subscribe` gives a
+        /// subscription with a real P-256 key and a loopback endpoint (the stage sends no pushes).
+        static let fakePushService = """
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const pair = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
+              const text = (bytes) => btoa(String.fromCharCode(...bytes))
+                .replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+              const p256dh = text(new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey)));
+              const auth = text(crypto.getRandomValues(new Uint8Array(16)));
+              const subscription = { options: {}, unsubscribe: async () => true,
+                toJSON: () => ({ endpoint: 'http://127.0.0.1:9/push', keys: { p256dh, auth } }) };
+              PushManager.prototype.getSubscription = async () => null;
+              PushManager.prototype.subscribe = async () => subscription;
+            })().then(() => done(true), (error) => done(String(error)));
+            """
+
+        @Test func whenAnswersNeedARegisteredDeviceThePersonIsToldAndTurningOnNotificationsRegistersTheBrowser()
+            async throws
+        {
+            try await withJoe("person-register-device") { stage in
+                let driver = stage.driver
+                let required = try await stage.server.run(
+                    ["settings", "set", "requireRegisteredDevice", "true"] + stage.server.data)
+                try #require(required.status == 0, "\(required)")
+                let id = try await stage.send(
+                    to: "joe", title: "Check in",
+                    payload: #"{"responseTopic":"/in","fields":[{"id":"note","type":"inputString","label":"Note"}]}"#)
+                try await stage.openMessage(id)
+                try await driver.type("here", into: try await stage.field("note"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                // No Web Push source: this browser has no way to register; the person is told what else to do.
+                try await stage.wait(for: "Muster app on your phone", in: "main .device-notice")
+                var notice = try await driver.text(of: try await driver.find("main .device-notice"))
+                #expect(notice.contains("only from registered devices"), "\(notice)")
+                #expect(!notice.contains("POST") && !notice.contains("deviceId"), "no developer's words: \(notice)")
+                #expect(try await responses(stage).isEmpty)
+
+                let source = try await stage.server.run(
+                    ["push-sources", "add", "webpush", "browsers", "--subject", "mailto:ops@example.com"]
+                        + stage.server.data)
+                try #require(source.status == 0, "\(source)")
+                try await stage.devTools(
+                    "Browser.grantPermissions",
+                    ["origin": stage.server.base.absoluteString, "permissions": ["notifications"]])
+                #expect(try await driver.runAsync(Self.fakePushService) as? Bool == true)
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                try await stage.wait(forElement: "main .device-notice #register-device")
+                notice = try await driver.text(of: try await driver.find("main .device-notice"))
+                #expect(notice.contains("Turning on notifications registers this browser"), "\(notice)")
+                try await stage.browser.screenshot("person-register-device")
+                try await driver.click(try await driver.find("#register-device"))
+                try await stage.wait(forElement: "main .confirmation.sent")
+
+                let recorded = try await responses(stage)
+                #expect(recorded.count == 1, "\(recorded)")
+                let browser = try #require(
+                    try await driver.run("return localStorage.getItem('muster.device')") as? String)
+                let joe = try await stage.server.login("joe", password: "secret-joe")
+                let devices = try await stage.server.send("GET", "api/v1/devices", token: joe).array
+                #expect(
+                    devices.contains { $0["deviceId"] as? String == browser && $0["platform"] as? String == "web" },
+                    "\(devices)")
+            }
+        }
+
         @Test func theDocumentsTabListsAnUploadAndOpensIt() async throws {
             try await withJoe("person-documents") { stage in
                 let driver = stage.driver

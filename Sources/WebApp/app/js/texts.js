@@ -119,6 +119,11 @@ const english = {
   startAnother: "Start another",
   answerRefused: "The answer was not accepted: {message}",
   notificationsFailed: "Notifications could not be turned on: {message}",
+  deviceNotRegistered: "This server takes answers only from registered devices, and this browser is not one yet.",
+  deviceRegisterExplained: "Turning on notifications registers this browser; your answer is then sent.",
+  deviceRegister: "Turn on notifications and send",
+  deviceCannotRegister: "This browser cannot register itself here: answer from the Muster app on your phone, or ask "
+    + "your administrator to let you answer from this browser.",
   download: "Download",
   kind_audio: "Audio",
   kind_image: "Photo",

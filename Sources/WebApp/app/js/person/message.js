@@ -7,6 +7,7 @@ import { formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { submitAnswer } from "../offline/outbox.js";
 import { renderForm } from "../form/form.js";
+import { registerDeviceNotice, unregisteredDevice } from "../push.js";
 
 /// Captured media as a document of the person: raw bytes, the kind and extension in the query (Docs/HTTP.md).
 export async function uploadDocument(blob, kind, extension) {
@@ -39,26 +40,30 @@ export async function messageView(main, [messageId]) {
     box.focus();
   }
 
+  async function send(answer) {
+    status.textContent = t("formSending");
+    try {
+      const outcome = await submitAnswer(`${path}/response`, { ...device(), ...answer });
+      done(outcome.queued ? t("queuedAnswer") : t("sentAnswer"), outcome.queued ? "queued" : "sent");
+    } catch (error) {
+      status.textContent = "";
+      if (error.status === 422 && error.fields?.length) {
+        form.showErrors(error.fields);
+      } else if (error.status === 409) {
+        done(t("formAlreadyAnswered"), "answered");
+      } else if (unregisteredDevice(error)) {
+        form.showErrors([]);
+        replace(status, registerDeviceNotice(() => send(answer)));
+      } else {
+        form.showErrors([{ field: "", message: t("failed", { message: error.message }) }]);
+      }
+    }
+  }
+
   const form = renderForm(message.payload, {
     upload: uploadDocument,
     fetchDocument,
-    onSubmit: async ({ submitValue, values, location }) => {
-      status.textContent = t("formSending");
-      const body = { ...device(), submitValue, values, ...(location ? { location } : {}) };
-      try {
-        const outcome = await submitAnswer(`${path}/response`, body);
-        done(outcome.queued ? t("queuedAnswer") : t("sentAnswer"), outcome.queued ? "queued" : "sent");
-      } catch (error) {
-        status.textContent = "";
-        if (error.status === 422 && error.fields?.length) {
-          form.showErrors(error.fields);
-        } else if (error.status === 409) {
-          done(t("formAlreadyAnswered"), "answered");
-        } else {
-          form.showErrors([{ field: "", message: t("failed", { message: error.message }) }]);
-        }
-      }
-    },
+    onSubmit: ({ submitValue, values, location }) => send({ submitValue, values, ...(location ? { location } : {}) }),
   });
   replace(
     main,
