@@ -178,6 +178,38 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func anInboxDrawnWhileTheServerIsDownSaysSoAndGoesLiveWhenItIsBack() async throws {
+            try await withJoe("person-inbox-reconnects") { stage in
+                let driver = stage.driver
+                let message = "li.message[data-message-id=\"%@\"]"
+                let first = try await stage.send(
+                    to: "joe", title: "Offline one", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                try await stage.openMessage(first)
+                _ = await stage.server.stop()
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                _ = try await driver.find("main .confirmation.queued")
+                // The inbox from the copy kept in the browser: it says so, and the answered message is not in it.
+                try await stage.show("#/inbox", waitingFor: "#inbox-stale:not([hidden])")
+                #expect(try await driver.findAll(String(format: message, first)).isEmpty)
+
+                try await stage.server.startAgain()
+                try await driver.wait(
+                    for: "the kept answer to go out", seconds: 60,
+                    until: "return document.getElementById('offline-banner').hidden")
+                #expect(try await responses(stage).count == 1)
+                let second = try await stage.send(
+                    to: "joe", title: "After reconnect", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                try await driver.wait(
+                    for: "the new message in the inbox", seconds: 60,
+                    until: "return document.querySelector(arguments[0]) !== null", [String(format: message, second)])
+                #expect(try await driver.run("return document.getElementById('inbox-stale').hidden") as? Bool == true)
+                #expect(
+                    try await driver.findAll(String(format: message, first)).isEmpty,
+                    "the message answered offline stays out of the inbox")
+                try await stage.browser.screenshot("person-inbox-reconnected")
+            }
+        }
+
         @Test func theStartTabListsARequestMadeWithTheCLIAndAnsweringItRecordsTheResponse() async throws {
             try await withJoe("person-start") { stage in
                 let driver = stage.driver
