@@ -178,6 +178,46 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func aMessageOfTheInboxOpensAndIsAnsweredAfterAReloadWithoutAConnection() async throws {
+            try await withJoe("person-offline-message") { stage in
+                let driver = stage.driver
+                try await driver.command("POST", "goog/cdp/execute", ["cmd": "ServiceWorker.enable", "params": [:]])
+                let id = try await stage.send(
+                    to: "joe", title: "Kept to answer",
+                    payload: #"{"responseTopic":"/roll","fields":[{"id":"note","type":"inputString","label":"Note"}]}"#)
+                try await driver.wait(
+                    for: "the message kept in the browser",
+                    until:
+                        "return JSON.parse(localStorage.getItem('muster.messages') ?? '{}')[arguments[0]] !== undefined",
+                    [id])
+                try await driver.wait(
+                    for: "the service worker to control the page", seconds: 30,
+                    until: "return navigator.serviceWorker.controller !== null")
+
+                try await driver.setOffline(true)
+                try await driver.open(stage.server.base)
+                try await stage.openMessage(id)
+                try await driver.type("answered offline", into: try await stage.field("note"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                _ = try await driver.find("main .confirmation.queued")
+                // What the page links at fixed addresses comes from the service worker's cache too.
+                let shell = try await driver.runAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    Promise.all(['/manifest.webmanifest', '/icon.svg'].map((path) => fetch(path).then((r) => r.status)))
+                      .then(done, (error) => done(String(error)));
+                    """)
+                #expect(shell as? [Int] == [200, 200], "\(shell)")
+
+                try await driver.setOffline(false)
+                try await driver.wait(
+                    for: "the kept answer to go out", seconds: 30,
+                    until: "const b = document.getElementById('offline-banner'); return b !== null && b.hidden")
+                let recorded = try await responses(stage)
+                #expect(recorded.count == 1 && "\(recorded)".contains("answered offline"), "\(recorded)")
+            }
+        }
+
         @Test func anInboxDrawnWhileTheServerIsDownSaysSoAndGoesLiveWhenItIsBack() async throws {
             try await withJoe("person-inbox-reconnects") { stage in
                 let driver = stage.driver

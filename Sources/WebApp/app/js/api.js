@@ -35,7 +35,12 @@ export const session = {
   },
   /// Keeps `value` of the person under `key` (a `muster.` key) while they are logged in; clear() removes it.
   keep(key, value) {
-    if (localStorage.getItem(sessionKey) !== null) localStorage.setItem(key, JSON.stringify(value));
+    if (localStorage.getItem(sessionKey) === null) return;
+    try {
+      localStorage.setItem(key, JSON.stringify(value));
+    } catch {
+      // The browser's storage is full: this is not kept, and the app works on without it.
+    }
   },
   /// Ends the session in this browser: the tokens and everything kept of the person (their inbox, request
   /// templates…: every `muster.` key but the device id), so nothing of theirs stays on a shared computer. Answers

@@ -20,6 +20,7 @@ const english = {
   documents: "Documents",
   console: "Console",
   emptyInbox: "Nothing to answer. New messages appear here as they arrive.",
+  messageNotKept: "You are offline, and this message was not kept in this browser: open it once the connection returns.",
   inboxAsLastSeen: "Offline: this is your inbox as last seen. It updates once the connection returns.",
   answered: "Answered",
   back: "Back",

@@ -1,13 +1,14 @@
 // The inbox: the messages to answer, oldest first, kept current by the live stream. A message leaves it when it
-// is answered (here, on another device, or offline: an answer waiting in the outbox hides it already). The list
-// is kept in this browser so the inbox opens offline as last seen, saying so; the list is asked for again until
-// the server answers (the connection returns, an answer kept offline goes out, or on a timer), and the live
-// stream starts from there.
+// is answered (here, on another device, or offline: an answer waiting in the outbox hides it already). The list,
+// and its newest messages (message.js), are kept in this browser, so offline the inbox opens as last seen, saying
+// so, and its messages open and can be answered; the list is asked for again until the server answers (the
+// connection returns, an answer kept offline goes out, or on a timer), and the live stream starts from there.
 
 import { api, session, stream } from "../api.js";
 import { formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { onWaitingChange, waiting } from "../offline/outbox.js";
+import { keepMessages } from "./message.js";
 
 const keptKey = "muster.inbox";
 const firstRetry = 2000;
@@ -68,6 +69,7 @@ export async function inboxView(main) {
     sent.clear();
     for (const item of fresh) items.set(item.messageId, item);
     keep();
+    keepMessages([...items.keys()]);
     stale.hidden = true;
     retryIn = firstRetry;
     live?.close();
@@ -78,6 +80,7 @@ export async function inboxView(main) {
         else if (event === "answered") items.delete(data.messageId);
         else return;
         keep();
+        keepMessages([...items.keys()]);
         draw();
       },
     });
