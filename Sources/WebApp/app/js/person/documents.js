@@ -25,12 +25,13 @@ export async function uploadDocument(blob, { kind, extension } = {}) {
   return uploaded.name;
 }
 
+/// A size in the binary units the server's limits use (a field's maxSizeK is in KiB), so the two can be compared.
 function size(bytes) {
-  const units = ["B", "KB", "MB", "GB"];
+  const units = ["B", "KiB", "MiB", "GiB"];
   let value = bytes;
   let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
     unit += 1;
   }
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
