@@ -13,8 +13,9 @@ export async function fetchDocument(name) {
   return response.blob();
 }
 
-/// Uploads a captured file; resolves with the document's name (`rcs/image/<uuid>.jpg`) for the answer's value.
-export async function uploadDocument(blob, { kind, extension } = {}) {
+/// Uploads a captured file, as the form's `upload(blob, kind, extension)`; resolves with the document's name
+/// (`rcs/image/<uuid>.jpg`) for the answer's value.
+export async function uploadDocument(blob, kind, extension) {
   const query = new URLSearchParams();
   if (kind) query.set("kind", kind);
   if (extension) query.set("extension", extension);

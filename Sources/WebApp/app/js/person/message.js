@@ -7,24 +7,8 @@ import { formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { submitAnswer } from "../offline/outbox.js";
 import { renderForm } from "../form/form.js";
+import { fetchDocument, uploadDocument } from "./documents.js";
 import { registerDeviceNotice, unregisteredDevice } from "../push.js";
-
-/// Captured media as a document of the person: raw bytes, the kind and extension in the query (Docs/HTTP.md).
-export async function uploadDocument(blob, kind, extension) {
-  const query = new URLSearchParams({ kind, extension });
-  const stored = await api("POST", `/api/v1/documents?${query}`, {
-    body: blob,
-    headers: { "Content-Type": blob.type || "application/octet-stream" },
-  });
-  return stored.name;
-}
-
-/// A document of this server with the person's token, as a blob the page can show from a blob: URL.
-export async function fetchDocument(name) {
-  const path = name.split("/").map(encodeURIComponent).join("/");
-  const response = await api("GET", `/api/v1/documents/${path}`, { raw: true });
-  return response.blob();
-}
 
 const keptKey = "muster.messages";
 /// How many of the inbox's newest messages are kept to open offline.
