@@ -434,6 +434,38 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func anAnswerGivenAsTheSessionEndedIsSentOnceThePersonLogsInAgain() async throws {
+            try await withJoe("person-answer-after-login") { stage in
+                let driver = stage.driver
+                let id = try await stage.send(
+                    to: "joe", title: "Late answer",
+                    payload: #"{"responseTopic":"/roll","fields":[{"id":"note","type":"inputString","label":"Note"}]}"#)
+                try await stage.openMessage(id)
+                // The session ends on the server (as by a logout elsewhere) while the person types.
+                let ended = try await driver.runAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    const token = JSON.parse(localStorage.getItem('muster.session')).accessToken;
+                    fetch('/api/v1/auth/logout', { method: 'POST', headers: { Authorization: `Bearer ${token}` } })
+                      .then((response) => done(response.status), (error) => done(String(error)));
+                    """)
+                try #require(ended as? Int == 204, "\(String(describing: ended))")
+                try await driver.type("still here", into: try await stage.field("note"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                #expect(try await loginProblem(stage) == "Your session ended: log in again.")
+                #expect(try await responses(stage).isEmpty)
+
+                try await driver.type("joe", into: try await driver.find("#username"))
+                try await driver.type("secret-joe", into: try await driver.find("#password"))
+                try await driver.click(try await driver.find("#log-in"))
+                try await driver.wait(
+                    for: "the kept answer to go out", seconds: 30,
+                    until: "const b = document.getElementById('offline-banner'); return b !== null && b.hidden")
+                let recorded = try await responses(stage)
+                #expect(recorded.count == 1 && "\(recorded)".contains("still here"), "\(recorded)")
+            }
+        }
+
         @Test func aLogoutInAnotherTabBringsBackTheLoginHereAndALoginThereIsFollowed() async throws {
             try await withJoe("person-other-tab") { stage in
                 let driver = stage.driver
