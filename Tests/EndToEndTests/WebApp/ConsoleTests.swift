@@ -233,6 +233,13 @@ extension WebAppBrowserTests {
                 let ada = try await stage.server.login("ada", password: "secret-ada")
                 let settings = try await stage.server.send("GET", "api/v1/settings", token: ada).array
                 #expect(settings.first { $0["key"] as? String == "dailyNotificationLimit" }?["value"] as? String == "5")
+                // Cleared, the value is unset on the server, which is not its default: the page says what it has.
+                try await driver.clear(limit)
+                try await driver.click(try await driver.find("button[data-setting='dailyNotificationLimit']"))
+                try await stage.wait(for: "dailyNotificationLimit is now unset", in: "#settings-outcome")
+                let marker =
+                    "return document.querySelector('tr[data-setting=\"dailyNotificationLimit\"] label .notice').hidden"
+                #expect(try await driver.run(marker) as? Bool == true, "not marked as the default")
 
                 try await stage.show("#/console/push", waitingFor: "#deliveries p, #deliveries table")
                 #expect(try await driver.text(of: try await driver.find("main")).contains("No push sources"))

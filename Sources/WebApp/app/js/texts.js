@@ -236,6 +236,7 @@ const english = {
   consoleSetting: "Setting",
   consoleValue: "Value",
   consoleDefault: "default",
+  consoleUnset: "unset (no value)",
   consoleSettingSaved: "{key} is now {value}.",
   consolePushSources: "Push sources",
   consoleNoSources: "No push sources: add one with muster push-sources.",
