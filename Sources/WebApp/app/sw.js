@@ -6,7 +6,9 @@ const cacheName = `muster-${version}`;
 const shell = ["/", "/manifest.webmanifest", "/icon.svg"];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(cacheName).then((cache) => cache.addAll([...shell, ...files])).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches.open(cacheName).then((cache) => cache.addAll([...shell, ...files])).then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (event) => {

@@ -103,7 +103,9 @@ function acrossTabs(work) {
 
 /// Our own refresh: the new tokens, kept; resolves with the session they make.
 async function refreshHere(current) {
-  const tokens = await send("POST", "/api/v1/auth/refresh", { json: { refreshToken: current.refreshToken }, auth: false });
+  const tokens = await send("POST", "/api/v1/auth/refresh", {
+    json: { refreshToken: current.refreshToken }, auth: false,
+  });
   const renewed = { ...current, ...tokens };
   session.set(renewed);
   return renewed;

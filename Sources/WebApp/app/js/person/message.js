@@ -59,7 +59,8 @@ export async function messageView(main, [messageId]) {
     if (!error.isNetwork) throw error;
     message = keptMessages()[messageId];
     if (!message) {
-      replace(main, h("a.back", { href: "#/inbox" }, t("back")), h("p.notice", { role: "status" }, t("messageNotKept")));
+      replace(main, h("a.back", { href: "#/inbox" }, t("back")),
+        h("p.notice", { role: "status" }, t("messageNotKept")));
       return;
     }
   }
