@@ -2,9 +2,13 @@
 const version = "{{version}}";
 const files = {{files}};
 const cacheName = `muster-${version}`;
+/// The page and what it links at fixed addresses: fetched anew when online, from the cache offline.
+const shell = ["/", "/manifest.webmanifest", "/icon.svg"];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(cacheName).then((cache) => cache.addAll(["/", ...files])).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches.open(cacheName).then((cache) => cache.addAll([...shell, ...files])).then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (event) => {
@@ -27,7 +31,7 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(event.request)
       .then((response) => {
-        if (response.ok && (url.pathname === "/" || url.pathname.startsWith("/vendor/"))) {
+        if (response.ok && (shell.includes(url.pathname) || url.pathname.startsWith("/vendor/"))) {
           const copy = response.clone();
           caches.open(cacheName).then((cache) => cache.put(event.request, copy));
         }

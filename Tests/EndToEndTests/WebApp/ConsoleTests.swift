@@ -133,6 +133,51 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func anAreaNameWithHTMLInItIsShownAsTextOnTheMap() async throws {
+            try await WebAppStage.withConsole("console-area-name") { stage in
+                let driver = stage.driver
+                let ada = try await stage.server.login("ada", password: "secret-ada")
+                let name = #"Shop <img src="/api/v1/x"><a href="https://evil.example/">click</a>"#
+                let area = try JSONSerialization.data(
+                    withJSONObject: ["id": "g1", "name": name, "lat": 33.81, "lng": -117.91, "radius": 0.2]
+                        as [String: Any])
+                let put = try await stage.server.send(
+                    "PUT", "api/v1/geofences/g1", token: ada, json: String(decoding: area, as: UTF8.self))
+                try #require(put.status == 200 || put.status == 201, "\(put.text)")
+                try await stage.logIn("ada", password: "secret-ada")
+                try await stage.show("#/console/areas", waitingFor: "#areas-map path.area-marker")
+                // The pointer on the area's marker opens its tooltip.
+                let marker = try await driver.find("#areas-map path.area-marker")
+                try await driver.command(
+                    "POST", "actions",
+                    [
+                        "actions": [
+                            [
+                                "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+                                "actions": [
+                                    [
+                                        "type": "pointerMove", "origin": [WebDriver.elementKey: marker.id], "x": 0,
+                                        "y": 0,
+                                    ]
+                                ],
+                            ]
+                        ]
+                    ])
+                try await stage.wait(forElement: "#areas-map .leaflet-tooltip")
+                let shown =
+                    try await driver.run(
+                        """
+                        const tip = document.querySelector('#areas-map .leaflet-tooltip');
+                        return { text: tip.textContent, elements: tip.querySelectorAll('img, a').length };
+                        """) as? [String: Any]
+                #expect(shown?["text"] as? String == "\(name) (g1)", "the name as typed: \(String(describing: shown))")
+                #expect(shown?["elements"] as? Int == 0, "no image or link made from the name")
+                let card = try await driver.text(of: try await driver.find("article.area-card[data-area='g1'] h3"))
+                #expect(card.contains(name), "\(card)")
+                try await stage.browser.screenshot("console-area-name")
+            }
+        }
+
         @Test func aGeotriggersMonitorIsStoppedAndStartedFromItsRow() async throws {
             try await WebAppStage.withConsole("console-geotrigger-monitor") { stage in
                 let driver = stage.driver
@@ -188,6 +233,13 @@ extension WebAppBrowserTests {
                 let ada = try await stage.server.login("ada", password: "secret-ada")
                 let settings = try await stage.server.send("GET", "api/v1/settings", token: ada).array
                 #expect(settings.first { $0["key"] as? String == "dailyNotificationLimit" }?["value"] as? String == "5")
+                // Cleared, the value is unset on the server, which is not its default: the page says what it has.
+                try await driver.clear(limit)
+                try await driver.click(try await driver.find("button[data-setting='dailyNotificationLimit']"))
+                try await stage.wait(for: "dailyNotificationLimit is now unset", in: "#settings-outcome")
+                let marker =
+                    "return document.querySelector('tr[data-setting=\"dailyNotificationLimit\"] label .notice').hidden"
+                #expect(try await driver.run(marker) as? Bool == true, "not marked as the default")
 
                 try await stage.show("#/console/push", waitingFor: "#deliveries p, #deliveries table")
                 #expect(try await driver.text(of: try await driver.find("main")).contains("No push sources"))

@@ -15,8 +15,11 @@ extension WebAppBrowserTests {
         }
 
         /// Runs `body` on a fresh stage with joe logged in; a failure leaves a screenshot named `name-failure`.
-        func withJoe(_ name: String, _ body: (WebAppStage) async throws -> Void) async throws {
-            let stage = try await WebAppStage.start()
+        /// `serving` adds options to `muster serve`.
+        func withJoe(
+            _ name: String, serving options: [String] = [], _ body: (WebAppStage) async throws -> Void
+        ) async throws {
+            let stage = try await WebAppStage.start(serveArguments: ["--no-push", "--map-tiles", ""] + options)
             do {
                 try await stage.logIn("joe", password: "secret-joe")
                 try await body(stage)
@@ -86,6 +89,167 @@ extension WebAppBrowserTests {
             }
         }
 
+        /// The app's own `api()` in the page, as the app's modules have it (the same module instance).
+        static let importAPI =
+            "import(document.querySelector('script[type=module]').src.replace(/js\\/app\\.js$/, 'js/api.js'))"
+
+        @Test func twoTabsFindingTheAccessTokenExpiredAtOnceRefreshItOnceAndStayLoggedIn() async throws {
+            try await withJoe("person-two-tabs", serving: ["--access-token-lifetime", "10"]) { stage in
+                let driver = stage.driver
+                // Pages without a live stream: only the requests below refresh the token.
+                try await stage.show("#/documents", waitingFor: "main h1")
+                let first = try #require(try await driver.command("GET", "window") as? String)
+                let opened = try await driver.command("POST", "window/new", ["type": "tab"]) as? [String: Any]
+                let second = try #require(opened?["handle"] as? String)
+                try await driver.command("POST", "window", ["handle": second])
+                try await driver.open(stage.server.base)
+                try await stage.show("#/documents", waitingFor: "main h1")
+                // 300 ms on every request in both tabs: the two refreshes overlap, as after a dropped connection.
+                let slow: [String: Any] = [
+                    "offline": false, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1,
+                ]
+                try await stage.devTools("Network.emulateNetworkConditions", slow)
+                try await driver.wait(
+                    for: "the access token to expire", seconds: 30,
+                    until:
+                        "return Date.parse(JSON.parse(localStorage.getItem('muster.session')).expiresAt) < Date.now()")
+                // The second tab asks when the first one does.
+                try await driver.run(
+                    """
+                    window.outcome = 'waiting';
+                    new BroadcastChannel('two-tabs').onmessage = () => \(Self.importAPI)
+                      .then(({ api }) => api('GET', '/api/v1/documents'))
+                      .then(() => { window.outcome = 'ok'; }, (error) => { window.outcome = error.message; });
+                    """)
+                try await driver.command("POST", "window", ["handle": first])
+                try await stage.devTools("Network.emulateNetworkConditions", slow)
+                let here = try await driver.runAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    new BroadcastChannel('two-tabs').postMessage('go');
+                    \(Self.importAPI).then(({ api }) => api('GET', '/api/v1/documents'))
+                      .then(() => done('ok'), (error) => done(error.message));
+                    """)
+                #expect(here as? String == "ok", "the first tab's request")
+                try await driver.command("POST", "window", ["handle": second])
+                try await driver.wait(for: "the second tab's request", until: "return window.outcome !== 'waiting'")
+                #expect(try await driver.run("return window.outcome") as? String == "ok", "the second tab's request")
+                #expect(try await driver.run("return localStorage.getItem('muster.session') !== null") as? Bool == true)
+
+                let revoked = try await stage.events("TokenRevoked").map { $0["reason"] as? String }
+                #expect(revoked == ["refreshRotation"], "one refresh, no refresh token presented twice: \(revoked)")
+                let verified = try await driver.runAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    \(Self.importAPI).then(({ api }) => api('GET', '/api/v1/auth/verify'))
+                      .then((me) => done(me.username), (error) => done(error.message));
+                    """)
+                #expect(verified as? String == "joe", "the session holds")
+            }
+        }
+
+        @Test func aMapMarkersLabelWithHTMLInItIsShownAsTextAndMakesNoElement() async throws {
+            try await withJoe("person-marker-label") { stage in
+                let driver = stage.driver
+                let label = #"Space <img src="/x"><a href="https://evil.example/">Mountain</a>"#
+                let field: [String: Any] = [
+                    "id": "spot", "type": "map", "label": "Where?",
+                    "location": ["longitude": -117.918974, "latitude": 33.812092],
+                    "markers": [["label": label, "longitude": -117.917193, "latitude": 33.811379]],
+                ]
+                let payload = try JSONSerialization.data(
+                    withJSONObject: ["responseTopic": "/where", "fields": [field]] as [String: Any])
+                let id = try await stage.send(
+                    to: "joe", title: "Where", payload: String(decoding: payload, as: UTF8.self))
+                try await stage.openMessage(id)
+                // Leaflet's permanent tooltip shows the label next to its marker.
+                let tooltip = "[data-field-id=\"spot\"] .leaflet-tooltip"
+                try await driver.wait(
+                    for: "the marker's label", until: "return document.querySelector(arguments[0]) !== null", [tooltip])
+                let shown =
+                    try await driver.run(
+                        """
+                        const tip = document.querySelector(arguments[0]);
+                        return { text: tip.textContent, elements: tip.querySelectorAll('img, a').length };
+                        """, [tooltip]) as? [String: Any]
+                #expect(shown?["text"] as? String == label, "the label as typed: \(String(describing: shown))")
+                #expect(shown?["elements"] as? Int == 0, "no image or link made from the label")
+                try await stage.browser.screenshot("person-marker-label")
+            }
+        }
+
+        @Test func aMessageOfTheInboxOpensAndIsAnsweredAfterAReloadWithoutAConnection() async throws {
+            try await withJoe("person-offline-message") { stage in
+                let driver = stage.driver
+                try await driver.command("POST", "goog/cdp/execute", ["cmd": "ServiceWorker.enable", "params": [:]])
+                let id = try await stage.send(
+                    to: "joe", title: "Kept to answer",
+                    payload: #"{"responseTopic":"/roll","fields":[{"id":"note","type":"inputString","label":"Note"}]}"#)
+                try await driver.wait(
+                    for: "the message kept in the browser",
+                    until:
+                        "return JSON.parse(localStorage.getItem('muster.messages') ?? '{}')[arguments[0]] !== undefined",
+                    [id])
+                try await driver.wait(
+                    for: "the service worker to control the page", seconds: 30,
+                    until: "return navigator.serviceWorker.controller !== null")
+
+                try await driver.setOffline(true)
+                try await driver.open(stage.server.base)
+                try await stage.openMessage(id)
+                try await driver.type("answered offline", into: try await stage.field("note"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                _ = try await driver.find("main .confirmation.queued")
+                // What the page links at fixed addresses comes from the service worker's cache too.
+                let shell = try await driver.runAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    Promise.all(['/manifest.webmanifest', '/icon.svg'].map((path) => fetch(path).then((r) => r.status)))
+                      .then(done, (error) => done(String(error)));
+                    """)
+                #expect(shell as? [Int] == [200, 200], "\(shell)")
+
+                try await driver.setOffline(false)
+                try await driver.wait(
+                    for: "the kept answer to go out", seconds: 30,
+                    until: "const b = document.getElementById('offline-banner'); return b !== null && b.hidden")
+                let recorded = try await responses(stage)
+                #expect(recorded.count == 1 && "\(recorded)".contains("answered offline"), "\(recorded)")
+            }
+        }
+
+        @Test func anInboxDrawnWhileTheServerIsDownSaysSoAndGoesLiveWhenItIsBack() async throws {
+            try await withJoe("person-inbox-reconnects") { stage in
+                let driver = stage.driver
+                let message = "li.message[data-message-id=\"%@\"]"
+                let first = try await stage.send(
+                    to: "joe", title: "Offline one", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                try await stage.openMessage(first)
+                _ = await stage.server.stop()
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                _ = try await driver.find("main .confirmation.queued")
+                // The inbox from the copy kept in the browser: it says so, and the answered message is not in it.
+                try await stage.show("#/inbox", waitingFor: "#inbox-stale:not([hidden])")
+                #expect(try await driver.findAll(String(format: message, first)).isEmpty)
+
+                try await stage.server.startAgain()
+                try await driver.wait(
+                    for: "the kept answer to go out", seconds: 60,
+                    until: "return document.getElementById('offline-banner').hidden")
+                #expect(try await responses(stage).count == 1)
+                let second = try await stage.send(
+                    to: "joe", title: "After reconnect", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                try await driver.wait(
+                    for: "the new message in the inbox", seconds: 60,
+                    until: "return document.querySelector(arguments[0]) !== null", [String(format: message, second)])
+                #expect(try await driver.run("return document.getElementById('inbox-stale').hidden") as? Bool == true)
+                #expect(
+                    try await driver.findAll(String(format: message, first)).isEmpty,
+                    "the message answered offline stays out of the inbox")
+                try await stage.browser.screenshot("person-inbox-reconnected")
+            }
+        }
+
         @Test func theStartTabListsARequestMadeWithTheCLIAndAnsweringItRecordsTheResponse() async throws {
             try await withJoe("person-start") { stage in
                 let driver = stage.driver
@@ -118,6 +282,103 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func aStartAnswerTheServerRefusesIsShownWithoutAnUncaughtError() async throws {
+            try await withJoe("person-start-refused") { stage in
+                let driver = stage.driver
+                func put(_ fields: String) async throws {
+                    let put = try await stage.server.run(
+                        [
+                            "requests", "put", "report", "--title", "Report a fault", "--body", "Tell us", "--topic",
+                            "/faults/new", fields,
+                        ] + stage.server.data)
+                    try #require(put.status == 0, "\(put)")
+                }
+                try await put(#"{"fields":[{"id":"what","type":"inputString","label":"What broke?"}]}"#)
+                try await stage.show("#/start/report", waitingFor: "main form input")
+                try await driver.run(
+                    """
+                    window.uncaught = [];
+                    window.addEventListener('unhandledrejection', (event) => uncaught.push(String(event.reason)));
+                    window.addEventListener('error', (event) => uncaught.push(event.message));
+                    """)
+                // The template changes while the person fills it in: the server refuses the answer.
+                try await put(
+                    #"{"fields":[{"id":"what","type":"inputString","label":"What broke?"},"#
+                        + #"{"id":"where","type":"inputString","label":"Where?"}]}"#)
+                try await driver.type("pump 3", into: try await driver.find("main form input"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                try await stage.wait(for: "not accepted", in: "main p.status.error")
+                #expect(try await driver.run("return window.uncaught") as? [String] == [], "nothing thrown")
+                #expect(try await responses(stage).isEmpty)
+            }
+        }
+
+        /// Stands in for the browser's push service, which headless Chromium cannot reach: `subscribe` gives a
+        /// subscription with a real P-256 key and a loopback endpoint (the stage sends no pushes).
+        static let fakePushService = """
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const pair = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
+              const text = (bytes) => btoa(String.fromCharCode(...bytes))
+                .replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+              const p256dh = text(new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey)));
+              const auth = text(crypto.getRandomValues(new Uint8Array(16)));
+              const subscription = { options: {}, unsubscribe: async () => true,
+                toJSON: () => ({ endpoint: 'http://127.0.0.1:9/push', keys: { p256dh, auth } }) };
+              PushManager.prototype.getSubscription = async () => null;
+              PushManager.prototype.subscribe = async () => subscription;
+            })().then(() => done(true), (error) => done(String(error)));
+            """
+
+        @Test func whenAnswersNeedARegisteredDeviceThePersonIsToldAndTurningOnNotificationsRegistersTheBrowser()
+            async throws
+        {
+            try await withJoe("person-register-device") { stage in
+                let driver = stage.driver
+                let required = try await stage.server.run(
+                    ["settings", "set", "requireRegisteredDevice", "true"] + stage.server.data)
+                try #require(required.status == 0, "\(required)")
+                let id = try await stage.send(
+                    to: "joe", title: "Check in",
+                    payload: #"{"responseTopic":"/in","fields":[{"id":"note","type":"inputString","label":"Note"}]}"#)
+                try await stage.openMessage(id)
+                try await driver.type("here", into: try await stage.field("note"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                // No Web Push source: this browser has no way to register; the person is told what else to do.
+                try await stage.wait(for: "Muster app on your phone", in: "main .device-notice")
+                var notice = try await driver.text(of: try await driver.find("main .device-notice"))
+                #expect(notice.contains("only from registered devices"), "\(notice)")
+                #expect(!notice.contains("POST") && !notice.contains("deviceId"), "no developer's words: \(notice)")
+                #expect(try await responses(stage).isEmpty)
+
+                let source = try await stage.server.run(
+                    ["push-sources", "add", "webpush", "browsers", "--subject", "mailto:ops@example.com"]
+                        + stage.server.data)
+                try #require(source.status == 0, "\(source)")
+                try await stage.devTools(
+                    "Browser.grantPermissions",
+                    ["origin": stage.server.base.absoluteString, "permissions": ["notifications"]])
+                #expect(try await driver.runAsync(Self.fakePushService) as? Bool == true)
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                try await stage.wait(forElement: "main .device-notice #register-device")
+                notice = try await driver.text(of: try await driver.find("main .device-notice"))
+                #expect(notice.contains("Turning on notifications registers this browser"), "\(notice)")
+                try await stage.browser.screenshot("person-register-device")
+                try await driver.click(try await driver.find("#register-device"))
+                try await stage.wait(forElement: "main .confirmation.sent")
+
+                let recorded = try await responses(stage)
+                #expect(recorded.count == 1, "\(recorded)")
+                let browser = try #require(
+                    try await driver.run("return localStorage.getItem('muster.device')") as? String)
+                let joe = try await stage.server.login("joe", password: "secret-joe")
+                let devices = try await stage.server.send("GET", "api/v1/devices", token: joe).array
+                #expect(
+                    devices.contains { $0["deviceId"] as? String == browser && $0["platform"] as? String == "web" },
+                    "\(devices)")
+            }
+        }
+
         @Test func theDocumentsTabListsAnUploadAndOpensIt() async throws {
             try await withJoe("person-documents") { stage in
                 let driver = stage.driver
@@ -132,7 +393,7 @@ extension WebAppBrowserTests {
 
                 try await driver.click(try await driver.find("header nav a[href=\"#/documents\"]"))
                 let item = try await driver.find("li.document[data-name=\"\(name)\"]")
-                #expect(try await driver.text(of: item).contains("3.0 KB"))
+                #expect(try await driver.text(of: item).contains("2.9 KiB"), "3000 bytes in the server's unit")
                 try await driver.click(try await driver.find("li.document[data-name=\"\(name)\"] button"))
                 try await driver.wait(
                     for: "the document shown from a blob URL",
@@ -140,6 +401,121 @@ extension WebAppBrowserTests {
                 let size = try await driver.run("return document.querySelector('.viewer').dataset.bytes")
                 #expect(size as? String == "3000")
                 try await stage.browser.screenshot("person-documents")
+            }
+        }
+
+        /// Waits for the login, and returns what it says.
+        func loginProblem(_ stage: WebAppStage) async throws -> String {
+            _ = try await stage.driver.find("#password")
+            return try await stage.driver.run(
+                "const p = document.querySelector('form.login p.error'); return p.hidden ? '' : p.textContent")
+                as? String ?? ""
+        }
+
+        @Test func aTokenTheServerNoLongerKnowsBringsBackTheLoginSayingTheSessionEnded() async throws {
+            try await withJoe("person-session-ended") { stage in
+                let driver = stage.driver
+                try await driver.run(
+                    """
+                    const kept = JSON.parse(localStorage.getItem('muster.session'));
+                    localStorage.setItem('muster.session', JSON.stringify({ ...kept, accessToken: 'mat_unknown' }));
+                    """)
+                try await driver.click(try await driver.find("header nav a[href=\"#/documents\"]"))
+                #expect(try await loginProblem(stage) == "Your session ended: log in again.")
+                #expect(try await driver.run("return localStorage.getItem('muster.session')") is NSNull)
+                try await stage.browser.screenshot("person-session-ended")
+
+                // Logged in again, the person is back where they were.
+                try await driver.type("joe", into: try await driver.find("#username"))
+                try await driver.type("secret-joe", into: try await driver.find("#password"))
+                try await driver.click(try await driver.find("#log-in"))
+                _ = try await driver.find("main ul.documents")
+                #expect(try await driver.run("return location.hash") as? String == "#/documents")
+            }
+        }
+
+        @Test func anAnswerGivenAsTheSessionEndedIsSentOnceThePersonLogsInAgain() async throws {
+            try await withJoe("person-answer-after-login") { stage in
+                let driver = stage.driver
+                let id = try await stage.send(
+                    to: "joe", title: "Late answer",
+                    payload: #"{"responseTopic":"/roll","fields":[{"id":"note","type":"inputString","label":"Note"}]}"#)
+                try await stage.openMessage(id)
+                // The session ends on the server (as by a logout elsewhere) while the person types.
+                let ended = try await driver.runAsync(
+                    """
+                    const done = arguments[arguments.length - 1];
+                    const token = JSON.parse(localStorage.getItem('muster.session')).accessToken;
+                    fetch('/api/v1/auth/logout', { method: 'POST', headers: { Authorization: `Bearer ${token}` } })
+                      .then((response) => done(response.status), (error) => done(String(error)));
+                    """)
+                try #require(ended as? Int == 204, "\(String(describing: ended))")
+                try await driver.type("still here", into: try await stage.field("note"))
+                try await driver.click(try await driver.find("main form button.footer-button"))
+                #expect(try await loginProblem(stage) == "Your session ended: log in again.")
+                #expect(try await responses(stage).isEmpty)
+
+                try await driver.type("joe", into: try await driver.find("#username"))
+                try await driver.type("secret-joe", into: try await driver.find("#password"))
+                try await driver.click(try await driver.find("#log-in"))
+                try await driver.wait(
+                    for: "the kept answer to go out", seconds: 30,
+                    until: "const b = document.getElementById('offline-banner'); return b !== null && b.hidden")
+                let recorded = try await responses(stage)
+                #expect(recorded.count == 1 && "\(recorded)".contains("still here"), "\(recorded)")
+            }
+        }
+
+        @Test func aLogoutInAnotherTabBringsBackTheLoginHereAndALoginThereIsFollowed() async throws {
+            try await withJoe("person-other-tab") { stage in
+                let driver = stage.driver
+                let first = try #require(try await driver.command("GET", "window") as? String)
+                let opened = try await driver.command("POST", "window/new", ["type": "tab"]) as? [String: Any]
+                let second = try #require(opened?["handle"] as? String)
+                try await driver.command("POST", "window", ["handle": second])
+                try await driver.open(stage.server.base)
+                try await driver.click(try await driver.find("header .who summary"))
+                try await driver.click(try await driver.find("#log-out"))
+                _ = try await driver.find("#password")
+
+                try await driver.command("POST", "window", ["handle": first])
+                #expect(try await loginProblem(stage) == "Your session ended: log in again.")
+                try await driver.type("joe", into: try await driver.find("#username"))
+                try await driver.type("secret-joe", into: try await driver.find("#password"))
+                try await driver.click(try await driver.find("#log-in"))
+                _ = try await driver.find("ul.inbox")
+
+                try await driver.command("POST", "window", ["handle": second])
+                try await stage.wait(forElement: "ul.inbox")
+                #expect(try await driver.run("return location.hash") as? String == "#/inbox")
+            }
+        }
+
+        @Test func loggingOutLeavesNothingOfThePersonInTheBrowser() async throws {
+            try await withJoe("person-logout-forgets") { stage in
+                let driver = stage.driver
+                let id = try await stage.send(
+                    to: "joe", title: "Private matter", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                let put = try await stage.server.run(
+                    [
+                        "requests", "put", "report", "--title", "Report a fault", "--body", "Tell us", "--topic",
+                        "/faults/new",
+                        #"{"fields":[{"id":"what","type":"inputString","label":"What broke?"}]}"#,
+                    ] + stage.server.data)
+                try #require(put.status == 0, "\(put)")
+                try await stage.wait(forElement: "li.message[data-message-id=\"\(id)\"]")
+                try await stage.show("#/start", waitingFor: "li.request[data-request=\"report\"]")
+                let keys = "return Object.keys(localStorage).sort()"
+                let kept = try await driver.run(keys) as? [String] ?? []
+                #expect(kept.contains("muster.inbox") && kept.contains("muster.requests"), "kept for offline: \(kept)")
+
+                try await driver.click(try await driver.find("header .who summary"))
+                try await driver.click(try await driver.find("#log-out"))
+                _ = try await driver.find("#password")
+                let left = try await driver.run(keys) as? [String]
+                #expect(left == ["muster.device"], "only this browser's device id is left: \(String(describing: left))")
+                let text = try await driver.run("return JSON.stringify({ ...localStorage })") as? String ?? ""
+                #expect(!text.contains("Private matter") && !text.contains("Report a fault"), "\(text)")
             }
         }
 

@@ -1,7 +1,10 @@
 // The Muster HTTP API (/api/v1) as the app uses it: the session (tokens kept in this browser), requests that
 // refresh an expired access token once, errors with the server's code and field errors, and live streams.
 
-const sessionKey = "muster.session";
+import { forgetReplacement, recordReplacement, replacementOf } from "./handoff.js";
+
+/// Where the session (the tokens, who they belong to) is kept; the app watches it for other tabs' changes.
+export const sessionKey = "muster.session";
 const deviceKey = "muster.device";
 
 /// A failed request: the HTTP status, the server's error code, its message and its field errors.
@@ -30,8 +33,23 @@ export const session = {
   set(value) {
     localStorage.setItem(sessionKey, JSON.stringify(value));
   },
+  /// Keeps `value` of the person under `key` (a `muster.` key) while they are logged in; clear() removes it.
+  keep(key, value) {
+    if (localStorage.getItem(sessionKey) === null) return;
+    try {
+      localStorage.setItem(key, JSON.stringify(value));
+    } catch {
+      // The browser's storage is full: this is not kept, and the app works on without it.
+    }
+  },
+  /// Ends the session in this browser: the tokens and everything kept of the person (their inbox, request
+  /// templates…: every `muster.` key but the device id), so nothing of theirs stays on a shared computer. Answers
+  /// waiting in the outbox stay, for their next session (offline/outbox.js).
   clear() {
-    localStorage.removeItem(sessionKey);
+    for (const key of Object.keys(localStorage)) {
+      if (key.startsWith("muster.") && key !== deviceKey) localStorage.removeItem(key);
+    }
+    forgetReplacement();
   },
 };
 
@@ -52,20 +70,45 @@ export function onSessionEnded(listener) {
   endedListeners.add(listener);
 }
 
-let refreshing = null;
+let renewing = null;
 
-async function refresh() {
-  const current = session.get();
-  if (!current?.refreshToken) throw new APIError(401, { code: "unauthenticated", message: "not logged in" });
-  refreshing ??= (current.singleSignOn ? refreshAtIssuer(current) : refreshHere(current)).finally(() => {
-    refreshing = null;
+/// Gets past `stale`, the access token the server refused with `error` (401). Every tab of this browser shares the
+/// tokens (localStorage), and a refresh token presented twice ends its whole session (Docs/HTTP.md), so this holds
+/// a lock across the tabs (Web Locks) and, once it has it, looks at what other tabs did meanwhile: a refresh
+/// another tab made (handoff.js) serves this tab too. Else an expired token is refreshed here; any other refusal
+/// means the session has ended, and is thrown. Within a tab, the requests waiting on one renewal share it.
+function renew(stale, error) {
+  renewing ??= acrossTabs(async () => {
+    const current = session.get();
+    if (!current) throw error; // logged out, here or in another tab
+    const handed = current.refreshToken ? await replacementOf(current.refreshToken) : null;
+    if (handed) {
+      session.set({ ...current, ...handed });
+      return;
+    }
+    if (current.accessToken !== stale) return; // this tab has newer tokens already
+    if (error.code !== "token_expired" || !current.refreshToken) throw error;
+    const renewed = await (current.singleSignOn ? refreshAtIssuer(current) : refreshHere(current));
+    await recordReplacement(current.refreshToken, renewed);
+  }).finally(() => {
+    renewing = null;
   });
-  return refreshing;
+  return renewing;
 }
 
-function refreshHere(current) {
-  return send("POST", "/api/v1/auth/refresh", { json: { refreshToken: current.refreshToken }, auth: false })
-    .then((tokens) => session.set({ ...current, ...tokens }));
+/// Runs `work` holding the browser-wide refresh lock; without Web Locks (an insecure context), as it is.
+function acrossTabs(work) {
+  return navigator.locks ? navigator.locks.request("muster.refresh", work) : work();
+}
+
+/// Our own refresh: the new tokens, kept; resolves with the session they make.
+async function refreshHere(current) {
+  const tokens = await send("POST", "/api/v1/auth/refresh", {
+    json: { refreshToken: current.refreshToken }, auth: false,
+  });
+  const renewed = { ...current, ...tokens };
+  session.set(renewed);
+  return renewed;
 }
 
 /// Signed in at an OpenID Connect issuer: the issuer refreshes; its refusal ends the session like ours does.
@@ -79,7 +122,9 @@ async function refreshAtIssuer(current) {
   } catch (error) {
     throw new APIError(401, { code: "unauthenticated", message: error.message });
   }
-  session.set({ ...session.get(), isAdmin: current.isAdmin, username: current.username });
+  const renewed = { ...session.get(), isAdmin: current.isAdmin, username: current.username };
+  session.set(renewed);
+  return renewed;
 }
 
 async function send(method, path, { json, body, headers = {}, auth = true, signal, raw = false } = {}) {
@@ -114,14 +159,17 @@ async function send(method, path, { json, body, headers = {}, auth = true, signa
   return type.includes("json") ? response.json() : response.text();
 }
 
-/// One API request; an expired access token is refreshed once and the request sent again.
+/// One API request. A refused access token is renewed (renew()) and the request sent again once; a session that
+/// cannot be renewed has ended: it is forgotten and the listeners told.
 export async function api(method, path, options = {}) {
+  if (options.auth === false) return send(method, path, options);
+  const used = session.get()?.accessToken;
   try {
     return await send(method, path, options);
   } catch (error) {
-    if (error.status !== 401 || error.code !== "token_expired" || options.auth === false) throw error;
+    if (error.status !== 401 || !used) throw error;
     try {
-      await refresh();
+      await renew(used, error);
     } catch (refreshError) {
       if (refreshError.status === 401) {
         session.clear();

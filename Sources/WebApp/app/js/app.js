@@ -1,7 +1,7 @@
 // The app: who is logged in, the tabs, and the view of the address's #/path. Views are in person/ (the
 // seed 000 app: inbox, start, documents) and console/ (the operator's pages, administrators only).
 
-import { logOut, onSessionEnded, session, whoAmI } from "./api.js";
+import { logOut, onSessionEnded, session, sessionKey, whoAmI } from "./api.js";
 import { serverConfiguration } from "./config.js";
 import { h, replace } from "./dom.js";
 import { language, t } from "./texts.js";
@@ -16,8 +16,9 @@ const root = document.getElementById("app");
 let me = null;
 let leave = null;
 let config = {};
-/// Why the last sign-in at the issuer failed, shown on the login once.
+/// Why the person is at the login (a sign-in at the issuer failed, the session ended), shown there once.
 let signInProblem = null;
+let started = false;
 
 /// Shown while offline or while answers wait to be sent: kept across views.
 const banner = h("div#offline-banner.banner", { role: "status", hidden: true });
@@ -34,17 +35,20 @@ function drawBanner() {
   );
 }
 
+/// Logged in as `who` (here, or in another tab): the page the address names, the inbox after the login's.
+function loggedIn(who) {
+  me = who;
+  flush();
+  if (!location.hash || location.hash === "#/login") location.hash = "#/inbox";
+  else show();
+}
+
 /// The view for the address now: the first route whose pattern matches `#/…`.
 async function show() {
   if (typeof leave === "function") leave();
   leave = null;
   if (!me) {
-    replace(root, loginView((who) => {
-      me = who;
-      flush();
-      if (!location.hash || location.hash === "#/login") location.hash = "#/inbox";
-      else show();
-    }, { config, problem: signInProblem }));
+    replace(root, loginView(loggedIn, { config, problem: signInProblem }));
     signInProblem = null;
     return;
   }
@@ -105,16 +109,30 @@ function accountMenu() {
 async function start() {
   document.documentElement.lang = language;
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
-  onSessionEnded(() => {
+  // The session ended (refused by the server, or logged out in another tab): back to the login, saying so.
+  const ended = () => {
+    if (!me) return;
     me = null;
-    show();
+    signInProblem = t("sessionEnded");
+    if (started) show();
+  };
+  onSessionEnded(ended);
+  window.addEventListener("storage", (event) => {
+    if (event.storageArea !== localStorage || (event.key !== null && event.key !== sessionKey)) return;
+    if (event.newValue === null) ended();
+    else if (!me && started) {
+      // Logged in in another tab: this one follows.
+      whoAmI().then((who) => {
+        if (who && !me) loggedIn(who);
+      }, () => {});
+    }
   });
   config = await serverConfiguration();
   if (config.singleSignOn) {
     try {
       await finishSignIn(config.singleSignOn);
     } catch (error) {
-      signInProblem = error.message;
+      signInProblem = t("loginFailed", { message: error.message });
     }
   }
   if (session.get()) {
@@ -125,7 +143,7 @@ async function start() {
       if (error.isNetwork) me = { username: session.get().username, isAdmin: session.get().isAdmin };
       else {
         session.clear();
-        signInProblem = error.message;
+        signInProblem = error.status === 401 ? t("sessionEnded") : t("failed", { message: error.message });
       }
     }
   }
@@ -138,6 +156,7 @@ async function start() {
     drawBanner();
   });
   startOutbox();
+  started = true;
   show();
 }
 

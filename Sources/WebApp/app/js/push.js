@@ -76,3 +76,47 @@ export function notifyControl() {
   }
   return box;
 }
+
+/// Whether `error` is the server refusing an answer because this browser is not a registered device of the person
+/// (the namespace's `requireRegisteredDevice`): a 400 naming `deviceId`.
+export function unregisteredDevice(error) {
+  return error?.status === 400 && (error.fields ?? []).some((field) => field.field === "deviceId");
+}
+
+/// What a person whose answer was refused by `unregisteredDevice` is told, in plain words, with the way to register
+/// this browser where there is one: a web device is registered with its push subscription (Docs/HTTP.md), so
+/// notifications are turned on, and `resend()` then sends the answer again.
+export function registerDeviceNotice(resend) {
+  const notice = h("div.device-notice", { role: "alert" }, h("p", {}, t("deviceNotRegistered")));
+  if (!pushSupported() || Notification.permission === "denied") {
+    notice.append(h("p", {}, t("deviceCannotRegister")));
+    return notice;
+  }
+  const outcome = h("p.notice", { role: "status" });
+  const button = h("button#register-device", {
+    type: "button",
+    onclick: async () => {
+      button.disabled = true;
+      outcome.textContent = "";
+      try {
+        if ((await enablePush()) === "on") {
+          await resend();
+          return;
+        }
+        // Notifications refused: asking again does nothing, so only the other ways are left.
+        button.remove();
+        outcome.textContent = t("deviceCannotRegister");
+        return;
+      } catch (error) {
+        outcome.textContent = t("notificationsFailed", { message: error.message });
+      }
+      button.disabled = false;
+    },
+  }, t("deviceRegister"));
+  // Without a Web Push source on the server there is no subscription to register with.
+  api("GET", "/api/v1/push/vapid-public-key").then(
+    () => notice.append(h("p", {}, t("deviceRegisterExplained")), button, outcome),
+    () => notice.append(h("p", {}, t("deviceCannotRegister"))),
+  );
+  return notice;
+}

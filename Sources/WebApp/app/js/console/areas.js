@@ -48,8 +48,9 @@ export async function areasView(main) {
       const circle = L.circle([lat, lng], { radius: Number.isFinite(radius) ? radius : 0, className: "area-circle" });
       const marker = L.circleMarker([lat, lng], { radius: 6, className: "area-marker", fillOpacity: 0.9 });
       const name = `${area.name ?? area.id} (${area.id})`;
-      circle.bindTooltip(name);
-      marker.bindTooltip(name);
+      // Leaflet puts a string in as HTML: the name is the area's text, so each tooltip gets a text node of its own.
+      circle.bindTooltip(() => h("span", {}, name));
+      marker.bindTooltip(() => h("span", {}, name));
       for (const layer of [circle, marker]) {
         layer.addTo(map);
         layers.push(layer);

@@ -21,11 +21,15 @@ export async function settingsView(main) {
           placeholder: setting.isDefault ? t("consoleDefault") : "",
           "aria-label": setting.key,
         });
+        const marker = h("span.notice", { hidden: !setting.isDefault }, ` (${t("consoleDefault")})`);
         const save = async () => {
           try {
             const saved = await api("PUT", `/api/v1/settings/${encodeURIComponent(setting.key)}`, { json: { value: input.value } });
             input.value = saved.value ?? "";
-            replace(outcome, h("p.ok", {}, t("consoleSettingSaved", { key: saved.key, value: saved.value ?? t("consoleDefault") })));
+            marker.hidden = !saved.isDefault;
+            // As the server has it: a value cleared here is unset, which is not the default.
+            const value = saved.isDefault ? t("consoleDefault") : (saved.value ?? t("consoleUnset"));
+            replace(outcome, h("p.ok", {}, t("consoleSettingSaved", { key: saved.key, value })));
           } catch (error) {
             replace(outcome, errorBox(error));
           }
@@ -35,7 +39,7 @@ export async function settingsView(main) {
         });
         return row(
           [
-            h("label", { for: input.id }, setting.key, setting.isDefault ? h("span.notice", {}, ` (${t("consoleDefault")})`) : null),
+            h("label", { for: input.id }, setting.key, marker),
             input,
             h("button.secondary", { type: "button", onclick: save, dataset: { setting: setting.key } }, t("consoleSave")),
           ],

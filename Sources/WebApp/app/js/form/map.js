@@ -111,7 +111,10 @@ function leafletMap(L, element, config, field, { markers, location, onPick, list
     const dot = L.circleMarker([marker.point.latitude, marker.point.longitude], {
       radius: 9, color: "#1b1f24", weight: 2, fillColor: fill(marker.hue), fillOpacity: 0.9,
     }).addTo(map);
-    if (marker.label) dot.bindTooltip(marker.label, { permanent: true, direction: "top", offset: [0, -8] });
+    // Leaflet puts a string in as HTML: the label is the payload's text, so it goes in as a text node.
+    if (marker.label) {
+      dot.bindTooltip(() => h("span", {}, marker.label), { permanent: true, direction: "top", offset: [0, -8] });
+    }
   }
   let chosen = null;
   const show = (point) => {

@@ -77,10 +77,12 @@ function currentUser() {
 
 /// Sends an answer: `path` is the response route (`/api/v1/messages/{id}/response` or
 /// `/api/v1/requests/{name}/response`), `body` its JSON. Resolves `{sent: true, answer}` with the server's
-/// response object, or `{queued: true}` when it is kept to send later. A refusal (422 with field errors, 409…)
-/// is thrown as the APIError.
+/// response object, or `{queued: true}` when it is kept to send later: offline, or when the session ended on the
+/// way (the answer goes once the person logs in again). A refusal (422 with field errors, 409…) is thrown as the
+/// APIError.
 export async function submitAnswer(path, body) {
   const answer = { ...body, responseId: body.responseId ?? crypto.randomUUID() };
+  const user = currentUser();
   // Answers kept earlier go first: the order given is the order recorded.
   if ((await waitingSafely()).length > 0) await flush();
   // A browser that knows it is offline is not asked to try: the answer is kept at once.
@@ -90,11 +92,15 @@ export async function submitAnswer(path, body) {
       reached();
       return { sent: true, answer: sent };
     } catch (error) {
+      if (error.status === 401 && user) {
+        await transact("readwrite", (store) => store.add({ path, body: answer, user, keptAt: Date.now() }));
+        return { queued: true };
+      }
       if (!error.isNetwork) throw error;
       unreachable = true;
     }
   }
-  await transact("readwrite", (store) => store.add({ path, body: answer, user: currentUser(), keptAt: Date.now() }));
+  await transact("readwrite", (store) => store.add({ path, body: answer, user, keptAt: Date.now() }));
   notify();
   schedule();
   return { queued: true };

@@ -13,8 +13,9 @@ export async function fetchDocument(name) {
   return response.blob();
 }
 
-/// Uploads a captured file; resolves with the document's name (`rcs/image/<uuid>.jpg`) for the answer's value.
-export async function uploadDocument(blob, { kind, extension } = {}) {
+/// Uploads a captured file, as the form's `upload(blob, kind, extension)`; resolves with the document's name
+/// (`rcs/image/<uuid>.jpg`) for the answer's value.
+export async function uploadDocument(blob, kind, extension) {
   const query = new URLSearchParams();
   if (kind) query.set("kind", kind);
   if (extension) query.set("extension", extension);
@@ -25,12 +26,13 @@ export async function uploadDocument(blob, { kind, extension } = {}) {
   return uploaded.name;
 }
 
+/// A size in the binary units the server's limits use (a field's maxSizeK is in KiB), so the two can be compared.
 function size(bytes) {
-  const units = ["B", "KB", "MB", "GB"];
+  const units = ["B", "KiB", "MiB", "GiB"];
   let value = bytes;
   let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
     unit += 1;
   }
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;

@@ -5,10 +5,11 @@ import { h } from "../dom.js";
 import { t } from "../texts.js";
 import { signIn } from "./signin.js";
 
-/// `config` is the server's (`singleSignOn` when an issuer signs people in); `problem` a failed sign-in to show.
+/// `config` is the server's (`singleSignOn` when an issuer signs people in); `problem` why the person is here (a
+/// failed sign-in, a session that ended), in words to show.
 export function loginView(onLoggedIn, { config = {}, problem } = {}) {
   if (config.singleSignOn) return singleSignOnView(config.singleSignOn, problem);
-  const error = h("p.error", { role: "alert", hidden: true });
+  const error = h("p.error", { role: "alert", hidden: !problem }, problem ?? "");
   const username = h("input", { id: "username", name: "username", autocomplete: "username", required: true });
   const password = h("input", {
     id: "password", name: "password", type: "password", autocomplete: "current-password", required: true,
@@ -41,7 +42,7 @@ export function loginView(onLoggedIn, { config = {}, problem } = {}) {
 }
 
 function singleSignOnView(sso, problem) {
-  const error = h("p.error", { role: "alert", hidden: !problem }, problem ? t("loginFailed", { message: problem }) : "");
+  const error = h("p.error", { role: "alert", hidden: !problem }, problem ?? "");
   const button = h("button", {
     type: "button", id: "sign-in",
     onclick: async () => {

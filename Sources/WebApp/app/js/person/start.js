@@ -1,11 +1,12 @@
 // The Start tab (the seed's ArsRCSRequest): forms a person fills in and sends unasked. The list is kept in this
 // browser, so a request can be started and answered offline; the answer then waits in the outbox.
 
-import { api, device } from "../api.js";
+import { api, device, session } from "../api.js";
 import { h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { submitAnswer } from "../offline/outbox.js";
 import { fetchDocument, uploadDocument } from "./documents.js";
+import { registerDeviceNotice, unregisteredDevice } from "../push.js";
 
 const keptKey = "muster.requests";
 
@@ -13,7 +14,7 @@ const keptKey = "muster.requests";
 async function templates() {
   try {
     const list = await api("GET", "/api/v1/requests");
-    localStorage.setItem(keptKey, JSON.stringify(list));
+    session.keep(keptKey, list);
     return list;
   } catch (error) {
     if (!error.isNetwork) throw error;
@@ -46,34 +47,40 @@ export async function startFormView(main, [encodedName]) {
     return;
   }
   const status = h("p.status", { role: "status" });
-  let form;
+  const notice = h("div.notice-slot");
   const { renderForm } = await import("../form/form.js");
-  form = renderForm(request.payload, {
-    onSubmit: async ({ submitValue, values, location }) => {
-      status.className = "status";
-      status.textContent = "";
-      try {
-        const outcome = await submitAnswer(`/api/v1/requests/${encodeURIComponent(name)}/response`, {
-          ...device(),
-          submitValue: submitValue ?? 0,
-          values: values ?? {},
-          ...(location ? { location } : {}),
-        });
-        status.className = "status ok";
-        status.textContent = outcome.queued ? t("queuedAnswer") : t("sentAnswer");
-        form.element.hidden = true;
-        status.append(" ", h("a", { href: "#/start" }, t("startAnother")));
-      } catch (error) {
-        if (error.fields?.length) form.showErrors(error.fields);
-        status.className = "status error";
-        status.textContent = t("answerRefused", { message: error.message });
-        throw error;
+  async function send(answer) {
+    status.className = "status";
+    status.textContent = "";
+    notice.replaceChildren();
+    try {
+      const outcome = await submitAnswer(`/api/v1/requests/${encodeURIComponent(name)}/response`, {
+        ...device(), ...answer,
+      });
+      status.className = "status ok";
+      status.textContent = outcome.queued ? t("queuedAnswer") : t("sentAnswer");
+      form.element.hidden = true;
+      status.append(" ", h("a", { href: "#/start" }, t("startAnother")));
+    } catch (error) {
+      if (unregisteredDevice(error)) {
+        replace(notice, registerDeviceNotice(() => send(answer)));
+        return;
       }
-    },
+      if (error.fields?.length) form.showErrors(error.fields);
+      status.className = "status error";
+      status.textContent = t("answerRefused", { message: error.message });
+    }
+  }
+  const form = renderForm(request.payload, {
+    onSubmit: ({ submitValue, values, location }) => send({
+      submitValue: submitValue ?? 0,
+      values: values ?? {},
+      ...(location ? { location } : {}),
+    }),
     preview: false,
     upload: uploadDocument,
     fetchDocument,
   });
   replace(main, h("a", { href: "#/start" }, t("back")), h("h1", {}, request.title),
-    request.body ? h("p.subtitle", {}, request.body) : null, form.element, status);
+    request.body ? h("p.subtitle", {}, request.body) : null, form.element, notice, status);
 }
