@@ -72,10 +72,7 @@ import Testing
         try await api.run { client in
             let ada = try await client.login("ada")
             let joe = try await client.login("joe")
-            let sent = try await client.send(
-                .post, "/api/v1/notifications", token: ada,
-                json: #"{"to":["joe"],"title":"t","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
-            let id = try #require((sent.object["messageIds"] as? [String])?.first)
+            let id = try await Self.sendJoeAForm(client, token: ada)
             let head = api.log.head
             for (location, member) in [
                 (#"{"lat":200,"lng":10}"#, "location.lat"), (#"{"lat":1,"lng":999}"#, "location.lng"),
@@ -109,6 +106,14 @@ import Testing
         }
     }
 
+    /// Sends joe a form without fields; its message id.
+    static func sendJoeAForm(_ client: APITester.Client, token: String) async throws -> String {
+        let sent = try await client.send(
+            .post, "/api/v1/notifications", token: token,
+            json: #"{"to":["joe"],"title":"t","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
+        return try #require((sent.object["messageIds"] as? [String])?.first, "\(sent.text)")
+    }
+
     @Test func aMistypedMemberIsToldWhatWasExpectedInTheAPIsWords() async throws {
         let api = try await APITester.make()
         defer { api.remove() }
@@ -120,10 +125,7 @@ import Testing
                 .post, "/api/v1/notifications", token: ada,
                 json: #"{"to":"joe","title":"t","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
             #expect(to.errorMessage == "member to: expected a JSON array", "\(to.text)")
-            let sent = try await client.send(
-                .post, "/api/v1/notifications", token: ada,
-                json: #"{"to":["joe"],"title":"t","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
-            let id = try #require((sent.object["messageIds"] as? [String])?.first)
+            let id = try await Self.sendJoeAForm(client, token: ada)
             let joe = try await client.login("joe")
             let responseId = try await client.send(
                 .post, "/api/v1/messages/\(id)/response", token: joe,
