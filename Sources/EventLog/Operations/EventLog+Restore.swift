@@ -14,7 +14,7 @@ extension EventLog {
     /// from the events up to the manifest's head hash. The copy is staged in
     /// a directory beside `target` and renamed into place, so `target` is either untouched or
     /// complete. A non-empty `target` is replaced only with `force`; the old directory is moved aside
-    /// and deleted only after the swap. No process may have `target` open.
+    /// and deleted only after the swap. Refused (`.conflict`) while any process has `target` open.
     @discardableResult
     public static func restore(
         from source: URL, into target: URL, force: Bool = false,
@@ -31,6 +31,10 @@ extension EventLog {
         let manifest = try BackupManifest.read(from: source)
         let sourceData = source.appendingPathComponent(BackupManifest.dataFileName)
         try refuseNonEmpty(target, force: force)
+        // Held until the swap: a process with `target` open would go on writing into the replaced files, which are
+        // deleted, and lose everything it acknowledges.
+        let held = try DirectoryUse.exclusive(target)
+        defer { held?.release() }
 
         let fm = FileManager.default
         let parent = target.deletingLastPathComponent()
@@ -61,6 +65,9 @@ extension EventLog {
             try restoreSecrets(manifest.secrets ?? [], from: source, into: staging)
             try validate(staging, against: manifest, source: source, progress: progress)
             try refuseNonEmpty(target, force: force)  // again: it may have changed while we copied
+            // A target made since the start is held now.
+            let heldNow = try held == nil ? DirectoryUse.exclusive(target) : nil
+            defer { heldNow?.release() }
             try swap(staging, into: target)
             return manifest
         } catch {

@@ -10,7 +10,8 @@ struct Restore: AsyncParsableCommand {
             Checks SRC_DIR/manifest.json, the size and SHA-256 of data.mdb, the head, the event count, every \
             event's checksum and the commit chain (recomputed up to the manifest's head hash) before anything is \
             replaced; then swaps the copy in atomically. A non-empty data \
-            directory is replaced only with --force. Stop every process using the data directory first.
+            directory is replaced only with --force. Refused (exit 3) while any process has the data directory open: \
+            stop the server first.
             """)
 
     @OptionGroup var data: DataOptions
