@@ -14,4 +14,39 @@ import Testing
         #expect(rebuilt.status == 0, "\(rebuilt)")
         #expect(try rebuilt.json()["rebuilt"] as? [String] == ["inbox"], "\(rebuilt)")
     }
+
+    /// `--data "$DIR"` with `DIR` unset would make the working directory a data directory (and chmod it 0700).
+    @Test func anEmptyDataDirectoryIsBadUsage() async throws {
+        let work = try TemporaryDirectory("empty-data")
+        defer { work.remove() }
+        let cwd = work.url.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: cwd, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: cwd.appendingPathComponent("notes.txt"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cwd.path)
+        let inWork = ["/usr/bin/env", "-C", cwd.path]
+
+        let empty = try await MusterProcess.run(["users", "add", "zed", "--data", ""], launcher: inWork)
+        #expect(empty.status == 2, "\(empty)")
+        #expect(empty.stderr.hasPrefix("muster: --data must not be empty"), "\(empty)")
+        let before = try await MusterProcess.run(["--data=", "users", "list"], launcher: inWork)
+        #expect(before.status == 2 && before.stderr.contains("--data"), "\(before)")
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["MUSTER_DATA"] = ""
+        let unset = try await MusterProcess.run(
+            ["users", "add", "zed"], environment: environment, launcher: inWork)
+        #expect(unset.status == 2, "\(unset)")
+        #expect(unset.stderr.hasPrefix("muster: MUSTER_DATA is set but empty"), "\(unset)")
+
+        environment["MUSTER_DATA"] = work.url.appendingPathComponent("data").path
+        let added = try await MusterProcess.run(["users", "add", "joe"], environment: environment)
+        try #require(added.status == 0, "\(added)")
+        let backup = try await MusterProcess.run(["backup", ""], environment: environment, launcher: inWork)
+        #expect(backup.status == 2, "\(backup)")
+        #expect(backup.stderr.hasPrefix("muster: DEST_DIR must not be empty"), "\(backup)")
+
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cwd.path) == ["notes.txt"])
+        let mode = try FileManager.default.attributesOfItem(atPath: cwd.path)[.posixPermissions] as? Int
+        #expect(mode == 0o755)
+    }
 }

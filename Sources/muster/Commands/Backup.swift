@@ -16,6 +16,10 @@ struct Backup: AsyncParsableCommand {
     @Argument(help: "Directory to write the backup into (new or empty).") var destination: String
     @Flag(help: "Print the manifest as JSON.") var json = false
 
+    func validate() throws {
+        if destination.isEmpty { throw ValidationError("DEST_DIR must not be empty; give a new or empty directory") }
+    }
+
     func run() async throws {
         let target = URL(fileURLWithPath: destination, isDirectory: true).standardizedFileURL
         let log = try data.open()

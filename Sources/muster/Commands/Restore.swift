@@ -19,6 +19,12 @@ struct Restore: AsyncParsableCommand {
     @Flag(help: "Replace a non-empty data directory (its content is deleted).") var force = false
     @Flag(help: "Print the restored backup's manifest as JSON.") var json = false
 
+    func validate() throws {
+        if source.isEmpty {
+            throw ValidationError("SRC_DIR must not be empty; give a directory written by muster backup")
+        }
+    }
+
     func run() async throws {
         let from = URL(fileURLWithPath: source, isDirectory: true).standardizedFileURL
         let manifest = try await EventLog.restore(

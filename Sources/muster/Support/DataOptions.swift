@@ -11,6 +11,18 @@ struct DataOptions: ParsableArguments {
         help: "Data directory (env MUSTER_DATA, default ./muster-data); created readable by its owner only (0700).")
     var data: String?
 
+    /// An empty directory (`--data "$DIR"` with `DIR` unset) is bad usage: it would make the working directory a
+    /// data directory.
+    func validate() throws {
+        if data?.isEmpty == true {
+            throw ValidationError("--data must not be empty; give a data directory, such as --data ./muster-data")
+        }
+        if data == nil, ProcessInfo.processInfo.environment["MUSTER_DATA"]?.isEmpty == true {
+            throw ValidationError(
+                "MUSTER_DATA is set but empty; set it to a data directory, or unset it for ./muster-data")
+        }
+    }
+
     /// The data directory as given, or from the environment, or the default.
     var directory: URL {
         let path = data ?? ProcessInfo.processInfo.environment["MUSTER_DATA"] ?? "./muster-data"
@@ -49,7 +61,7 @@ struct DataOptions: ParsableArguments {
             // Once: the next open finds the modes tight already.
             FileHandle.standardError.write(
                 Data(
-                    "muster: tightened permissions of \(directory.path) to 0700 and its files to 0600 (it held password hashes readable by other users)\n"
+                    "muster: tightened permissions of \(directory.path) to 0700 and its files to 0600: it was readable by other users, and a data directory holds password hashes\n"
                         .utf8))
         }
         return log
