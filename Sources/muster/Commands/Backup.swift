@@ -9,7 +9,7 @@ struct Backup: AsyncParsableCommand {
         discussion: """
             Writes DEST_DIR/data.mdb (a compacted copy of one consistent snapshot) and DEST_DIR/manifest.json \
             (head, event count, the commit chain's head hash, projections, blob totals, size and SHA-256 of data.mdb). \
-            DEST_DIR must be new or empty.
+            DEST_DIR must be new or empty, and outside the data directory.
             """)
 
     @OptionGroup var data: DataOptions
@@ -22,6 +22,11 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         let target = URL(fileURLWithPath: destination, isDirectory: true).standardizedFileURL
+        if PathContainment.isInside(target, data.directory) {
+            throw CommandFailure.invalid(
+                "backup destination \(target.path) is inside the data directory \(data.directory.path); give a "
+                    + "directory outside it (restoring that backup would delete it with the data directory)")
+        }
         let log = try data.open()
         defer { log.close() }
         let manifest = try await log.backup(to: target, progress: PhaseProgress("backup").report)

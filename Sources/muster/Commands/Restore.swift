@@ -27,6 +27,11 @@ struct Restore: AsyncParsableCommand {
 
     func run() async throws {
         let from = URL(fileURLWithPath: source, isDirectory: true).standardizedFileURL
+        if PathContainment.isInside(from, data.directory) {
+            throw CommandFailure.invalid(
+                "backup \(from.path) is inside the data directory \(data.directory.path) it would replace; move it "
+                    + "out of the data directory first, then restore from there")
+        }
         let manifest = try await EventLog.restore(
             from: from, into: data.directory, force: force, progress: PhaseProgress("restore").report)
         if json {
