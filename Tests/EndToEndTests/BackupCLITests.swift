@@ -105,4 +105,27 @@ import Testing
         #expect(restore.stderr.contains("is inside the data directory"), "\(restore)")
         #expect(FileManager.default.fileExists(atPath: inside.appendingPathComponent("manifest.json").path))
     }
+
+    /// A backup of a damaged log could never be restored: it fails (exit 1) naming the damage, and leaves nothing.
+    @Test func aBackupOfADamagedLogFails() async throws {
+        let work = try TemporaryDirectory("backup-damaged")
+        defer { work.remove() }
+        let data = work.url.appendingPathComponent("data")
+        let joe = try await MusterProcess.run([
+            "users", "add", "joe", "--email", "joe@example.org", "--data", data.path,
+        ])
+        try #require(joe.status == 0, "\(joe)")
+        let file = data.appendingPathComponent("data.mdb")
+        var bytes = try Data(contentsOf: file)
+        let at = try #require(bytes.range(of: Data("joe@example.org".utf8)))
+        bytes[at.lowerBound] = UInt8(ascii: "J")
+        try bytes.write(to: file)
+
+        let backup = work.url.appendingPathComponent("backup")
+        let failed = try await MusterProcess.run(["backup", backup.path, "--data", data.path])
+        #expect(failed.status == 1, "\(failed)")
+        #expect(failed.stderr.contains("data directory \(data.path) is damaged: event at position 1"), "\(failed)")
+        #expect(failed.stderr.contains("no backup was written"), "\(failed)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: backup.path)) ?? [] == [])
+    }
 }

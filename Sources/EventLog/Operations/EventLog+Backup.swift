@@ -38,8 +38,17 @@ extension EventLog {
             let copy = try Environment(directory: destination, readOnly: true)
             let summary: SnapshotSummary
             do {
-                summary = try SnapshotSummary.read(copy, projections: projections, checkEvents: false)
+                // Every event and the commit chain, as a restore checks them: a backup of a damaged log could
+                // never be restored, and is refused now rather than found out then.
+                summary = try SnapshotSummary.read(
+                    copy, projections: projections, checkEvents: true, progress: progress)
                 copy.close()
+            } catch let error as StoreError where error.code == .corrupt {
+                copy.close()
+                throw StoreError(
+                    .corrupt,
+                    "data directory \(environment.directory.path) is damaged: \(error.message); no backup was written",
+                    remedy: .verifyAndRestore)
             } catch {
                 copy.close()
                 throw error
