@@ -49,4 +49,23 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: cwd.path)[.posixPermissions] as? Int
         #expect(mode == 0o755)
     }
+
+    @Test func checkpointOptionsThatDoNotGoTogetherExit2WithOneLine() async throws {
+        let work = try TemporaryDirectory("checkpoint-usage")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        let joe = try await MusterProcess.run(["users", "add", "joe"] + data)
+        try #require(joe.status == 0, "\(joe)")
+        let saved = work.url.appendingPathComponent("cp.json")
+        let checkpoint = try await MusterProcess.run(["checkpoint", "--json"] + data)
+        try Data(checkpoint.stdout.utf8).write(to: saved)
+
+        let trusted = try await MusterProcess.run(["checkpoint", "--trusted-key", "/dev/null"] + data)
+        #expect(trusted.status == 2, "\(trusted)")
+        #expect(trusted.stderr == "muster: --trusted-key needs --check FILE: it names who must have signed it\n")
+        let both = try await MusterProcess.run(
+            ["checkpoint", "--check", saved.path, "--sign-key", "/dev/null"] + data)
+        #expect(both.status == 2, "\(both)")
+        #expect(both.stderr == "muster: --sign-key signs a new checkpoint; it cannot be used with --check\n")
+    }
 }
