@@ -68,4 +68,24 @@ import Testing
         #expect(both.status == 2, "\(both)")
         #expect(both.stderr == "muster: --sign-key signs a new checkpoint; it cannot be used with --check\n")
     }
+
+    @Test func aDirectoryGivenForAFileIsRefusedNamingIt() async throws {
+        let work = try TemporaryDirectory("directory-as-file")
+        defer { work.remove() }
+        let directory = work.url.appendingPathComponent("data")
+        let data = ["--data", directory.path]
+        let joe = try await MusterProcess.run(["users", "add", "joe"] + data)
+        try #require(joe.status == 0, "\(joe)")
+        let head = try await MusterProcess.run(["events", "--json"] + data).lines.count
+
+        let imported = try await MusterProcess.run(["import", work.url.path] + data)
+        #expect(imported.status == 2, "\(imported)")
+        #expect(
+            imported.stderr == "muster: \(work.url.path) is a directory; give a file of JSON lines, or - for stdin\n",
+            "\(imported)")
+        let put = try await MusterProcess.run(["documents", "put", work.url.path] + data)
+        #expect(put.status == 2, "\(put)")
+        #expect(put.stderr == "muster: \(work.url.path) is a directory; give the file to upload\n", "\(put)")
+        #expect(try await MusterProcess.run(["events", "--json"] + data).lines.count == head)
+    }
 }

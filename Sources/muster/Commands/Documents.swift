@@ -35,6 +35,7 @@ struct Documents: AsyncParsableCommand {
         }
 
         func run() async throws {
+            try InputFile.refuseDirectory(file, expected: "the file to upload")
             let stored = try await options.run(namespace: namespace, creating: true) { backend in
                 try await backend.putDocument(
                     file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),

@@ -32,6 +32,7 @@ struct Import: AsyncParsableCommand {
         if file == "-" {
             input = FileHandle.standardInput
         } else {
+            try InputFile.refuseDirectory(file, expected: "a file of JSON lines, or - for stdin")
             guard let handle = FileHandle(forReadingAtPath: file) else {
                 throw CommandFailure.invalid("cannot read \(file): no such file or not readable")
             }
