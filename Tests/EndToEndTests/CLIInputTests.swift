@@ -88,4 +88,27 @@ import Testing
         #expect(put.stderr == "muster: \(work.url.path) is a directory; give the file to upload\n", "\(put)")
         #expect(try await MusterProcess.run(["events", "--json"] + data).lines.count == head)
     }
+
+    /// A refused write leaves no data directory behind at a mistyped path.
+    @Test func aRefusedWriteCreatesNoDataDirectory() async throws {
+        let work = try TemporaryDirectory("typo")
+        defer { work.remove() }
+        let typo = work.url.appendingPathComponent("typo/data")
+        let group = try await MusterProcess.run(["groups", "add", "g", "--members", "nobody", "--data", typo.path])
+        #expect(group.status == 2, "\(group)")
+        #expect(group.stderr.contains("no user named nobody"), "\(group)")
+        let sent = try await MusterProcess.run(
+            ["send", "--to", "nobody", "--title", "T", "--body", "B", #"{"responseTopic":"/a","fields":[]}"#]
+                + ["--data", typo.path])
+        #expect(sent.status == 2, "\(sent)")
+        let appended = try await MusterProcess.run(
+            ["append", "--stream", "s", "--type", "Noted", "--expected-version", "3", "{}", "--data", typo.path])
+        #expect(appended.status == 3, "\(appended)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.url.path) == [])
+
+        // What succeeds still makes the directory.
+        let added = try await MusterProcess.run(["users", "add", "joe", "--data", typo.path])
+        #expect(added.status == 0, "\(added)")
+        #expect(FileManager.default.fileExists(atPath: typo.appendingPathComponent("data.mdb").path))
+    }
 }

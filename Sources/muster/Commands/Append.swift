@@ -57,12 +57,10 @@ struct Append: AsyncParsableCommand {
         try Names.validate(type, as: "event type")
         if let refusal = EventCatalogue.refusal(ofType: type) { throw CommandFailure.invalid("--type \(refusal)") }
         try Names.validate(actor, as: "actor")
-        let log = try data.open(mustExist: false)
-        defer { log.close() }
         let event = NewEvent(
             id: eventId, type: type, body: EventBody(format: .json, bytes: Self.trimmed(text)), actor: actor)
         let request = AppendRequest(namespace: namespace, stream: stream, expectedVersion: expected, events: [event])
-        let result = try await log.append(request)
+        let result = try await data.withLog(creating: true) { try await $0.append(request) }
         Output.line(
             "{\"position\":\(result.lastPosition),\"stream\":\(EventJSON.quoted(stream)),\"version\":\(result.version),"
                 + "\"id\":\(EventJSON.quoted(eventId.uuidString))}")

@@ -39,6 +39,35 @@ struct DataOptions: ParsableArguments {
         return configuration
     }
 
+    /// Runs `body` on the log, closed afterwards. A data directory that did not exist is made for it, and removed
+    /// again when `body` fails having stored nothing: a refused command leaves no data directory behind at a
+    /// mistyped path.
+    func withLog<T>(creating: Bool, _ body: (EventLog) async throws -> T) async throws -> T {
+        let created = creating ? Self.firstMissing(directory) : nil
+        let log = try open(mustExist: !creating)
+        do {
+            let result = try await body(log)
+            log.close()
+            return result
+        } catch {
+            let stored = log.head > 0
+            log.close()
+            if let created, !stored { try? FileManager.default.removeItem(at: created) }
+            throw error
+        }
+    }
+
+    /// The outermost directory of `directory`'s path that does not exist yet; nil when it exists.
+    private static func firstMissing(_ directory: URL) -> URL? {
+        var missing: URL?
+        var url = directory
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
+            missing = url
+            url = url.deletingLastPathComponent()
+        }
+        return missing
+    }
+
     /// Opens the log. With `mustExist`, a missing data directory is an error rather than created.
     func open(
         mustExist: Bool = true, allowOlderFormat: Bool = false,
