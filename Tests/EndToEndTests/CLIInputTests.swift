@@ -111,4 +111,32 @@ import Testing
         #expect(added.status == 0, "\(added)")
         #expect(FileManager.default.fileExists(atPath: typo.appendingPathComponent("data.mdb").path))
     }
+
+    /// `-5` is a value, not an option: the command says what is wrong with it.
+    @Test func negativeNumbersAreReadAsValues() async throws {
+        let work = try TemporaryDirectory("negative")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        let joe = try await MusterProcess.run(["users", "add", "joe"] + data)
+        try #require(joe.status == 0, "\(joe)")
+
+        let limit = try await MusterProcess.run(["settings", "set", "dailyNotificationLimit", "-5"] + data)
+        #expect(limit.status == 2, "\(limit)")
+        #expect(limit.stderr.contains("dailyNotificationLimit takes a whole number"), "\(limit)")
+        #expect(limit.stderr.contains(#""-5""#), "\(limit)")
+        let from = try await MusterProcess.run(["events", "--from", "-1"] + data)
+        #expect(from.status == 2, "\(from)")
+        #expect(from.stderr.contains("'-1' is invalid for '--from"), "\(from)")
+        let limitEvents = try await MusterProcess.run(["events", "--limit", "-1"] + data)
+        #expect(
+            limitEvents.status == 2 && limitEvents.stderr.contains("--limit must not be negative"), "\(limitEvents)")
+        let version = try await MusterProcess.run(
+            ["append", "--stream", "s", "--type", "Noted", "--expected-version", "-1", "{}"] + data)
+        #expect(version.status == 2, "\(version)")
+        #expect(version.stderr.contains(#"--expected-version must be a number"#), "\(version)")
+        // Where BODY_JSON goes, -5 is the body (which must be an object or array).
+        let body = try await MusterProcess.run(["append", "--stream", "s", "--type", "Noted", "-5"] + data)
+        #expect(body.status == 2, "\(body)")
+        #expect(body.stderr.contains("the body (BODY_JSON) is not valid JSON"), "\(body)")
+    }
 }

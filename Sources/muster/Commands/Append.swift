@@ -19,6 +19,7 @@ struct Append: AsyncParsableCommand {
     @Option(help: "Stream to append to.") var stream: String
     @Option(help: "Event type, e.g. OrderPlaced.") var type: String
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "What the stream must be at: a version number, any, no-stream or stream-exists.",
             valueName: "N|any|no-stream|stream-exists"))
