@@ -5,6 +5,31 @@ import Testing
 /// Names and topics the command line checks before storing them, `verify` on the push sources' secrets, and JSON
 /// where `--json` asks for it.
 @Suite struct CLIChecksTests {
+    @Test func verifyFindsAPushSourcesMissingSecret() async throws {
+        let work = try TemporaryDirectory("verify-secrets")
+        defer { work.remove() }
+        let directory = work.url.appendingPathComponent("data")
+        let data = ["--data", directory.path]
+        let added = try await MusterProcess.run(
+            ["push-sources", "add", "webpush", "wp", "--subject", "mailto:ops@example.org"] + data)
+        try #require(added.status == 0, "\(added)")
+        let healthy = try await MusterProcess.run(["verify"] + data)
+        #expect(healthy.status == 0, "\(healthy)")
+
+        let secrets = directory.appendingPathComponent("secrets")
+        for name in try FileManager.default.contentsOfDirectory(atPath: secrets.path) {
+            try FileManager.default.removeItem(at: secrets.appendingPathComponent(name))
+        }
+        let verify = try await MusterProcess.run(["verify", "--json"] + data)
+        #expect(verify.status == 1, "\(verify)")
+        let problems = try #require(try verify.json()["problems"] as? [[String: Any]], "\(verify)")
+        #expect(problems.count == 1, "\(verify)")
+        #expect(problems.first?["area"] as? String == "secrets")
+        let message = problems.first?["message"] as? String ?? ""
+        #expect(message.hasPrefix(#"the secret of push source "wp" of namespace default"#), "\(message)")
+        #expect(message.contains("is missing from \(secrets.path)"), "\(message)")
+    }
+
     @Test func documentsGetWithJSONDescribesTheFileItWrote() async throws {
         let work = try TemporaryDirectory("documents-get-json")
         defer { work.remove() }
