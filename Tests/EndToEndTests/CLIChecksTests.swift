@@ -5,6 +5,20 @@ import Testing
 /// Names and topics the command line checks before storing them, `verify` on the push sources' secrets, and JSON
 /// where `--json` asks for it.
 @Suite struct CLIChecksTests {
+    @Test func aNewNamespaceFollowsTheRulesOfNewNames() async throws {
+        let work = try TemporaryDirectory("namespace-names")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        for namespace in ["..", " north ", "no\u{200B}rth", "a/b", "caf\u{E9}".decomposedStringWithCanonicalMapping] {
+            let refused = try await MusterProcess.run(["users", "add", "joe", "--namespace", namespace] + data)
+            #expect(refused.status == 2, "\(String(reflecting: namespace)): \(refused)")
+            #expect(refused.stderr.hasPrefix("muster: namespace "), "\(refused)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.url.appendingPathComponent("data").path))
+        let north = try await MusterProcess.run(["users", "add", "joe", "--namespace", "north"] + data)
+        #expect(north.status == 0, "\(north)")
+    }
+
     @Test func verifyFindsAPushSourcesMissingSecret() async throws {
         let work = try TemporaryDirectory("verify-secrets")
         defer { work.remove() }
