@@ -19,6 +19,23 @@ import Testing
         #expect(north.status == 0, "\(north)")
     }
 
+    @Test func aResponseTopicWithAnMQTTWildcardIsRefused() async throws {
+        let work = try TemporaryDirectory("wildcard-topic")
+        defer { work.remove() }
+        let data = ["--data", work.url.appendingPathComponent("data").path]
+        let joe = try await MusterProcess.run(["users", "add", "joe"] + data)
+        try #require(joe.status == 0, "\(joe)")
+        for topic in ["/alerts/#", "/alerts/+/x"] {
+            let sent = try await MusterProcess.run(
+                ["send", "--to", "joe", "--title", "T", "--body", "B", #"{"responseTopic":"\#(topic)","fields":[]}"#]
+                    + data)
+            #expect(sent.status == 2, "\(topic): \(sent)")
+            #expect(sent.stderr.contains("[bad-topic]"), "\(topic): \(sent)")
+        }
+        let inbox = try await MusterProcess.run(["inbox", "joe", "--json"] + data)
+        #expect(inbox.stdout == "[]\n", "\(inbox)")
+    }
+
     @Test func verifyFindsAPushSourcesMissingSecret() async throws {
         let work = try TemporaryDirectory("verify-secrets")
         defer { work.remove() }
