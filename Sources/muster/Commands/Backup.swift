@@ -9,7 +9,8 @@ struct Backup: AsyncParsableCommand {
         discussion: """
             Writes DEST_DIR/data.mdb (a compacted copy of one consistent snapshot) and DEST_DIR/manifest.json \
             (head, event count, the commit chain's head hash, projections, blob totals, size and SHA-256 of data.mdb). \
-            DEST_DIR must be new or empty, and outside the data directory.
+            DEST_DIR must be new or empty, and outside the data directory. Interrupted (Ctrl-C, SIGTERM) or failed, \
+            it removes what it wrote (DEST_DIR too when it made it), once LMDB's copy of the data file is done.
             """)
 
     @OptionGroup var data: DataOptions
@@ -29,7 +30,14 @@ struct Backup: AsyncParsableCommand {
         }
         let log = try data.open()
         defer { log.close() }
-        let manifest = try await log.backup(to: target, progress: PhaseProgress("backup").report)
+        let stop = StopSignal()
+        let manifest: BackupManifest
+        do {
+            manifest = try await log.backup(
+                to: target, progress: PhaseProgress("backup").report, cancelled: OperationCancellation(stop.check))
+        } catch let error as StoreError where error.code == .cancelled && stop.hasFired {
+            throw CommandFailure.failed("backup interrupted; nothing of it was kept in \(target.path)")
+        }
         if json {
             Output.line(try manifest.jsonLine())
         } else {

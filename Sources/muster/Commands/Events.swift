@@ -147,6 +147,9 @@ final class StopSignal: @unchecked Sendable {
         if already { action() }
     }
 
+    /// True once a signal arrived, as a function (for `OperationCancellation`).
+    @Sendable func check() -> Bool { hasFired }
+
     /// True once a signal arrived.
     var hasFired: Bool {
         lock.lock()

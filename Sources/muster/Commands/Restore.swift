@@ -32,8 +32,16 @@ struct Restore: AsyncParsableCommand {
                 "backup \(from.path) is inside the data directory \(data.directory.path) it would replace; move it "
                     + "out of the data directory first, then restore from there")
         }
-        let manifest = try await EventLog.restore(
-            from: from, into: data.directory, force: force, progress: PhaseProgress("restore").report)
+        let stop = StopSignal()
+        let manifest: BackupManifest
+        do {
+            manifest = try await EventLog.restore(
+                from: from, into: data.directory, force: force, progress: PhaseProgress("restore").report,
+                cancelled: OperationCancellation(stop.check))
+        } catch let error as StoreError where error.code == .cancelled && stop.hasFired {
+            throw CommandFailure.failed(
+                "restore interrupted; \(data.directory.path) is unchanged and the copy staged beside it was removed")
+        }
         if json {
             Output.line(try manifest.jsonLine())
         } else {
