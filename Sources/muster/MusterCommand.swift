@@ -35,7 +35,7 @@ struct MusterCommand: AsyncParsableCommand {
         do {
             let arguments = try dataAfterSubcommand(Array(CommandLine.arguments.dropFirst()))
             try checkSubcommandNames(arguments)
-            var command = try parseAsRoot(arguments)
+            var command = try parseWithNegativeNumbers(arguments)
             if var async = command as? any AsyncParsableCommand {
                 try await async.run()
             } else {
@@ -82,6 +82,31 @@ struct MusterCommand: AsyncParsableCommand {
                     ?? "--data DIR needs a command after it, e.g. muster --data DIR users list")
         }
         return path + leading + rest
+    }
+
+    /// Parses `arguments`; when that fails and one is a negative number standing where a positional value goes
+    /// (`muster settings set dailyNotificationLimit -5`), which the parser takes for an option, parses again with
+    /// those numbers after `--`, in their order. What fails again is reported as the first parse's failure. A
+    /// number right after an option is left where it is: it was meant as that option's value.
+    static func parseWithNegativeNumbers(_ arguments: [String]) throws -> any ParsableCommand {
+        do {
+            return try parseAsRoot(arguments)
+        } catch {
+            guard !arguments.contains("--") else { throw error }
+            var kept: [String] = []
+            var numbers: [String] = []
+            for (index, argument) in arguments.enumerated() {
+                let afterOption = index > 0 && arguments[index - 1].hasPrefix("-")
+                if !afterOption, isNegativeNumber(argument) { numbers.append(argument) } else { kept.append(argument) }
+            }
+            guard !numbers.isEmpty, let command = try? parseAsRoot(kept + ["--"] + numbers) else { throw error }
+            return command
+        }
+    }
+
+    /// `-5`, `-0.5`, `-1e3`: a number, never one of Muster's options (none is a digit).
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        argument.count > 1 && argument.hasPrefix("-") && Double(argument) != nil
     }
 
     /// `muster push-sources add pigeon …`: a word where a group of commands expects one of its subcommands is

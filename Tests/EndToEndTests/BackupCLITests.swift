@@ -76,4 +76,56 @@ import Testing
         #expect(verify.stdout.contains("byType"), "\(verify.stdout)")
         #expect(verify.stderr.contains("verify found 1 problem in"), "\(verify.stderr)")
     }
+
+    /// A backup inside the data directory would be deleted by the restore that needs it.
+    @Test func aBackupIsNeverWrittenInsideTheDataDirectory() async throws {
+        let work = try TemporaryDirectory("backup-inside")
+        defer { work.remove() }
+        let data = work.url.appendingPathComponent("data")
+        let joe = try await MusterProcess.run(["users", "add", "joe", "--data", data.path])
+        try #require(joe.status == 0, "\(joe)")
+        // Also through a symbolic link to the data directory.
+        let link = work.url.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: data)
+        for destination in [data.appendingPathComponent("nightly"), link.appendingPathComponent("nightly"), data] {
+            let refused = try await MusterProcess.run(["backup", destination.path, "--data", data.path])
+            #expect(refused.status == 2, "\(refused)")
+            #expect(refused.stderr.contains("is inside the data directory \(data.path)"), "\(refused)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("nightly").path))
+
+        // One put there by hand is not restored over the directory that holds it.
+        let backup = work.url.appendingPathComponent("backup")
+        let made = try await MusterProcess.run(["backup", backup.path, "--data", data.path])
+        try #require(made.status == 0, "\(made)")
+        let inside = data.appendingPathComponent("nightly")
+        try FileManager.default.moveItem(at: backup, to: inside)
+        let restore = try await MusterProcess.run(["restore", "--force", inside.path, "--data", data.path])
+        #expect(restore.status == 2, "\(restore)")
+        #expect(restore.stderr.contains("is inside the data directory"), "\(restore)")
+        #expect(FileManager.default.fileExists(atPath: inside.appendingPathComponent("manifest.json").path))
+    }
+
+    /// A backup of a damaged log could never be restored: it fails (exit 1) naming the damage, and leaves nothing.
+    @Test func aBackupOfADamagedLogFails() async throws {
+        let work = try TemporaryDirectory("backup-damaged")
+        defer { work.remove() }
+        let data = work.url.appendingPathComponent("data")
+        let joe = try await MusterProcess.run([
+            "users", "add", "joe", "--email", "joe@example.org", "--data", data.path,
+        ])
+        try #require(joe.status == 0, "\(joe)")
+        let file = data.appendingPathComponent("data.mdb")
+        var bytes = try Data(contentsOf: file)
+        let at = try #require(bytes.range(of: Data("joe@example.org".utf8)))
+        bytes[at.lowerBound] = UInt8(ascii: "J")
+        try bytes.write(to: file)
+
+        let backup = work.url.appendingPathComponent("backup")
+        let failed = try await MusterProcess.run(["backup", backup.path, "--data", data.path])
+        #expect(failed.status == 1, "\(failed)")
+        #expect(failed.stderr.contains("data directory \(data.path) is damaged: event at position 1"), "\(failed)")
+        #expect(failed.stderr.contains("no backup was written"), "\(failed)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: backup.path)) ?? [] == [])
+    }
 }

@@ -125,7 +125,7 @@ import Testing
 
     @Test(arguments: [
         ("/a/b/c", true), ("/a", true), ("/a/b/c/d", true), ("a/b/c", false), ("/a//c", false), ("/a/b/", false),
-        ("/", false), ("", false), ("/a b/c", false),
+        ("/", false), ("", false), ("/a b/c", false), ("/alerts/#", false), ("/alerts/+/x", false), ("/a+b", false),
     ])
     func topicsAreOfTheFormSlashABC(topic: String, valid: Bool) {
         #expect(ResponseTopic.isValid(topic) == valid)

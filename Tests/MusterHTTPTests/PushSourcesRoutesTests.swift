@@ -222,6 +222,10 @@ import Testing
             let badId = try await client.send(.get, "/api/v1/deliveries?messageId=42", token: ada)
             #expect(badId.status == .badRequest)
             #expect(badId.errorFields == ["messageId"])
+            let nobody = try await client.send(.get, "/api/v1/deliveries?user=jo", token: ada)
+            #expect(nobody.status == .badRequest, "\(nobody.text)")
+            #expect(nobody.errorFields == ["user"])
+            #expect(nobody.errorMessage == "no user named jo in namespace default", "\(nobody.text)")
         }
     }
 }

@@ -11,26 +11,35 @@ extension EventLog {
     /// empty), with a `manifest.json` describing it. Appends continue while the copy runs: LMDB
     /// copies from one read snapshot.
     ///
-    /// - Parameter progress: called from the backup's own thread as phases advance.
+    /// A failed or cancelled backup leaves nothing: the files it wrote are removed, and the destination too when the
+    /// backup made it.
+    ///
+    /// - Parameters:
+    ///   - progress: called from the backup's own thread as phases advance.
+    ///   - cancelled: looked at between the steps (LMDB's copy of the data file is one) and the pieces hashed.
     @discardableResult
     public func backup(
-        to destination: URL, progress: @escaping @Sendable (OperationProgress) -> Void = { _ in }
+        to destination: URL, progress: @escaping @Sendable (OperationProgress) -> Void = { _ in },
+        cancelled: OperationCancellation = .never
     ) async throws -> BackupManifest {
         let environment = core.environment
         let projections = configuration.projections
         return try await BlockingWork.run("backup") {
-            try Self.backup(environment, projections: projections, to: destination, progress: progress)
+            try Self.backup(
+                environment, projections: projections, to: destination, progress: progress, cancelled: cancelled)
         }
     }
 
     private static func backup(
         _ environment: Environment, projections: [any Projection], to destination: URL,
-        progress: @Sendable (OperationProgress) -> Void
+        progress: @Sendable (OperationProgress) -> Void, cancelled: OperationCancellation
     ) throws -> BackupManifest {
-        try prepareEmptyDirectory(destination, purpose: "backup destination")
+        try cancelled.check()
+        let created = try prepareEmptyDirectory(destination, purpose: "backup destination")
         do {
             progress(OperationProgress(phase: "copy", done: 0, total: 1, unit: "files"))
             try environment.copyCompacted(to: destination)
+            try cancelled.check()
             // LMDB creates the copy as the umask says; it holds the same secrets as the data directory.
             try Self.restrict(destination.appendingPathComponent(BackupManifest.dataFileName))
             progress(OperationProgress(phase: "copy", done: 1, total: 1, unit: "files"))
@@ -38,8 +47,17 @@ extension EventLog {
             let copy = try Environment(directory: destination, readOnly: true)
             let summary: SnapshotSummary
             do {
-                summary = try SnapshotSummary.read(copy, projections: projections, checkEvents: false)
+                // Every event and the commit chain, as a restore checks them: a backup of a damaged log could
+                // never be restored, and is refused now rather than found out then.
+                summary = try SnapshotSummary.read(
+                    copy, projections: projections, checkEvents: true, progress: progress)
                 copy.close()
+            } catch let error as StoreError where error.code == .corrupt {
+                copy.close()
+                throw StoreError(
+                    .corrupt,
+                    "data directory \(environment.directory.path) is damaged: \(error.message); no backup was written",
+                    remedy: .verifyAndRestore)
             } catch {
                 copy.close()
                 throw error
@@ -47,7 +65,8 @@ extension EventLog {
             // The reader lock file is recreated on open; a backup is the data file and its manifest.
             try? FileManager.default.removeItem(at: destination.appendingPathComponent("lock.mdb"))
             let dataURL = destination.appendingPathComponent(BackupManifest.dataFileName)
-            let digest = try FileDigest.sha256(of: dataURL, progress: progress)
+            try cancelled.check()
+            let digest = try FileDigest.sha256(of: dataURL, progress: progress, cancelled: cancelled)
             let secrets = try copySecrets(
                 from: environment.directory.appendingPathComponent(SecretStore.directoryName), into: destination)
             var manifest = BackupManifest(
@@ -57,6 +76,7 @@ extension EventLog {
                 dataFile: .init(name: BackupManifest.dataFileName, size: digest.size, sha256: digest.sha256))
             manifest.secrets = secrets
             manifest.headHash = summary.headHash
+            try cancelled.check()
             try manifest.write(to: destination)
             try Self.restrict(destination.appendingPathComponent(BackupManifest.fileName))
             return manifest
@@ -65,6 +85,8 @@ extension EventLog {
             for name in [BackupManifest.fileName, BackupManifest.dataFileName, "lock.mdb", SecretStore.directoryName] {
                 try? FileManager.default.removeItem(at: destination.appendingPathComponent(name))
             }
+            // A directory of its own left empty would still look like one of the backups to a retention script.
+            if created { rmdir(destination.path) }
             throw error
         }
     }
@@ -88,8 +110,10 @@ extension EventLog {
         }
     }
 
-    /// Creates `directory` when missing; throws `.invalidArgument` when it exists and is not empty.
-    static func prepareEmptyDirectory(_ directory: URL, purpose: String) throws {
+    /// Creates `directory` when missing (and returns true); throws `.invalidArgument` when it exists and is not
+    /// empty.
+    @discardableResult
+    static func prepareEmptyDirectory(_ directory: URL, purpose: String) throws -> Bool {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         if fm.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
@@ -104,9 +128,10 @@ extension EventLog {
                     "\(purpose) \(directory.path) is not empty (\(entries.count) entries); give a new or empty directory"
                 )
             }
-            return
+            return false
         }
         try DataDirectory.create(directory, purpose: purpose)
+        return true
     }
 
     /// Makes a file of a backup or data directory readable by its owner only.

@@ -14,23 +14,32 @@ extension EventLog {
     /// from the events up to the manifest's head hash. The copy is staged in
     /// a directory beside `target` and renamed into place, so `target` is either untouched or
     /// complete. A non-empty `target` is replaced only with `force`; the old directory is moved aside
-    /// and deleted only after the swap. No process may have `target` open.
+    /// and deleted only after the swap. Refused (`.conflict`) while any process has `target` open.
     @discardableResult
+    ///
+    /// `cancelled` is looked at between the steps and the pieces copied, up to the swap: a cancelled restore leaves
+    /// `target` untouched and removes its staged copy.
     public static func restore(
         from source: URL, into target: URL, force: Bool = false,
-        progress: @escaping @Sendable (OperationProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (OperationProgress) -> Void = { _ in },
+        cancelled: OperationCancellation = .never
     ) async throws -> BackupManifest {
         try await BlockingWork.run("restore") {
-            try restoreNow(from: source, into: target, force: force, progress: progress)
+            try restoreNow(from: source, into: target, force: force, progress: progress, cancelled: cancelled)
         }
     }
 
     private static func restoreNow(
-        from source: URL, into target: URL, force: Bool, progress: @Sendable (OperationProgress) -> Void
+        from source: URL, into target: URL, force: Bool, progress: @Sendable (OperationProgress) -> Void,
+        cancelled: OperationCancellation
     ) throws -> BackupManifest {
         let manifest = try BackupManifest.read(from: source)
         let sourceData = source.appendingPathComponent(BackupManifest.dataFileName)
         try refuseNonEmpty(target, force: force)
+        // Held until the swap: a process with `target` open would go on writing into the replaced files, which are
+        // deleted, and lose everything it acknowledges.
+        let held = try DirectoryUse.exclusive(target)
+        defer { held?.release() }
 
         let fm = FileManager.default
         let parent = target.deletingLastPathComponent()
@@ -51,16 +60,23 @@ extension EventLog {
         }
         do {
             let copied = try FileDigest.copy(
-                sourceData, to: staging.appendingPathComponent(BackupManifest.dataFileName), progress: progress)
+                sourceData, to: staging.appendingPathComponent(BackupManifest.dataFileName), progress: progress,
+                cancelled: cancelled)
             guard copied.size == manifest.dataFile.size, copied.sha256 == manifest.dataFile.sha256 else {
                 throw StoreError(
                     .corrupt,
                     "backup \(source.path) is damaged: \(BackupManifest.dataFileName) has \(copied.size) bytes with SHA-256 \(copied.sha256), the manifest says \(manifest.dataFile.size) bytes with \(manifest.dataFile.sha256); nothing was restored — use another backup"
                 )
             }
+            try cancelled.check()
             try restoreSecrets(manifest.secrets ?? [], from: source, into: staging)
+            try cancelled.check()
             try validate(staging, against: manifest, source: source, progress: progress)
+            try cancelled.check()  // the last time: from here the swap goes through
             try refuseNonEmpty(target, force: force)  // again: it may have changed while we copied
+            // A target made since the start is held now.
+            let heldNow = try held == nil ? DirectoryUse.exclusive(target) : nil
+            defer { heldNow?.release() }
             try swap(staging, into: target)
             return manifest
         } catch {

@@ -7,15 +7,17 @@ enum FileDigest {
 
     /// The size and SHA-256 (hex) of the file at `url`.
     static func sha256(
-        of url: URL, progress: @Sendable (OperationProgress) -> Void = { _ in }
+        of url: URL, progress: @Sendable (OperationProgress) -> Void = { _ in },
+        cancelled: OperationCancellation = .never
     ) throws -> (size: UInt64, sha256: String) {
-        try stream(url, into: nil, phase: "checksum", progress: progress)
+        try stream(url, into: nil, phase: "checksum", progress: progress, cancelled: cancelled)
     }
 
     /// Copies `source` to a new file at `destination`, flushed to disk; returns the size and SHA-256
     /// of the bytes actually written, so a check of the copy needs no second read.
     static func copy(
-        _ source: URL, to destination: URL, progress: @Sendable (OperationProgress) -> Void = { _ in }
+        _ source: URL, to destination: URL, progress: @Sendable (OperationProgress) -> Void = { _ in },
+        cancelled: OperationCancellation = .never
     ) throws -> (size: UInt64, sha256: String) {
         // Owner only: the copies are data files, holding password and token hashes.
         let ownerOnly: [FileAttributeKey: Any] = [.posixPermissions: Int(DataDirectory.fileMode)]
@@ -29,7 +31,7 @@ enum FileDigest {
             throw StoreError(.io, "cannot write \(destination.path): \(error.localizedDescription)")
         }
         defer { try? output.close() }
-        let result = try stream(source, into: output, phase: "copy", progress: progress)
+        let result = try stream(source, into: output, phase: "copy", progress: progress, cancelled: cancelled)
         do {
             try output.synchronize()
         } catch {
@@ -39,7 +41,8 @@ enum FileDigest {
     }
 
     private static func stream(
-        _ url: URL, into output: FileHandle?, phase: String, progress: @Sendable (OperationProgress) -> Void
+        _ url: URL, into output: FileHandle?, phase: String, progress: @Sendable (OperationProgress) -> Void,
+        cancelled: OperationCancellation
     ) throws -> (size: UInt64, sha256: String) {
         let input: FileHandle
         do {
@@ -53,11 +56,14 @@ enum FileDigest {
         var size: UInt64 = 0
         do {
             while let piece = try input.read(upToCount: pieceSize), !piece.isEmpty {
+                try cancelled.check()
                 hasher.update(data: piece)
                 try output?.write(contentsOf: piece)
                 size += UInt64(piece.count)
                 progress(OperationProgress(phase: phase, done: size, total: total, unit: "bytes"))
             }
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(
                 .io, "cannot \(output == nil ? "read" : "copy") \(url.path): \(error.localizedDescription)")

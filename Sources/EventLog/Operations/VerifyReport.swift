@@ -52,7 +52,8 @@ public struct VerifyReport: Sendable, Hashable, Codable {
     /// True when nothing is wrong.
     public var isHealthy: Bool { problemCount == 0 }
 
-    mutating func add(_ area: String, _ message: String, remedy: StoreError.Remedy? = nil) {
+    /// Records a problem in `area`; what the store cannot check itself (the domain's) is added this way too.
+    public mutating func add(_ area: String, _ message: String, remedy: StoreError.Remedy? = nil) {
         problemCount += 1
         if problems.count < Self.problemLimit {
             problems.append(Problem(area: area, message: message, remedy: remedy))

@@ -52,6 +52,8 @@ public final class Environment: @unchecked Sendable {
     /// (`mdb_dbi_open` must not be called from concurrent transactions).
     private let openLock: UnsafeMutablePointer<pthread_mutex_t>
     private let closed = Atomic<Bool>(false)
+    /// The shared lock on the directory for as long as it is open here, which a restore must wait out.
+    private let use: DirectoryUse
     /// Set once LMDB reports the environment failed (`MDB_PANIC`).
     let failure = EnvironmentFailure()
 
@@ -64,6 +66,7 @@ public final class Environment: @unchecked Sendable {
         self.limits = limits
         self.readOnly = readOnly
         try DataDirectory.prepare(directory, readOnly: readOnly)
+        use = try DirectoryUse.shared(directory)
         // Once `raw` is set every stored property is, and a throw would run `deinit`: the handle is
         // assigned only after everything that can fail, so it is closed exactly once.
         raw = try Self.open(directory, limits: limits, readOnly: readOnly)
@@ -145,6 +148,7 @@ public final class Environment: @unchecked Sendable {
         defer { pthread_rwlock_unlock(resizeLock) }
         if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
         mdb_env_close(raw)
+        use.release()
     }
 
     /// The current size of the memory map in bytes.

@@ -7,7 +7,9 @@ extension Payload {
                 report.errors.append(
                     FormError(
                         path: "payload.responseTopic", rule: .badTopic,
-                        message: "\"\(responseTopic)\" is not of the form /a/b/c (leading slash, non-empty segments)"))
+                        message:
+                            "\"\(responseTopic)\" is not of the form /a/b/c (leading slash, non-empty segments, no "
+                            + "+ or #: MQTT wildcards cannot be published on)"))
             }
         } else if !problems.contains(where: { $0.rule == .notJSON || $0.path == "payload.responseTopic" }) {
             report.errors.append(FormError(path: "payload.responseTopic", rule: .missingTopic, message: "is required"))

@@ -50,6 +50,19 @@ public struct Directory: Sendable {
             password: hash, firstName: given(firstName),
             lastName: given(lastName), phone: given(phone))
         try await log.perform { scope in
+            // The first user makes the namespace, which names a data directory in a cluster and is part of every
+            // login: a new one follows the rules of new names. Namespaces made before keep working.
+            if try !scope.directory.hasUsers(namespace: namespace) {
+                let checked = try UserName.validated(namespace, as: "namespace")
+                // Bytes, not `==`, which holds for canonically equivalent strings.
+                guard Array(checked.utf8) == Array(namespace.utf8) else {
+                    throw MusterError(
+                        .invalidArgument,
+                        "namespace \(String(reflecting: namespace)) is not written in Unicode NFC; write it as "
+                            + String(reflecting: checked),
+                        field: "namespace")
+                }
+            }
             if let taken = try scope.directory.user(matching: name, namespace: namespace) {
                 let same = taken.name == name ? "" : " as \(String(reflecting: taken.name)) (names differ in case only)"
                 throw MusterError(

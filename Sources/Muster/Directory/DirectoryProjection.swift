@@ -58,6 +58,16 @@ extension ProjectionView<DirectoryProjection> {
     /// Every user of the namespace, by name.
     func users(namespace: String) throws -> [UserCreated] { try events("users", prefix: Key.joined(namespace)) }
 
+    /// Whether the namespace has any user: a namespace exists once its first user does.
+    func hasUsers(namespace: String) throws -> Bool {
+        var found = false
+        try state.scan("users", prefix: Key.joined(namespace)) { _, _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
     /// The group, or nil.
     func group(_ name: String, namespace: String) throws -> GroupDefined? {
         try event("groups", Key.joined(namespace, name))

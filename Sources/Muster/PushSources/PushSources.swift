@@ -83,6 +83,29 @@ public struct PushSources: Sendable {
         return secret
     }
 
+    /// One line for each source of any namespace whose secret the store has lost (a data directory copied or
+    /// restored without `secrets/`): it could not sign a push.
+    public func missingSecrets() throws -> [String] {
+        try log.read { reader in
+            var missing: [String] = []
+            try reader.pushSources.state.scan("sources", prefix: []) { key, value in
+                var bytes = ByteReader(value)
+                let source = try PushSourceConfigured(from: &bytes)
+                guard try log.secrets.secret(source.fingerprint) == nil else { return true }
+                let namespace = key.split(separator: 0, omittingEmptySubsequences: false).first.map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+                missing.append(
+                    "the secret of push source \(String(reflecting: source.name))"
+                        + (namespace.map { " of namespace \($0)" } ?? "")
+                        + " (SHA-256 \(source.fingerprint.prefix(12))…) is missing from \(log.secrets.directory.path); "
+                        + "configure the source again with muster push-sources add")
+                return true
+            }
+            return missing
+        }
+    }
+
     /// Whether any source of any namespace still uses the secret (the same key configured twice).
     private func isInUse(_ fingerprint: String) throws -> Bool { try fingerprintsInUse().contains(fingerprint) }
 

@@ -43,6 +43,12 @@ struct DeliveryController: APIController {
     {
         let messageId: UUID? = try request.query("messageId", "a UUID") { UUID(uuidString: $0) }
         let user = request.uri.queryParameters.get("user").map { String($0) }
+        // A user who does not exist is a typo, refused as the quota's is, not answered for nobody.
+        if let user, try api.directory.user(user, namespace: caller.namespace) == nil {
+            throw APIError(
+                .badRequest, "bad_request", "no user named \(user) in namespace \(caller.namespace)",
+                fields: [.init(field: "user", message: "no such user")])
+        }
         let choices = Delivery.Status.allCases.map(\.rawValue).joined(separator: ", ")
         let status: Delivery.Status? = try request.query("status", "one of \(choices)") {
             Delivery.Status(rawValue: $0)

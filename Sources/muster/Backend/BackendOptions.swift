@@ -31,9 +31,9 @@ struct BackendOptions: ParsableArguments {
             try session.requireNamespace(namespace)
             return try await body(session)
         }
-        let log = try data.open(mustExist: !creating)
-        defer { log.close() }
-        return try await body(LocalBackend(log: log, namespace: namespace ?? Names.defaultNamespace))
+        return try await data.withLog(creating: creating) { log in
+            try await body(LocalBackend(log: log, namespace: namespace ?? Names.defaultNamespace))
+        }
     }
 
     /// Runs `body` as ``run(namespace:creating:_:)`` does and prints the rows it gives: an aligned table, or

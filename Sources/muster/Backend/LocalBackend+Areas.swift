@@ -11,9 +11,7 @@ extension LocalBackend {
     }
 
     func deviceAreas(user: String, deviceId: String) async throws -> DeviceAreas {
-        guard try Directory(log: log).user(user, namespace: namespace) != nil else {
-            throw CommandFailure.invalid("no user named \(user) in namespace \(namespace)")
-        }
+        try requireUser(user)
         return try Areas(log: log).monitoring(user: user, deviceId: deviceId, namespace: namespace)
     }
 }

@@ -8,6 +8,7 @@ import MusterWire
 extension LocalBackend {
     func notices(user: String?, deviceId: String) async throws -> [AreaNotification] {
         let user = try noticeUser(user)
+        try requireUser(user)
         return try AreaNotices(engine: RuleEngine(log: log)).pending(
             user: user, deviceId: deviceId, namespace: namespace
         )
@@ -30,14 +31,20 @@ extension LocalBackend {
     }
 
     func traceLogging(user: String?, deviceId: String) async throws -> DeviceTraceLogging {
+        let user = try deviceUser(user)
+        try requireUser(user)
         let trace = try AreaNotices(engine: RuleEngine(log: log)).traceLogging(
-            user: try deviceUser(user), deviceId: deviceId, namespace: namespace)
+            user: user, deviceId: deviceId, namespace: namespace)
         return DeviceTraceLogging(deviceId: deviceId, trace)
     }
 
     func setTraceLogging(_ enabled: Bool?, user: String?, deviceId: String) async throws -> DeviceTraceLogging {
+        // A device may choose before it ever reports (the HTTP route takes any id of the caller's), but its user
+        // must exist: a typo would otherwise be recorded as a choice of nobody's.
+        let user = try deviceUser(user)
+        try requireUser(user)
         let trace = try await AreaNotices(engine: RuleEngine(log: log)).setTraceLogging(
-            enabled, user: try deviceUser(user), deviceId: deviceId, namespace: namespace, actor: "cli")
+            enabled, user: user, deviceId: deviceId, namespace: namespace, actor: "cli")
         return DeviceTraceLogging(deviceId: deviceId, trace)
     }
 

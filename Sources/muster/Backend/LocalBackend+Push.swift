@@ -34,7 +34,8 @@ extension LocalBackend {
     func deliveries(messageId: UUID?, user: String?, status: DeliveryRecord.Status?) async throws
         -> [DeliveryRecord]
     {
-        try Deliveries(log: log).list(
+        if let user { try requireUser(user) }
+        return try Deliveries(log: log).list(
             namespace: namespace, messageId: messageId, user: user,
             status: status.flatMap { Delivery.Status(rawValue: $0.rawValue) }
         ).map(DeliveryRecord.init)

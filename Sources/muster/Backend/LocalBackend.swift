@@ -18,6 +18,13 @@ struct LocalBackend: Backend {
         return user
     }
 
+    /// Refuses a user the namespace does not have (a typo), as `quota` does, rather than answering for nobody.
+    func requireUser(_ user: String) throws {
+        guard try Directory(log: log).user(user, namespace: namespace) != nil else {
+            throw CommandFailure.invalid("no user named \(user) in namespace \(namespace); see muster users list")
+        }
+    }
+
     func addUser(_ user: User, password: String?) async throws -> UserEntry {
         let added = try await Directory(log: log).addUser(
             user.username, password: password, email: user.email, timeZone: user.timeZone, isAdmin: user.isAdmin,
@@ -82,6 +89,7 @@ struct LocalBackend: Backend {
 
     func inbox(user: String?) async throws -> [InboxItem] {
         let user = try named(user, "name the user whose inbox to list: muster inbox USER")
+        try requireUser(user)
         return try Notifications(log: log).inbox(user: user, namespace: namespace).map(InboxItem.init)
     }
 
@@ -185,9 +193,7 @@ struct LocalBackend: Backend {
     }
 
     func quota(user: String, date: String?) async throws -> RuleCounters.QuotaReport {
-        guard try Directory(log: log).user(user, namespace: namespace) != nil else {
-            throw CommandFailure.invalid("no user named \(user) in namespace \(namespace)")
-        }
+        try requireUser(user)
         let counters = RuleCounters(log: log)
         let day = try date ?? counters.today(user: user, namespace: namespace)
         return try counters.report(user: user, day: day, namespace: namespace)

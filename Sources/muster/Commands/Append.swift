@@ -19,6 +19,7 @@ struct Append: AsyncParsableCommand {
     @Option(help: "Stream to append to.") var stream: String
     @Option(help: "Event type, e.g. OrderPlaced.") var type: String
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "What the stream must be at: a version number, any, no-stream or stream-exists.",
             valueName: "N|any|no-stream|stream-exists"))
@@ -57,12 +58,10 @@ struct Append: AsyncParsableCommand {
         try Names.validate(type, as: "event type")
         if let refusal = EventCatalogue.refusal(ofType: type) { throw CommandFailure.invalid("--type \(refusal)") }
         try Names.validate(actor, as: "actor")
-        let log = try data.open(mustExist: false)
-        defer { log.close() }
         let event = NewEvent(
             id: eventId, type: type, body: EventBody(format: .json, bytes: Self.trimmed(text)), actor: actor)
         let request = AppendRequest(namespace: namespace, stream: stream, expectedVersion: expected, events: [event])
-        let result = try await log.append(request)
+        let result = try await data.withLog(creating: true) { try await $0.append(request) }
         Output.line(
             "{\"position\":\(result.lastPosition),\"stream\":\(EventJSON.quoted(stream)),\"version\":\(result.version),"
                 + "\"id\":\(EventJSON.quoted(eventId.uuidString))}")

@@ -32,9 +32,9 @@ struct AreasCommand: AsyncParsableCommand {
                 }
                 document = read
             }
-            let log = try data.open(mustExist: false)
-            defer { log.close() }
-            let result = try await Areas(log: log).importAreas(document, namespace: namespace, actor: "cli")
+            let result = try await data.withLog(creating: true) {
+                try await Areas(log: $0).importAreas(document, namespace: namespace, actor: "cli")
+            }
             for warning in result.warnings {
                 FileHandle.standardError.write(Data("muster: warning: \(warning)\n".utf8))
             }

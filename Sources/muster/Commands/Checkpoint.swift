@@ -25,7 +25,8 @@ struct CheckpointCommand: AsyncParsableCommand {
     var trustedKey: String?
     @Flag(help: "Print the checkpoint (or the check) as JSON.") var json = false
 
-    func validate() throws {
+    /// In `run`, not `validate`: the parser would print a failure thrown from `validate` as a debug dump, exit 1.
+    private func checkOptions() throws {
         if check != nil, signKey != nil {
             throw CommandFailure.invalid("--sign-key signs a new checkpoint; it cannot be used with --check")
         }
@@ -35,6 +36,7 @@ struct CheckpointCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try checkOptions()
         let log = try data.open()
         defer { log.close() }
         if let check {

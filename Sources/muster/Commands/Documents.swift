@@ -35,6 +35,7 @@ struct Documents: AsyncParsableCommand {
         }
 
         func run() async throws {
+            try InputFile.refuseDirectory(file, expected: "the file to upload")
             let stored = try await options.run(namespace: namespace, creating: true) { backend in
                 try await backend.putDocument(
                     file: URL(fileURLWithPath: file), kind: kind.flatMap(MediaKind.init(rawValue:)),
@@ -46,7 +47,7 @@ struct Documents: AsyncParsableCommand {
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a document's bytes to stdout, or to --output FILE.",
+            abstract: "Write a document's bytes to stdout, or to --output FILE (with --json, then its name and size).",
             discussion: """
                 Over HTTP (after muster login): a document you uploaded, one a message sent to you shows (an image \
                 or document field's url, a markupImage source), or any of the namespace for an administrator; \
@@ -59,7 +60,24 @@ struct Documents: AsyncParsableCommand {
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
 
         func run() async throws {
+            // The bytes are the output; JSON can only describe where they went.
+            if options.json, output == nil {
+                throw CommandFailure.invalid(
+                    "--json describes the file written with --output FILE; without --output the document's bytes go "
+                        + "to stdout as they are — give --output FILE, or leave out --json")
+            }
             try await options.run(namespace: namespace) { try await $0.writeDocument(name: name, to: output) }
+            if options.json, let output {
+                let size = try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int ?? 0
+                try Output.json(Written(name: name, size: size, output: output))
+            }
+        }
+
+        /// What `--json` prints: the document and the file it was written to.
+        struct Written: Encodable {
+            var name: String
+            var size: Int
+            var output: String
         }
     }
 }

@@ -16,8 +16,9 @@ struct Events: AsyncParsableCommand {
     @Option(help: "Only events of this stream (in --namespace, default: default).") var stream: String?
     @Option(help: "Only events of this type.") var type: String?
     @Option(help: "Only events of this namespace.") var namespace: String?
-    @Option(help: "First position to print.") var from: UInt64 = 1
-    @Option(help: "Most events to print.") var limit: Int?
+    // Unconditional: `--from -1` is read as a value (and refused as one), not as an option.
+    @Option(parsing: .unconditional, help: "First position to print.") var from: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Most events to print.") var limit: Int?
     @Flag(help: "Keep printing new events until interrupted.") var follow = false
     @Flag(help: "Print JSON lines.") var json = false
 
@@ -145,6 +146,9 @@ final class StopSignal: @unchecked Sendable {
         lock.unlock()
         if already { action() }
     }
+
+    /// True once a signal arrived, as a function (for `OperationCancellation`).
+    @Sendable func check() -> Bool { hasFired }
 
     /// True once a signal arrived.
     var hasFired: Bool {

@@ -14,7 +14,8 @@ struct Import: AsyncParsableCommand {
             accepted as it is (other keys are ignored) for events of your own types: Muster's own (UserCreated, \
             PayloadSent …) are recorded by its commands and refused here — copy a whole data directory with \
             muster backup and muster restore. Lines are committed in batches; a bad line stops the import with \
-            its number, keeping the batches committed before it and nothing of its own.
+            its number, keeping the batches committed before it and nothing of its own. Interrupted (Ctrl-C, \
+            SIGTERM), it stops after the batch being committed and names the last line committed (exit 1).
             """)
 
     @OptionGroup var data: DataOptions
@@ -32,6 +33,7 @@ struct Import: AsyncParsableCommand {
         if file == "-" {
             input = FileHandle.standardInput
         } else {
+            try InputFile.refuseDirectory(file, expected: "a file of JSON lines, or - for stdin")
             guard let handle = FileHandle(forReadingAtPath: file) else {
                 throw CommandFailure.invalid("cannot read \(file): no such file or not readable")
             }
@@ -41,7 +43,9 @@ struct Import: AsyncParsableCommand {
         let log = try data.open(mustExist: false)
         defer { log.close() }
         let progress = Progress("import")
-        var lines = JSONLines { try input.read(upToCount: 1 << 20).map(Array.init) ?? [] }
+        let interruption = Interruption(file: file)
+        interruption.listen()
+        var lines = JSONLines { try interruption.read { try input.read(upToCount: 1 << 20).map(Array.init) ?? [] } }
         var batch: [ImportLine] = []
         var summary = Summary()
         var lastReport = Date.distantPast
@@ -66,11 +70,22 @@ struct Import: AsyncParsableCommand {
             let ready = batch
             batch = []
             batch.reserveCapacity(ready.count)
-            committing = (Task { try await Self.commit(ready, to: log) }, lines.bytesRead)
+            let task = Task {
+                let committed = try await Self.commit(ready, to: log)
+                interruption.committed(committed, through: ready.last?.number ?? 0)
+                return committed
+            }
+            interruption.committing(task)
+            committing = (task, lines.bytesRead)
         }
 
         do {
             while let (number, line) = try lines.next() {
+                if interruption.isStopping {
+                    // The batch being read is left out: the lines committed are whole batches.
+                    try await finishCommitting()
+                    throw CommandFailure.failed(interruption.message)
+                }
                 guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
                 do {
                     batch.append(try ImportLine(line, number: number))
@@ -103,7 +118,7 @@ struct Import: AsyncParsableCommand {
         }
     }
 
-    private struct Summary: Sendable {
+    struct Summary: Sendable {
         var imported = 0
         var duplicates = 0
         var lastPosition: UInt64 = 0

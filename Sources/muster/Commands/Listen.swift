@@ -16,7 +16,8 @@ struct Listen: AsyncParsableCommand {
     @OptionGroup var options: BackendOptions
     @Argument(help: "The topic filter, e.g. /a/b/c, /a/+/c or /a/#.") var topic: String
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-    @Option(help: "First log position to consider (default: only responses from now on).") var from: UInt64?
+    @Option(parsing: .unconditional, help: "First log position to consider (default: only responses from now on).")
+    var from: UInt64?
 
     func run() async throws {
         let filter = try TopicFilter(topic)

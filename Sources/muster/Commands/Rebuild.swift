@@ -24,7 +24,10 @@ struct Rebuild: AsyncParsableCommand {
             throw CommandFailure.invalid(
                 "no projection named \(String(reflecting: unknown)); known: \(known.joined(separator: ", "))")
         }
-        let names = projections.isEmpty ? known : projections
+        // A name given twice is rebuilt once.
+        var requested: [String] = []
+        for name in projections where !requested.contains(name) { requested.append(name) }
+        let names = requested.isEmpty ? known : requested
         let bars = Dictionary(uniqueKeysWithValues: names.map { ($0, Progress("rebuild \($0)")) })
         let stop = StopSignal()
         let work = Task {
@@ -37,7 +40,7 @@ struct Rebuild: AsyncParsableCommand {
         do {
             try await work.value
         } catch  where stop.hasFired {
-            let again = (["muster", "rebuild"] + projections).joined(separator: " ")
+            let again = (["muster", "rebuild"] + requested).joined(separator: " ")
             throw CommandFailure.failed("rebuild interrupted; its progress is kept — run `\(again)` again to resume")
         }
         withExtendedLifetime(stop) {}

@@ -20,8 +20,8 @@ struct Respond: AsyncParsableCommand {
     @Option(help: "The responding device's id.") var deviceId: String
     @Option(help: "The device's name (default: as registered, else its id).") var deviceName: String?
     @Option(help: "The value of the button clicked (0: the app's Submit).") var submitValue = 0
-    @Option(help: "Device latitude, for currentLocation fields.") var latitude: Double?
-    @Option(help: "Device longitude, for currentLocation fields.") var longitude: Double?
+    @Option(parsing: .unconditional, help: "Device latitude, for currentLocation fields.") var latitude: Double?
+    @Option(parsing: .unconditional, help: "Device longitude, for currentLocation fields.") var longitude: Double?
     @Option(help: "Namespace.") var namespace = Names.defaultNamespace
     @Argument(help: ArgumentHelp("The values JSON object, or - for stdin.", valueName: "VALUES_JSON|-"))
     var values: String?

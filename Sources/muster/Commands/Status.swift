@@ -2,13 +2,15 @@ import ArgumentParser
 import EventLog
 import Foundation
 
-/// `muster status`: where the log and its projections stand. Read-only.
+/// `muster status`: where the log and its projections stand. Stores nothing.
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show the log head, projections, map size and statistics (read-only).",
+        abstract: "Show the log head, projections, map size and statistics (stores nothing).",
         discussion: """
             The statistics are shown as the async projection has them; `lag` is how many events it is \
-            behind the head (a running server or `muster rebuild` catches it up).
+            behind the head (a running server or `muster rebuild` catches it up). Like every command that opens \
+            the data directory, it makes a directory readable by other users its owner's only (0700, files 0600), \
+            and says so.
             """)
 
     @OptionGroup var data: DataOptions

@@ -1,11 +1,13 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Muster
 
 /// `muster verify`: checks the log, its indexes and commit chain, every projection against a rebuild, and the blobs.
 struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check event checksums, indexes, the commit chain, projections (against a fresh rebuild) and blobs.",
+        abstract:
+            "Check event checksums, indexes, the commit chain, projections (against a rebuild), blobs, push-source secrets.",
         discussion: "Runs on one read snapshot while the server keeps writing. Exit status 1 when a problem is found.")
 
     @OptionGroup var data: DataOptions
@@ -15,6 +17,8 @@ struct Verify: AsyncParsableCommand {
         let log = try data.open()
         defer { log.close() }
         var report = try await log.verify(progress: PhaseProgress("verify").report)
+        // The secrets the push sources sign with are files beside the log, which a copy can leave behind.
+        for missing in try PushSources(log: log).missingSecrets() { report.add("secrets", missing) }
         report.problems = report.problems.map(\.withCommand)
         if json {
             try Output.json(report)

@@ -11,6 +11,18 @@ struct DataOptions: ParsableArguments {
         help: "Data directory (env MUSTER_DATA, default ./muster-data); created readable by its owner only (0700).")
     var data: String?
 
+    /// An empty directory (`--data "$DIR"` with `DIR` unset) is bad usage: it would make the working directory a
+    /// data directory.
+    func validate() throws {
+        if data?.isEmpty == true {
+            throw ValidationError("--data must not be empty; give a data directory, such as --data ./muster-data")
+        }
+        if data == nil, ProcessInfo.processInfo.environment["MUSTER_DATA"]?.isEmpty == true {
+            throw ValidationError(
+                "MUSTER_DATA is set but empty; set it to a data directory, or unset it for ./muster-data")
+        }
+    }
+
     /// The data directory as given, or from the environment, or the default.
     var directory: URL {
         let path = data ?? ProcessInfo.processInfo.environment["MUSTER_DATA"] ?? "./muster-data"
@@ -25,6 +37,35 @@ struct DataOptions: ParsableArguments {
         configuration.migrations = Migrations.storeMigrations
         configuration.allowOlderFormat = allowOlderFormat
         return configuration
+    }
+
+    /// Runs `body` on the log, closed afterwards. A data directory that did not exist is made for it, and removed
+    /// again when `body` fails having stored nothing: a refused command leaves no data directory behind at a
+    /// mistyped path.
+    func withLog<T>(creating: Bool, _ body: (EventLog) async throws -> T) async throws -> T {
+        let created = creating ? Self.firstMissing(directory) : nil
+        let log = try open(mustExist: !creating)
+        do {
+            let result = try await body(log)
+            log.close()
+            return result
+        } catch {
+            let stored = log.head > 0
+            log.close()
+            if let created, !stored { try? FileManager.default.removeItem(at: created) }
+            throw error
+        }
+    }
+
+    /// The outermost directory of `directory`'s path that does not exist yet; nil when it exists.
+    private static func firstMissing(_ directory: URL) -> URL? {
+        var missing: URL?
+        var url = directory
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
+            missing = url
+            url = url.deletingLastPathComponent()
+        }
+        return missing
     }
 
     /// Opens the log. With `mustExist`, a missing data directory is an error rather than created.
@@ -49,7 +90,7 @@ struct DataOptions: ParsableArguments {
             // Once: the next open finds the modes tight already.
             FileHandle.standardError.write(
                 Data(
-                    "muster: tightened permissions of \(directory.path) to 0700 and its files to 0600 (it held password hashes readable by other users)\n"
+                    "muster: tightened permissions of \(directory.path) to 0700 and its files to 0600: it was readable by other users, and a data directory holds password hashes\n"
                         .utf8))
         }
         return log

@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 import Muster
 import PushProviders
 
@@ -70,9 +71,14 @@ extension StoreError.Remedy {
 }
 
 /// A failure a command reports itself: one line for stderr and the exit status.
-struct CommandFailure: Error {
+///
+/// Throw it from `run`: the parser wraps what `validate` throws and exits 1 (its `errorDescription` keeps the line
+/// readable even then).
+struct CommandFailure: LocalizedError {
     var message: String
     var status: Int32
+
+    var errorDescription: String? { message }
 
     /// Bad usage or invalid input (exit 2).
     static func invalid(_ message: String) -> CommandFailure {
