@@ -152,8 +152,8 @@ public final class MQTTBridge: Service, Sendable {
     }
 
     /// Publishes a settings message to a device (`muster mqtt settings`) and waits for its receipt; nil when none
-    /// came in time. Throws `MusterError` for an unknown device or settings it cannot take, `NotPublished` when the
-    /// broker did not take the message.
+    /// came in time. Throws `MusterError` for an unknown device, settings it cannot take or a topic of another device
+    /// (`SettingsTopicCheck`), `NotPublished` when the broker did not take the message.
     public func sendSettings(_ arguments: [String], to deviceId: String, user: String, namespace: String) async throws
         -> DeviceSettings?
     {
@@ -173,6 +173,7 @@ public final class MQTTBridge: Service, Sendable {
         } catch {
             throw MusterError(.invalidArgument, "\(error)", field: "settings")
         }
+        try SettingsTopicCheck(devices: devices.devices()).check(settings, for: device)
         async let receipt = receipts.next(from: device, within: options.receiptTimeout)
         let outcome = await publish(
             topic: device.subscribeTopic, payload: Array(DeviceMessage(settings: settings).jsonData()))
