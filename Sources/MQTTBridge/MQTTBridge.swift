@@ -24,10 +24,13 @@ public final class MQTTBridge: Service, Sendable {
     let counters: BridgeCounters
     let receipts: Receipts
     let logger: Logger
-    private let client = Mutex<MQTTClient?>(nil)
+    let client = Mutex<MQTTClient?>(nil)
     /// Publish topic → the device publishing there.
-    private let routes = Mutex<[String: MQTTDevice]>([:])
+    let routes = Mutex<[String: MQTTDevice]>([:])
     private let lastFailure = Mutex<String?>(nil)
+    /// Asks `keepSubscriptions()` to bring the subscriptions in line with the devices; requests made while it works
+    /// are one more pass.
+    let subscriptionRequests = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     public init(log: EventLog, options: MQTTBridgeOptions, rules: RuleEngine, logger: Logger) {
         self.options = options
@@ -50,6 +53,7 @@ public final class MQTTBridge: Service, Sendable {
         let start = log.head + 1
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followDevices() }
+            group.addTask { await self.keepSubscriptions() }
             if let prefix = options.topicPrefix {
                 let forwarder = TopicForwarder(
                     log: log, prefix: prefix, publish: { await self.publish(topic: $0, payload: $1) }, logger: logger)
@@ -74,7 +78,7 @@ public final class MQTTBridge: Service, Sendable {
             do {
                 let made = try MQTTClient(options.connection, logger: logger) { [weak self] messages in
                     guard let self else { throw CancellationError() }
-                    try await self.publications.handle(messages, routes: self.routes.withLock { $0 })
+                    try await self.publications.handle(messages, routes: try self.routes(for: messages))
                 }
                 do {
                     try await made.connect(timeout: options.connectTimeout)
@@ -86,6 +90,8 @@ public final class MQTTBridge: Service, Sendable {
                 lastFailure.withLock { $0 = nil }
                 logger.info("MQTT bridge connected to \(options.connection.address)")
                 try await subscribe(routes.withLock { Array($0.keys) })
+                // Devices registered or removed while it connected.
+                subscriptionRequests.continuation.yield()
                 return
             } catch {
                 lastFailure.withLock { $0 = "\(error)" }
@@ -97,18 +103,21 @@ public final class MQTTBridge: Service, Sendable {
         }
     }
 
-    /// Keeps the routes current as devices are registered, moved and removed; subscribes to new publish topics.
+    /// Keeps the routes current as devices are registered, moved and removed; the subscriptions follow
+    /// (`keepSubscriptions()`).
     private func followDevices() async {
         do {
             for try await change in devices.changes() {
                 let topic = change.device.publishTopic
-                switch change.kind {
-                case .registered:
-                    let known = routes.withLock { $0.updateValue(change.device, forKey: topic) != nil }
-                    if !known { try? await subscribe([topic]) }
-                case .removed:
-                    routes.withLock { $0[topic] = nil }
+                routes.withLock { routes in
+                    switch change.kind {
+                    case .registered: routes[topic] = change.device
+                    case .removed:
+                        // Only this device's route: another may have been registered on the topic since.
+                        if routes[topic].map({ Self.isSame($0, change.device) }) == true { routes[topic] = nil }
+                    }
                 }
+                subscriptionRequests.continuation.yield()
             }
         } catch is CancellationError {
         } catch {
@@ -116,7 +125,23 @@ public final class MQTTBridge: Service, Sendable {
         }
     }
 
-    private func subscribe(_ topics: [String]) async throws {
+    /// Where each message's topic leads: the routes, and for a topic they lack the log's devices (a device
+    /// registered a moment ago whose change the routes have not followed yet).
+    private func routes(for messages: [MQTTMessage]) throws -> [String: MQTTDevice] {
+        var routes = routes.withLock { $0 }
+        let missing = Set(messages.map(\.topic)).filter { routes[$0] == nil }
+        guard !missing.isEmpty else { return routes }
+        for device in try devices.devices() where missing.contains(device.publishTopic) {
+            routes[device.publishTopic] = device
+        }
+        return routes
+    }
+
+    static func isSame(_ a: MQTTDevice, _ b: MQTTDevice) -> Bool {
+        a.namespace == b.namespace && a.user == b.user && a.deviceId == b.deviceId
+    }
+
+    func subscribe(_ topics: [String]) async throws {
         guard let client = client.withLock({ $0 }), !topics.isEmpty else { return }
         do {
             try await client.subscribe(topics.sorted())

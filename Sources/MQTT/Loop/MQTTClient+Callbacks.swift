@@ -18,6 +18,10 @@ extension MQTTClient {
             let codes = (0..<Int(count)).map { Int(granted![$0]) }
             MQTTClient.from(userData).subscribed(mid, reasonCodes: codes)
         }
+        mosquitto_unsubscribe_v5_callback_set(handle) { _, userData, mid, _ in
+            // libmosquitto 2.0.11 hands over no UNSUBACK reason codes: the UNSUBACK itself is the answer.
+            MQTTClient.from(userData).acknowledge(mid, reasonCodes: [])
+        }
         mosquitto_message_v5_callback_set(handle) { _, userData, message, _ in
             guard let message = message?.pointee else { return }
             MQTTClient.from(userData).received(message)
