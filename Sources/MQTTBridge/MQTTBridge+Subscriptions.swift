@@ -37,8 +37,9 @@ extension MQTTBridge {
     }
 
     /// The topics to listen on: every device's publish topic as the log has it now (ahead of the routes; a device
-    /// moved is on one of its two topics in every snapshot).
+    /// moved is on one of its two topics in every snapshot), and the new publish topics settings messages await
+    /// their receipts on.
     func wantedTopics() throws -> Set<String> {
-        Set(try devices.publishTopics())
+        Set(try devices.publishTopics()).union(pendingMoves.withLock { Set($0.keys) })
     }
 }

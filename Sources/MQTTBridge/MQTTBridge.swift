@@ -31,6 +31,8 @@ public final class MQTTBridge: Service, Sendable {
     /// Asks `keepSubscriptions()` to bring the subscriptions in line with the devices; requests made while it works
     /// are one more pass.
     let subscriptionRequests = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// New publish topics settings messages give devices, listened on while their receipts are awaited.
+    let pendingMoves = Mutex<[String: PendingMove]>([:])
 
     public init(log: EventLog, options: MQTTBridgeOptions, rules: RuleEngine, logger: Logger) {
         self.options = options
@@ -134,6 +136,10 @@ public final class MQTTBridge: Service, Sendable {
         for device in try devices.devices() where missing.contains(device.publishTopic) {
             routes[device.publishTopic] = device
         }
+        // A new publish topic a settings message gives a device: its receipt comes there.
+        for (topic, move) in pendingMoves.withLock({ $0 }) where routes[topic] == nil && missing.contains(topic) {
+            routes[topic] = move.device
+        }
         return routes
     }
 
@@ -176,36 +182,6 @@ public final class MQTTBridge: Service, Sendable {
         }
     }
 
-    /// Publishes a settings message to a device (`muster mqtt settings`) and waits for its receipt; nil when none
-    /// came in time. Throws `MusterError` for an unknown device, settings it cannot take or a topic of another device
-    /// (`SettingsTopicCheck`), `NotPublished` when the broker did not take the message.
-    public func sendSettings(_ arguments: [String], to deviceId: String, user: String, namespace: String) async throws
-        -> DeviceSettings?
-    {
-        guard
-            let device = routes.withLock({
-                $0.values.first { $0.deviceId == deviceId && $0.user == user && $0.namespace == namespace }
-            })
-        else {
-            throw MusterError(
-                .notFound,
-                "user \(user) has no MQTT device \(deviceId) in namespace \(namespace) (muster devices list --user \(user))",
-                field: "device")
-        }
-        let settings: DeviceSettings
-        do {
-            settings = try DeviceSettings(arguments: arguments)
-        } catch {
-            throw MusterError(.invalidArgument, "\(error)", field: "settings")
-        }
-        try SettingsTopicCheck(devices: devices.devices()).check(settings, for: device)
-        async let receipt = receipts.next(from: device, within: options.receiptTimeout)
-        let outcome = await publish(
-            topic: device.subscribeTopic, payload: Array(DeviceMessage(settings: settings).jsonData()))
-        guard case .delivered = outcome else { throw NotPublished(outcome: outcome) }
-        return await receipt
-    }
-
     /// The connection and what the bridge did, for `muster mqtt status`.
     public var status: MQTTStatus {
         let client = client.withLock { $0 }
@@ -221,6 +197,11 @@ public final class MQTTBridge: Service, Sendable {
 /// The broker did not take a message the bridge published (not connected, refused, no acknowledgement).
 public struct NotPublished: Error, Sendable, CustomStringConvertible {
     let outcome: PushOutcome
+
+    init(outcome: PushOutcome) { self.outcome = outcome }
+
+    /// Nothing was published, for `reason`.
+    init(_ reason: String) { outcome = .retry(status: nil, reason: reason, after: nil) }
     public var description: String {
         switch outcome {
         case .retry(_, let reason, _), .rejected(_, let reason), .unregistered(_, let reason): reason
