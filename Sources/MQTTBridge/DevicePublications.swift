@@ -34,13 +34,22 @@ struct DevicePublications: Sendable {
     /// Records a batch and acts on it; returns once every event is committed (the bridge then acknowledges it).
     /// The batch is written in chunks, in order: each is handed to the writer as soon as it is read, so reading
     /// the rest overlaps writing it.
-    func handle(_ messages: [MQTTMessage], routes: [String: MQTTDevice]) async throws {
+    /// `subscribed`: the topics this server subscribed to; a message on another one came through a subscription
+    /// the broker's session holds for the client id, which the refusal says.
+    func handle(_ messages: [MQTTMessage], routes: [String: MQTTDevice], subscribed: Set<String>) async throws {
         var written: [(Chunk, PendingWrite<[MQTTDevices.Outcome]>)] = []
         var chunk = Chunk()
         for message in messages {
             guard let device = routes[message.topic] else {
+                let foreign =
+                    subscribed.contains(message.topic)
+                    ? ""
+                    : "; this server did not subscribe to it: the broker's session for its client id holds the "
+                        + "subscription, from an earlier run or from another server connecting with the same "
+                        + "--mqtt-client-id"
                 refuse(
-                    message.topic, "no MQTT device publishes on this topic (muster devices register --publish-topic)")
+                    message.topic,
+                    "no MQTT device publishes on this topic (muster devices register --publish-topic)" + foreign)
                 continue
             }
             let publication: DevicePublication

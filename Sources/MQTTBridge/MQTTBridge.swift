@@ -80,7 +80,9 @@ public final class MQTTBridge: Service, Sendable {
             do {
                 let made = try MQTTClient(options.connection, logger: logger) { [weak self] messages in
                     guard let self else { throw CancellationError() }
-                    try await self.publications.handle(messages, routes: try self.routes(for: messages))
+                    try await self.publications.handle(
+                        messages, routes: try self.routes(for: messages),
+                        subscribed: Set(self.client.withLock { $0 }?.subscriptions ?? []))
                 }
                 do {
                     try await made.connect(timeout: options.connectTimeout)
@@ -94,6 +96,7 @@ public final class MQTTBridge: Service, Sendable {
                 try await subscribe(routes.withLock { Array($0.keys) })
                 // Devices registered or removed while it connected.
                 subscriptionRequests.continuation.yield()
+                await watch(made)
                 return
             } catch {
                 lastFailure.withLock { $0 = "\(error)" }
@@ -102,6 +105,27 @@ public final class MQTTBridge: Service, Sendable {
                 try? await Task.sleep(for: pause)
                 pause = min(pause * 2, .seconds(30))
             }
+        }
+    }
+
+    /// Follows the connection until the bridge stops: each reconnect brings the subscriptions in line again (an
+    /// unsubscription that failed while the broker was away), and a session taken over is logged as the error it
+    /// is, with what to do.
+    private func watch(_ client: MQTTClient) async {
+        var takenOver = 0
+        for await state in client.stateUpdates() {
+            if state.isConnected { subscriptionRequests.continuation.yield() }
+            let now = client.counters.sessionsTakenOver
+            guard now > takenOver else { continue }
+            takenOver = now
+            let clientId = String(reflecting: options.connection.clientID)
+            let consequence =
+                "another Muster server, or another MQTT client, connects with the same client id. The two take "
+                + "the session from each other: each gets messages for the other's devices, acknowledges them and "
+                + "refuses them, and they are lost. Give each server its own --mqtt-client-id"
+            logger.error(
+                "MQTT bridge: another connection took this server's session at \(options.connection.address) (client id \(clientId), \(now) time(s) so far): \(consequence)"
+            )
         }
     }
 

@@ -54,6 +54,10 @@ public final class MQTTClient: @unchecked Sendable {
     var refusal: String?
     var connectedOnce = false
     var lastNetworkError: String?
+    /// When the broker last accepted the connection, while it stands.
+    var connectedAt: ContinuousClock.Instant?
+    /// Connections in a row the broker closed within `shortConnection` of accepting them.
+    var shortConnections = 0
 
     /// Makes a client; nothing is connected until `connect(timeout:)`.
     ///
