@@ -34,13 +34,22 @@ struct DevicePublications: Sendable {
     /// Records a batch and acts on it; returns once every event is committed (the bridge then acknowledges it).
     /// The batch is written in chunks, in order: each is handed to the writer as soon as it is read, so reading
     /// the rest overlaps writing it.
-    func handle(_ messages: [MQTTMessage], routes: [String: MQTTDevice]) async throws {
+    /// `subscribed`: the topics this server subscribed to; a message on another one came through a subscription
+    /// the broker's session holds for the client id, which the refusal says.
+    func handle(_ messages: [MQTTMessage], routes: [String: MQTTDevice], subscribed: Set<String>) async throws {
         var written: [(Chunk, PendingWrite<[MQTTDevices.Outcome]>)] = []
         var chunk = Chunk()
         for message in messages {
             guard let device = routes[message.topic] else {
+                let foreign =
+                    subscribed.contains(message.topic)
+                    ? ""
+                    : "; this server did not subscribe to it: the broker's session for its client id holds the "
+                        + "subscription, from an earlier run or from another server connecting with the same "
+                        + "--mqtt-client-id"
                 refuse(
-                    message.topic, "no MQTT device publishes on this topic (muster devices register --publish-topic)")
+                    message.topic,
+                    "no MQTT device publishes on this topic (muster devices register --publish-topic)" + foreign)
                 continue
             }
             let publication: DevicePublication
@@ -74,7 +83,7 @@ struct DevicePublications: Sendable {
                 counters.add(\.duplicates)
                 // The same settings sent again bring a receipt identical to the last one: it still answers the
                 // command waiting now (a redelivered receipt holds the device's settings just the same).
-                if let settings = publication.settings { receipts.received(settings, from: device) }
+                if let settings = receipt(publication, from: device) { receipts.received(settings, from: device) }
             case .refused(let error): refuse(chunk.reports[index].topic, error.message)
             }
         }
@@ -146,10 +155,27 @@ struct DevicePublications: Sendable {
                         namespace: device.namespace))
             }
         }
-        if let settings = publication.settings {
+        if let settings = receipt(publication, from: device) {
             await learnTopics(from: settings, of: device)
             receipts.received(settings, from: device)
         }
+    }
+
+    /// The settings of a receipt the device sent itself; nil (a refused part, logged) when its `iPhoneID` names
+    /// another device than the one publishing on this topic: another phone set to this device's publish topic must
+    /// neither move this device nor answer a command waiting on it.
+    private func receipt(_ publication: DevicePublication, from device: MQTTDevice) -> DeviceSettings? {
+        guard let settings = publication.settings else { return nil }
+        if let sender = publication.iPhoneID, sender.caseInsensitiveCompare(device.deviceId) != .orderedSame {
+            counters.add(\.refusedParts)
+            let problem =
+                "a settings receipt on its publish topic \(device.publishTopic) names iPhoneID \(sender), another "
+                + "device; recorded but not applied (the device keeps its topics, no mqtt settings command is "
+                + "answered): that phone publishes on this device's topic; give it a topic of its own"
+            logger.warning("MQTT device \(device.deviceId) of \(device.user): \(problem)")
+            return nil
+        }
+        return settings
     }
 
     /// A receipt names the device's topics now: its first `SubscribeTopic` (where Muster publishes to it) and its

@@ -24,10 +24,15 @@ public final class MQTTBridge: Service, Sendable {
     let counters: BridgeCounters
     let receipts: Receipts
     let logger: Logger
-    private let client = Mutex<MQTTClient?>(nil)
+    let client = Mutex<MQTTClient?>(nil)
     /// Publish topic → the device publishing there.
-    private let routes = Mutex<[String: MQTTDevice]>([:])
+    let routes = Mutex<[String: MQTTDevice]>([:])
     private let lastFailure = Mutex<String?>(nil)
+    /// Asks `keepSubscriptions()` to bring the subscriptions in line with the devices; requests made while it works
+    /// are one more pass.
+    let subscriptionRequests = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// New publish topics settings messages give devices, listened on while their receipts are awaited.
+    let pendingMoves = Mutex<[String: PendingMove]>([:])
 
     public init(log: EventLog, options: MQTTBridgeOptions, rules: RuleEngine, logger: Logger) {
         self.options = options
@@ -50,6 +55,7 @@ public final class MQTTBridge: Service, Sendable {
         let start = log.head + 1
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followDevices() }
+            group.addTask { await self.keepSubscriptions() }
             if let prefix = options.topicPrefix {
                 let forwarder = TopicForwarder(
                     log: log, prefix: prefix, publish: { await self.publish(topic: $0, payload: $1) }, logger: logger)
@@ -74,7 +80,9 @@ public final class MQTTBridge: Service, Sendable {
             do {
                 let made = try MQTTClient(options.connection, logger: logger) { [weak self] messages in
                     guard let self else { throw CancellationError() }
-                    try await self.publications.handle(messages, routes: self.routes.withLock { $0 })
+                    try await self.publications.handle(
+                        messages, routes: try self.routes(for: messages),
+                        subscribed: Set(self.client.withLock { $0 }?.subscriptions ?? []))
                 }
                 do {
                     try await made.connect(timeout: options.connectTimeout)
@@ -86,6 +94,9 @@ public final class MQTTBridge: Service, Sendable {
                 lastFailure.withLock { $0 = nil }
                 logger.info("MQTT bridge connected to \(options.connection.address)")
                 try await subscribe(routes.withLock { Array($0.keys) })
+                // Devices registered or removed while it connected.
+                subscriptionRequests.continuation.yield()
+                await watch(made)
                 return
             } catch {
                 lastFailure.withLock { $0 = "\(error)" }
@@ -97,18 +108,42 @@ public final class MQTTBridge: Service, Sendable {
         }
     }
 
-    /// Keeps the routes current as devices are registered, moved and removed; subscribes to new publish topics.
+    /// Follows the connection until the bridge stops: each reconnect brings the subscriptions in line again (an
+    /// unsubscription that failed while the broker was away), and a session taken over is logged as the error it
+    /// is, with what to do.
+    private func watch(_ client: MQTTClient) async {
+        var takenOver = 0
+        for await state in client.stateUpdates() {
+            if state.isConnected { subscriptionRequests.continuation.yield() }
+            let now = client.counters.sessionsTakenOver
+            guard now > takenOver else { continue }
+            takenOver = now
+            let clientId = String(reflecting: options.connection.clientID)
+            let consequence =
+                "another Muster server, or another MQTT client, connects with the same client id. The two take "
+                + "the session from each other: each gets messages for the other's devices, acknowledges them and "
+                + "refuses them, and they are lost. Give each server its own --mqtt-client-id"
+            logger.error(
+                "MQTT bridge: another connection took this server's session at \(options.connection.address) (client id \(clientId), \(now) time(s) so far): \(consequence)"
+            )
+        }
+    }
+
+    /// Keeps the routes current as devices are registered, moved and removed; the subscriptions follow
+    /// (`keepSubscriptions()`).
     private func followDevices() async {
         do {
             for try await change in devices.changes() {
                 let topic = change.device.publishTopic
-                switch change.kind {
-                case .registered:
-                    let known = routes.withLock { $0.updateValue(change.device, forKey: topic) != nil }
-                    if !known { try? await subscribe([topic]) }
-                case .removed:
-                    routes.withLock { $0[topic] = nil }
+                routes.withLock { routes in
+                    switch change.kind {
+                    case .registered: routes[topic] = change.device
+                    case .removed:
+                        // Only this device's route: another may have been registered on the topic since.
+                        if routes[topic].map({ Self.isSame($0, change.device) }) == true { routes[topic] = nil }
+                    }
                 }
+                subscriptionRequests.continuation.yield()
             }
         } catch is CancellationError {
         } catch {
@@ -116,7 +151,27 @@ public final class MQTTBridge: Service, Sendable {
         }
     }
 
-    private func subscribe(_ topics: [String]) async throws {
+    /// Where each message's topic leads: the routes, and for a topic they lack the log's devices (a device
+    /// registered a moment ago whose change the routes have not followed yet).
+    private func routes(for messages: [MQTTMessage]) throws -> [String: MQTTDevice] {
+        var routes = routes.withLock { $0 }
+        let missing = Set(messages.map(\.topic)).filter { routes[$0] == nil }
+        guard !missing.isEmpty else { return routes }
+        for device in try devices.devices() where missing.contains(device.publishTopic) {
+            routes[device.publishTopic] = device
+        }
+        // A new publish topic a settings message gives a device: its receipt comes there.
+        for (topic, move) in pendingMoves.withLock({ $0 }) where routes[topic] == nil && missing.contains(topic) {
+            routes[topic] = move.device
+        }
+        return routes
+    }
+
+    static func isSame(_ a: MQTTDevice, _ b: MQTTDevice) -> Bool {
+        a.namespace == b.namespace && a.user == b.user && a.deviceId == b.deviceId
+    }
+
+    func subscribe(_ topics: [String]) async throws {
         guard let client = client.withLock({ $0 }), !topics.isEmpty else { return }
         do {
             try await client.subscribe(topics.sorted())
@@ -151,35 +206,6 @@ public final class MQTTBridge: Service, Sendable {
         }
     }
 
-    /// Publishes a settings message to a device (`muster mqtt settings`) and waits for its receipt; nil when none
-    /// came in time. Throws `MusterError` for an unknown device or settings it cannot take, `NotPublished` when the
-    /// broker did not take the message.
-    public func sendSettings(_ arguments: [String], to deviceId: String, user: String, namespace: String) async throws
-        -> DeviceSettings?
-    {
-        guard
-            let device = routes.withLock({
-                $0.values.first { $0.deviceId == deviceId && $0.user == user && $0.namespace == namespace }
-            })
-        else {
-            throw MusterError(
-                .notFound,
-                "user \(user) has no MQTT device \(deviceId) in namespace \(namespace) (muster devices list --user \(user))",
-                field: "device")
-        }
-        let settings: DeviceSettings
-        do {
-            settings = try DeviceSettings(arguments: arguments)
-        } catch {
-            throw MusterError(.invalidArgument, "\(error)", field: "settings")
-        }
-        async let receipt = receipts.next(from: device, within: options.receiptTimeout)
-        let outcome = await publish(
-            topic: device.subscribeTopic, payload: Array(DeviceMessage(settings: settings).jsonData()))
-        guard case .delivered = outcome else { throw NotPublished(outcome: outcome) }
-        return await receipt
-    }
-
     /// The connection and what the bridge did, for `muster mqtt status`.
     public var status: MQTTStatus {
         let client = client.withLock { $0 }
@@ -195,6 +221,11 @@ public final class MQTTBridge: Service, Sendable {
 /// The broker did not take a message the bridge published (not connected, refused, no acknowledgement).
 public struct NotPublished: Error, Sendable, CustomStringConvertible {
     let outcome: PushOutcome
+
+    init(outcome: PushOutcome) { self.outcome = outcome }
+
+    /// Nothing was published, for `reason`.
+    init(_ reason: String) { outcome = .retry(status: nil, reason: reason, after: nil) }
     public var description: String {
         switch outcome {
         case .retry(_, let reason, _), .rejected(_, let reason), .unregistered(_, let reason): reason

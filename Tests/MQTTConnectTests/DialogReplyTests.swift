@@ -73,6 +73,27 @@ import Testing
         #expect(try Fixture.read(#"{"iPhoneID": "X", "age": "42"}"#).get().reply == nil)
     }
 
+    /// Seed 001's Slider is continuous: an integer field sent as one (a range of over 100 steps) gets the fraction
+    /// it shows, taken as the nearest whole number; a Stepper's or NumberField's fraction is not rounded (validation
+    /// refuses it).
+    @Test func aSlidersFractionForAnIntegerFieldIsRoundedAndOnlyASlidersIs() throws {
+        let payload = Fixture.payload(
+            #"""
+            {"id": "kg", "type": "inputInteger", "minValue": 0, "maxValue": 300, "default": 70},
+            {"id": "count", "type": "inputInteger", "minValue": 1, "maxValue": 5},
+            {"id": "age", "type": "inputInteger"},
+            {"id": "litre", "type": "inputReal", "minValue": 0, "maxValue": 1}
+            """#)
+        let mapping = DialogMapping(payload: payload, title: nil, body: nil, messageID: Fixture.messageID)
+        #expect(mapping.message.inputFields?.map(\.type) == [.slider, .stepper, .numberField, .slider])
+        let reply = DialogReply(
+            messageID: Fixture.messageID, submitValue: 0,
+            members: ["kg": 81.62, "count": 2.5, "age": 41.2, "litre": 0.37])
+        let response = reply.response(answering: payload, responder: responder).response
+        #expect(response.values == ["kg": 82, "count": 2.5, "age": 41.2, "litre": 0.37])
+        #expect(payload.validate(response: response).map(\.path) == ["values.count", "values.age"])
+    }
+
     @Test func valuesOfTheWrongFormReachValidationAndAreRefusedThere() throws {
         let payload = Fixture.payload(
             #"{"id": "glasses", "type": "checkbox"}, {"id": "count", "type": "inputInteger", "minValue": 1, "maxValue": 5}"#

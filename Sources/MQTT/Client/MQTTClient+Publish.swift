@@ -81,7 +81,7 @@ extension MQTTClient {
 
     /// Runs `send` under the lock while connected, registers a waiter for the packet identifier it returns (nil: no
     /// acknowledgement expected), wakes the loop to write, and waits for the acknowledgement or `timeout`.
-    private func awaitAcknowledgement(
+    func awaitAcknowledgement(
         timeout: Duration, kind: Waiter.Kind, _ send: (inout ClientState) throws -> Int32?
     ) async throws -> [Int] {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Int], any Error>) in
@@ -130,6 +130,8 @@ extension MQTTClient {
                 switch waiter.kind {
                 case .publish(let topic): "PUBACK for the publish to \(topic)"
                 case .subscribe(let filters): "SUBACK for the subscription to \(filters.joined(separator: ", "))"
+                case .unsubscribe(let filters):
+                    "UNSUBACK for the unsubscription from \(filters.joined(separator: ", "))"
                 }
             waiter.continuation.resume(
                 throwing: MQTTError(
@@ -166,7 +168,7 @@ extension MQTTClient {
             } else {
                 waiter.continuation.resume(returning: [])
             }
-        case .subscribe:
+        case .subscribe, .unsubscribe:
             waiter.continuation.resume(returning: reasonCodes)
         }
         return true

@@ -5,7 +5,8 @@ import Synchronization
 
 /// One connection to an MQTT broker through libmosquitto, with its network loop on a dedicated thread.
 ///
-/// Make it with a configuration and the handler of inbound messages, `connect()`, `subscribe(_:)`, then
+/// Make it with a configuration and the handler of inbound messages, `connect()`, `subscribe(_:)` (and
+/// `unsubscribe(_:)`), then
 /// `publish(topic:payload:qos:retain:timeout:)` from any task; `shutdown()` disconnects and ends the thread.
 ///
 /// **Inbound messages are acknowledged only after the handler returned.** The loop does not use
@@ -35,7 +36,8 @@ import Synchronization
 /// the next batch is already on its way while one is handled, and is read from the socket right after the PUBACKs.
 ///
 /// Thread use of the `mosquitto *` handle: the loop thread makes all network calls, runs every callback and destroys
-/// the handle; other threads call only `mosquitto_publish_v5` and `mosquitto_subscribe_multiple`, which libmosquitto
+/// the handle; other threads call only `mosquitto_publish_v5`, `mosquitto_subscribe_multiple` and
+/// `mosquitto_unsubscribe_multiple`, which libmosquitto
 /// makes thread-safe in threaded mode, and only under `shared`'s lock while the handle is not destroyed.
 public final class MQTTClient: @unchecked Sendable {
     /// The configuration it was made with.
@@ -52,6 +54,10 @@ public final class MQTTClient: @unchecked Sendable {
     var refusal: String?
     var connectedOnce = false
     var lastNetworkError: String?
+    /// When the broker last accepted the connection, while it stands.
+    var connectedAt: ContinuousClock.Instant?
+    /// Connections in a row the broker closed within `shortConnection` of accepting them.
+    var shortConnections = 0
 
     /// Makes a client; nothing is connected until `connect(timeout:)`.
     ///

@@ -50,6 +50,10 @@ public struct MQTTCounters: Sendable, Hashable {
     public var connectsFailed = 0
     /// Topic filters the broker refused to subscribe.
     public var subscriptionsRefused = 0
+    /// Times the broker gave the session to another connection with the same client id: it said so (MQTT 5
+    /// DISCONNECT 0x8E, session taken over), or — as mosquitto 2.0, which just closes the connection — it closed
+    /// `MQTTClient.takeoverSign` connections in a row within seconds of accepting them.
+    public var sessionsTakenOver = 0
 
     public init() {}
 }

@@ -6,7 +6,7 @@ struct ClientState {
     var phase = Phase.new
     var connection = MQTTConnectionState.connecting
     var counters = MQTTCounters()
-    /// Publishes and subscriptions awaiting PUBACK or SUBACK, by packet identifier (one counter for both).
+    /// Publishes, subscriptions and unsubscriptions awaiting PUBACK, SUBACK or UNSUBACK, by packet identifier (one counter for both).
     var waiters: [Int32: Waiter] = [:]
     /// When the network loop last looked for waiters past their deadline.
     var lastExpiryCheck = ContinuousClock.now
@@ -27,15 +27,16 @@ struct ClientState {
     }
 }
 
-/// A publish or subscribe waiting for the broker's acknowledgement.
+/// A publish, subscribe or unsubscribe waiting for the broker's acknowledgement.
 struct Waiter {
     enum Kind {
         case publish(topic: String)
         case subscribe(filters: [String])
+        case unsubscribe(filters: [String])
     }
 
     let kind: Kind
-    /// Resumed with the granted QoS values (subscribe) or nothing (publish).
+    /// Resumed with the granted QoS values (subscribe) or nothing (publish, unsubscribe).
     let continuation: CheckedContinuation<[Int], any Error>
     /// When it fails for want of an answer (the network loop looks, at least once a second).
     let deadline: ContinuousClock.Instant

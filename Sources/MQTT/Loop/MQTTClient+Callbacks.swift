@@ -18,6 +18,10 @@ extension MQTTClient {
             let codes = (0..<Int(count)).map { Int(granted![$0]) }
             MQTTClient.from(userData).subscribed(mid, reasonCodes: codes)
         }
+        mosquitto_unsubscribe_v5_callback_set(handle) { _, userData, mid, _ in
+            // libmosquitto 2.0.11 hands over no UNSUBACK reason codes: the UNSUBACK itself is the answer.
+            MQTTClient.from(userData).acknowledge(mid, reasonCodes: [])
+        }
         mosquitto_message_v5_callback_set(handle) { _, userData, message, _ in
             guard let message = message?.pointee else { return }
             MQTTClient.from(userData).received(message)
@@ -53,6 +57,7 @@ extension MQTTClient {
         failedAttempts = 0
         refusal = nil
         connectedOnce = true
+        connectedAt = .now
         let (waiter, resubscribe) = shared.withLock { state in
             state.counters.connects += 1
             state.set(.connected(sessionPresent: sessionPresent))
@@ -72,9 +77,10 @@ extension MQTTClient {
         waiter?.resume()
     }
 
-    /// The connection ended: lost, refused, or closed by `shutdown()`.
+    /// The connection ended: lost, refused, taken over, or closed by `shutdown()`.
     private func disconnected(rc: Int32) {
-        let reason = refusal ?? "connection lost: \(Self.disconnectText(rc))"
+        let takenOver = sessionTakenOver(rc: rc)
+        let reason = refusal ?? (takenOver ? takeoverText(rc: rc) : "connection lost: \(Self.disconnectText(rc))")
         // `shutdown()`'s own DISCONNECT ends here too; that is no loss.
         let (wasConnected, connectWaiter) = shared.withLock {
             state -> (Bool, CheckedContinuation<Void, any Error>?) in
@@ -87,6 +93,7 @@ extension MQTTClient {
             }
             let wasConnected = state.connection.isConnected
             if wasConnected { state.counters.disconnects += 1 }
+            if takenOver { state.counters.sessionsTakenOver += 1 }
             state.set(.reconnecting(reason: reason, attempt: failedAttempts))
             return (wasConnected, nil)
         }
@@ -99,6 +106,34 @@ extension MQTTClient {
             logger.warning(
                 "MQTT disconnected", metadata: ["broker": "\(configuration.address)", "reason": "\(reason)"])
         }
+    }
+
+    /// Connections in a row closed this soon after CONNACK are the sign of a takeover.
+    static let shortConnection = Duration.seconds(5)
+    /// How many such connections in a row are taken for a takeover: one may be a broker restarting.
+    static let takeoverSign = 3
+
+    /// Whether the connection ended because another connection took the session: the broker said so (MQTT 5
+    /// DISCONNECT 0x8E), or it closed `takeoverSign` connections in a row within `shortConnection` of accepting
+    /// them — mosquitto 2.0.11 closes the old connection without a DISCONNECT, and libmosquitto reconnects at once,
+    /// so two clients with one id take the session from each other about once a second.
+    private func sessionTakenOver(rc: Int32) -> Bool {
+        let lasted = connectedAt.map { ContinuousClock.now - $0 }
+        connectedAt = nil
+        if rc == Int32(MQTT_RC_SESSION_TAKEN_OVER.rawValue) { return true }
+        guard let lasted, rc != MOSQ_ERR_SUCCESS.rawValue else { return false }
+        shortConnections = lasted < Self.shortConnection ? shortConnections + 1 : 0
+        return shortConnections >= Self.takeoverSign
+    }
+
+    /// Why the connection ended when another connection took the session, naming the client id.
+    private func takeoverText(rc: Int32) -> String {
+        let how =
+            rc == Int32(MQTT_RC_SESSION_TAKEN_OVER.rawValue)
+            ? "DISCONNECT 0x8E" : "it closed \(shortConnections) connections in a row within seconds of accepting them"
+        return "session taken over: the broker gave the session of client id "
+            + "\(String(reflecting: configuration.clientID)) to another connection with the same client id (\(how)); "
+            + "each client needs its own client id"
     }
 
     private func subscribed(_ mid: Int32, reasonCodes: [Int]) {

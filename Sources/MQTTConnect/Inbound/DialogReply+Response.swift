@@ -15,7 +15,8 @@ extension DialogReply {
     /// Rebuilds the response object for `payload`, the form of the DialogMessage this reply answers.
     ///
     /// Each value field takes the picked choice (`musterValue` under `musterField`), else the reply's member of
-    /// its id converted as the widget sends it (a Switch's "True"/"False", a number typed as text), else — when
+    /// its id converted as the widget sends it (a Switch's "True"/"False", a number typed as text, a Slider's
+    /// fraction for an integer field rounded), else — when
     /// the member is absent or empty text — the field's default, else null; `submitValue` is the picked button's
     /// value, else 0. The values are not checked here: validate the response against the payload.
     public func response(answering payload: Payload, responder: Responder) -> ReplyResponse {
@@ -50,6 +51,11 @@ extension DialogReply {
         case (.inputInteger, .string(let text)), (.inputReal, .string(let text)):
             guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else { return value }
             return .number(number)
+        case (.inputInteger(let number), .number(let sent))
+        where sent.isFinite && DialogMapping.Builder.widget(field, number) == .slider:
+            // Seed 001's Slider is continuous (0…1, default 0.5): it sends the fraction it shows, so an integer
+            // field sent as one takes the nearest whole number.
+            return .number(sent.rounded())
         default:
             return value
         }

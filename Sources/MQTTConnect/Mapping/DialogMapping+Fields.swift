@@ -28,16 +28,12 @@ extension DialogMapping.Builder {
 
     mutating func addNumber(_ field: Field, _ number: NumberField) {
         guard let id = field.id else { return uncarried.append(UncarriedField(field, reason: Self.noID)) }
-        let declaresRange = field.json["minValue"] != nil && field.json["maxValue"] != nil
         var label = field.label.text ?? ""
-        let kind: DialogInputField.Kind
+        let kind = Self.widget(field, number)
         let defaultValue: JSONValue?
-        if declaresRange || number.flavor == .slider {
-            let steps = number.maxValue - number.minValue
-            kind = number.isInteger && steps <= Self.stepperSteps ? .stepper : .slider
+        if kind != .numberField {
             defaultValue = .number(number.defaultValue ?? number.minValue)
         } else {
-            kind = .numberField
             defaultValue = number.defaultValue.map { .string(JSONValue.number($0).description) }
             if !number.units.isEmpty { label = label.isEmpty ? number.units : "\(label) (\(number.units))" }
         }
@@ -45,6 +41,15 @@ extension DialogMapping.Builder {
             DialogInputField(
                 label: label, key: id, type: kind, defaultValue: defaultValue, instantSender: false,
                 required: !field.acceptsNull, minimumValue: number.minValue, maximumValue: number.maxValue))
+    }
+
+    /// How a number field is shown: a Stepper or Slider when it declares its range or is a slider (a Stepper for
+    /// an integer of at most `stepperSteps` steps), else a NumberField.
+    static func widget(_ field: Field, _ number: NumberField) -> DialogInputField.Kind {
+        let declaresRange = field.json["minValue"] != nil && field.json["maxValue"] != nil
+        guard declaresRange || number.flavor == .slider else { return .numberField }
+        let steps = number.maxValue - number.minValue
+        return number.isInteger && steps <= stepperSteps ? .stepper : .slider
     }
 
     mutating func addText(_ field: Field, _ text: TextInputField) {

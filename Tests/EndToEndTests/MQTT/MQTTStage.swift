@@ -124,14 +124,17 @@ struct MQTTStage {
         }
     }
 
-    /// Waits (bounded) until the bridge is subscribed to `topic` (`GET /api/v1/mqtt/status`).
-    func waitForSubscription(_ topic: String, seconds: Double = 20) async throws {
+    /// Waits (bounded) until the bridge is subscribed to `topic` (`GET /api/v1/mqtt/status`), or with `gone` until
+    /// it is not any more.
+    func waitForSubscription(_ topic: String, gone: Bool = false, seconds: Double = 20) async throws {
         let ada = try await server.login("ada", password: "secret-ada")
         let deadline = ContinuousClock.now + .seconds(seconds)
         while true {
             let status = try await server.send("GET", "api/v1/mqtt/status", token: ada)
-            if (status.object["subscriptions"] as? [String])?.contains(topic) == true { return }
-            try #require(ContinuousClock.now < deadline, "the bridge subscribed to \(topic): \(status.text)")
+            if (status.object["subscriptions"] as? [String])?.contains(topic) == !gone { return }
+            try #require(
+                ContinuousClock.now < deadline,
+                "the bridge \(gone ? "unsubscribed from" : "subscribed to") \(topic): \(status.text)")
             try await Task.sleep(for: .milliseconds(50))
         }
     }

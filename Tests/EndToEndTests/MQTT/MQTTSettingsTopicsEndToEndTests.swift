@@ -1,0 +1,107 @@
+import Foundation
+import MQTT
+import MQTTTesting
+import Testing
+
+extension MQTTEndToEndTests {
+    /// A device's topics are its own: a settings message cannot give a phone another device's topic, and a receipt
+    /// from another phone on a device's publish topic does not move that device.
+    @Suite(.serialized) struct MQTTSettingsTopicsEndToEndTests {
+        static let annIn = "phones/ann/in"
+        static let annOut = "phones/ann/out"
+
+        /// Registers Ann and her phone next to Joe's.
+        static func addAnn(_ stage: MQTTStage) async throws {
+            for arguments in [
+                ["users", "add", "ann", "--password-stdin"],
+                [
+                    "devices", "register", "--user", "ann", "--device-id", "ANNPHONE", "--device-name", "Ann's iPhone",
+                    "--platform", "mqtt", "--token", annIn, "--publish-topic", annOut,
+                ],
+            ] {
+                let done = try await stage.server.run(arguments + stage.server.data, stdin: "secret-ann\n")
+                try #require(done.status == 0, "\(done)")
+            }
+            try await stage.waitForSubscription(annOut)
+        }
+
+        @Test func aSettingsMessageCannotGiveAPhoneAnotherDevicesTopicAndNothingIsSent() async throws {
+            try await MQTTStage.with(serveArguments: ["--mqtt-receipt-timeout", "1"]) { stage in
+                try await Self.addAnn(stage)
+                // Ann's phone, played by a client that may read her topic.
+                let annPhone = try await MQTTTesting.MQTTDevice(
+                    stage.broker.configuration(user: "muster", clientID: "ann-iphone"))
+                do {
+                    try await annPhone.subscribe(Self.annIn)
+                    let environment = try await MQTTDeviceContentEndToEndTests.loggedInAsAda(stage)
+                    let command = ["mqtt", "settings", "--user", "ann", "ANNPHONE"]
+                    let joesTopic = try await stage.server.run(
+                        command + ["PublishTopic=\(MQTTStage.outTopic)"], environment: environment)
+                    #expect(joesTopic.status != 0, "\(joesTopic)")
+                    #expect(
+                        joesTopic.stderr.contains(
+                            "PublishTopic=\(MQTTStage.outTopic) is already the publish topic of device "
+                                + "\"\(MQTTStage.deviceId)\" of user joe"), "\(joesTopic)")
+
+                    let ada = try await stage.server.login("ada", password: "secret-ada")
+                    for filter in [MQTTStage.inTopic, "phones/joe/#", "phones/+/out"] {
+                        let answer = try await stage.server.send(
+                            "POST", "api/v1/mqtt/devices/ANNPHONE/settings", token: ada,
+                            json: #"{"user":"ann","settings":["SubscribeTopic=\#(Self.annIn),\#(filter)"]}"#)
+                        #expect(answer.status == 409, "\(filter): \(answer.text)")
+                        #expect(answer.text.contains("SubscribeTopic=\(filter) would receive"), "\(answer.text)")
+                        #expect(answer.text.contains(MQTTStage.deviceId), "\(answer.text)")
+                    }
+
+                    // Nothing was published to Ann's phone: the first message it gets is the next, accepted one.
+                    let accepted = try await stage.server.run(command + ["IntervalCycle=700"], environment: environment)
+                    try #require(accepted.status == 0, "\(accepted)")
+                    let first = try #require(try await annPhone.messages(count: 1, timeout: .seconds(20)).first)
+                    let message = try #require(
+                        try JSONSerialization.jsonObject(with: Data(first.payload)) as? [String: Any])
+                    #expect(
+                        NSDictionary(dictionary: message).isEqual(to: ["Settings": ["IntervalCycle": 700]]),
+                        "\(message)")
+                    let listed = try await stage.server.run(["devices", "list", "--json"] + stage.server.data)
+                    #expect(listed.stdout.contains(#""publishTopic":"\#(Self.annOut)""#), "\(listed.stdout)")
+                    #expect(listed.stdout.contains(#""token":"\#(Self.annIn)""#), "\(listed.stdout)")
+                } catch {
+                    await annPhone.close()
+                    throw error
+                }
+                await annPhone.close()
+            }
+        }
+
+        @Test func aReceiptFromAnotherPhoneOnADevicesTopicDoesNotMoveTheDevice() async throws {
+            try await MQTTStage.with { stage in
+                // Ann's phone set (wrongly) to publish on Joe's topic: its receipt names Ann's phone.
+                let receipt: [String: Any] = [
+                    "iPhoneID": "ANNPHONE",
+                    "Settings": [
+                        "SubscribeTopic": [Self.annIn], "PublishTopic": MQTTStage.outTopic, "IntervalCycle": 500,
+                    ],
+                ]
+                try await stage.phone.publish(
+                    String(decoding: try JSONSerialization.data(withJSONObject: receipt), as: UTF8.self),
+                    to: MQTTStage.outTopic)
+                let counts = try await stage.waitForCounts { $0["refusedParts"] ?? 0 >= 1 }
+                #expect(counts["refusedParts"] == 1, "\(counts)")
+                #expect(counts["recorded"] == 1, "recorded all the same: \(counts)")
+                let listed = try await stage.server.run(["devices", "list", "--json"] + stage.server.data)
+                #expect(listed.stdout.contains(#""token":"\#(MQTTStage.inTopic)""#), "\(listed.stdout)")
+                #expect(!listed.stdout.contains(Self.annIn), "\(listed.stdout)")
+
+                // Joe's forms still go to Joe's phone.
+                let sent = try await stage.server.run(
+                    [
+                        "send", "--to", "joe", "--title", "For Joe", "--body", "only", "--json",
+                        MQTTDeviceContentEndToEndTests.form,
+                    ] + stage.server.data)
+                try #require(sent.status == 0, "\(sent)")
+                let dialog = try #require(try await stage.nextOnPhone()["DialogMessage"] as? [String: Any])
+                #expect(dialog["Maintitle"] as? String == "For Joe")
+            }
+        }
+    }
+}
