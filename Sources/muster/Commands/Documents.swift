@@ -12,7 +12,7 @@ struct Documents: AsyncParsableCommand {
 
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Upload a file; prints {name, size, blob}.",
+            abstract: "Upload a file; prints {name, size} (and blob, its content's digest, on a data directory).",
             discussion: """
                 The kind is guessed from the extension (m4a/mp3/wav/aac audio, jpg/jpeg/png/heic image, \
                 mp4/mov/m4v video), else from the content; pass --kind to say it. The file's first bytes must \
