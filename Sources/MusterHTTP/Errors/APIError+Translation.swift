@@ -169,6 +169,9 @@ extension APIError {
         case is Int.Type, is Int64.Type, is UInt64.Type: "an integer"
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
+        // JSONDecoder names an object or array it wanted by the Swift type it reads one into.
+        case is [String: Any].Type: "a JSON object"
+        case is [Any].Type: "a JSON array"
         default: "a \(type)"
         }
     }
