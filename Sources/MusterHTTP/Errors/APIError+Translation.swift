@@ -175,12 +175,10 @@ extension APIError {
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
         case is UUID.Type: "a UUID such as 3f2c1a9e-7b1d-4c2e-9f00-1a2b3c4d5e6f"
-        default:
-            switch String(describing: type) {
-            case let name where name.hasPrefix("Dictionary<"): "a JSON object"
-            case let name where name.hasPrefix("Array<"): "a JSON array"
-            default: "a \(type)"
-            }
+        // JSONDecoder names an object or array it wanted by the Swift type it reads one into.
+        case is [String: Any].Type: "a JSON object"
+        case is [Any].Type: "a JSON array"
+        default: "a \(type)"
         }
     }
 

@@ -7,9 +7,14 @@ import MusterWire
 struct SendMQTTOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The tab the MQTT Connect app switches to.", valueName: "QR|NFC|Camera"))
     var mqttSwitchToTab: String?
-    @Option(help: ArgumentHelp("Milliseconds before the app switches tab.", valueName: "MS")) var mqttSwitchDelay: Int?
-    @Option(help: ArgumentHelp("The alert sound the app plays.", valueName: "N")) var mqttAlertCode: Int?
-    @Option(help: ArgumentHelp("Milliseconds the torch flashes.", valueName: "MS")) var mqttFlashDuration: Int?
+    // Unconditional: a negative number is the value (`--mqtt-alert-code -1`, or `--mqtt-switch-delay -5` refused with
+    // why), not taken for an option, which would be refused as a missing value.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Milliseconds before the app switches tab.", valueName: "MS"))
+    var mqttSwitchDelay: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The alert sound the app plays.", valueName: "N"))
+    var mqttAlertCode: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Milliseconds the torch flashes.", valueName: "MS"))
+    var mqttFlashDuration: Int?
     @Option(
         help: ArgumentHelp(
             "An input field (by id) whose value the app sends alone as soon as it is entered; that value answers the "

@@ -130,13 +130,18 @@ extension MQTTEndToEndTests {
             let data = ["--data", work.url.appendingPathComponent("data").path]
             #expect(try await MusterProcess.run(["users", "add", "joe"] + data).status == 0)
             let send = ["send", "--to", "joe", "--title", "T", "--body", "B", MQTTBridgeEndToEndTests.form]
-            let delay = try await MusterProcess.run(send + ["--mqtt-switch-delay=-5"] + data)
-            #expect(delay.status == 2, "\(delay)")
-            #expect(delay.stderr.contains("--mqtt-switch-delay must be 0 or more, not -5"), "\(delay.stderr)")
+            // A negative value after a space is the option's value, as after `=`: refused with why, not "missing".
+            for spelling in [["--mqtt-switch-delay=-5"], ["--mqtt-switch-delay", "-5"]] {
+                let delay = try await MusterProcess.run(send + spelling + data)
+                #expect(delay.status == 2, "\(delay)")
+                #expect(delay.stderr.contains("--mqtt-switch-delay must be 0 or more, not -5"), "\(delay.stderr)")
+            }
             let tab = try await MusterProcess.run(send + ["--mqtt-switch-to-tab", "Map"] + data)
             #expect(tab.status == 2, "\(tab)")
             #expect(tab.stderr.contains("--mqtt-switch-to-tab"), "\(tab.stderr)")
             #expect(try await MusterProcess.run(["events", "--type", "PayloadSent", "--json"] + data).stdout.isEmpty)
+            let noAlert = try await MusterProcess.run(send + ["--mqtt-alert-code", "-1"] + data)
+            #expect(noAlert.status == 0, "AlertCode -1 is taken (and stored as none): \(noAlert)")
 
             let server = try await ServerProcess()
             let ada = MusterClient(serverURL: server.base)
@@ -161,6 +166,13 @@ extension MQTTEndToEndTests {
                 #expect(error.statusCode == 400, "\(error)")
                 #expect(error.message.contains(#"InstantSender names "nope""#), "\(error)")
             }
+            // Not an object: said in JSON's words, not Swift's ("a Dictionary<String, Any>").
+            let ada2 = try await server.login("ada", password: "secret-ada")
+            let notObject = try await server.send(
+                "POST", "api/v1/notifications", token: ada2,
+                json: #"{"to":["ada"],"title":"T","body":"B","payload":\#(MQTTBridgeEndToEndTests.form),"mqtt":"QR"}"#)
+            #expect(notObject.status == 400, "\(notObject.text)")
+            #expect(notObject.text.contains("member mqtt: expected a JSON object"), "\(notObject.text)")
             let sent = try await ada.send(
                 title: "T", body: "B", payload: payload, to: Recipients(users: ["ada"]),
                 mqtt: ["SwitchToTab": .string("NFC"), "InstantSender": ["name"]])
