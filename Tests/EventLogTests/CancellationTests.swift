@@ -53,7 +53,7 @@ import Testing
             try await EventLog.restore(
                 from: backup, into: target.directory.url, force: true, cancelled: Self.cancelled(after: after))
         }
-        #expect(error?.code == .cancelled)
+        #expect(error?.code == .cancelled, "\(error?.message ?? "")")
         let reopened = try target.open()
         defer { reopened.close() }
         #expect(try reopened.events(EventQuery()).map(\.stream) == ["mine"])

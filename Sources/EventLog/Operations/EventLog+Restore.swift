@@ -15,10 +15,10 @@ extension EventLog {
     /// a directory beside `target` and renamed into place, so `target` is either untouched or
     /// complete. A non-empty `target` is replaced only with `force`; the old directory is moved aside
     /// and deleted only after the swap. Refused (`.conflict`) while any process has `target` open.
-    @discardableResult
     ///
     /// `cancelled` is looked at between the steps and the pieces copied, up to the swap: a cancelled restore leaves
     /// `target` untouched and removes its staged copy.
+    @discardableResult
     public static func restore(
         from source: URL, into target: URL, force: Bool = false,
         progress: @escaping @Sendable (OperationProgress) -> Void = { _ in },

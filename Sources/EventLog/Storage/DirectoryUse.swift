@@ -76,7 +76,7 @@ final class DirectoryUse: Sendable {
     static func exclusive(_ directory: URL) throws -> DirectoryUse? {
         guard access(directory.path, F_OK) == 0 else { return nil }
         let use = try opening(directory)
-        if flock(use.descriptor, LOCK_EX | LOCK_NB) != 0 {
+        if !use.lockExclusively() {
             let code = errno
             guard code == EWOULDBLOCK else {
                 throw StoreError(
@@ -89,6 +89,22 @@ final class DirectoryUse: Sendable {
         }
         if let holder = lockFileHolder(directory) { throw inUse(directory, by: holder) }
         return use
+    }
+
+    /// Takes the lock exclusively; false (with `errno`) when it cannot. A lock just given up may still be held for a
+    /// moment: a child process forked by its holder shares the holder's descriptor until the child's exec closes
+    /// it. So a refusal is tried again for a little while (a second) before it counts.
+    private func lockExclusively() -> Bool {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK, ContinuousClock.now < deadline else {
+                errno = code
+                return false
+            }
+            usleep(10_000)
+        }
+        return true
     }
 
     private static func opening(_ directory: URL) throws -> DirectoryUse {

@@ -44,7 +44,13 @@ struct DataOptions: ParsableArguments {
     /// mistyped path.
     func withLog<T>(creating: Bool, _ body: (EventLog) async throws -> T) async throws -> T {
         let created = creating ? Self.firstMissing(directory) : nil
-        let log = try open(mustExist: !creating)
+        let log: EventLog
+        do {
+            log = try open(mustExist: !creating)
+        } catch {
+            if let created { try? FileManager.default.removeItem(at: created) }
+            throw error
+        }
         do {
             let result = try await body(log)
             log.close()
