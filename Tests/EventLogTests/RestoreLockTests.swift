@@ -44,7 +44,7 @@ import Testing
         let held = try #require(try DirectoryUse.exclusive(t.directory.url))
         let error = #expect(throws: StoreError.self) { try t.open() }
         #expect(error?.code == .conflict)
-        #expect(error?.message.contains("is being replaced by `muster restore`") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("is being replaced by a restore") == true, "\(error?.message ?? "")")
         held.release()
         let log = try t.open()
         log.close()

@@ -58,7 +58,7 @@ final class DirectoryUse: Sendable {
                 }
                 throw StoreError(
                     .conflict,
-                    "data directory \(directory.path) is being replaced by `muster restore` in another process; "
+                    "data directory \(directory.path) is being replaced by a restore in another process; "
                         + "open it again once the restore has finished")
             }
             if let identity = use.identity(ifStill: directory) {
@@ -149,7 +149,7 @@ final class DirectoryUse: Sendable {
         let who = holder.map { $0 > 0 ? " (process \($0))" : "" } ?? ""
         return StoreError(
             .conflict,
-            "data directory \(directory.path) is open in another process\(who): a running `muster serve` or another "
-                + "muster command; stop the server first, then restore again — nothing was restored")
+            "data directory \(directory.path) is open in another process\(who), such as a running server; stop the "
+                + "server first, then restore again — nothing was restored")
     }
 }
