@@ -4,43 +4,10 @@
 // just used — and a refresh token presented twice ends the whole session. An IndexedDB transaction sees every
 // transaction committed before it began.
 
-const databaseName = "muster-session";
-const storeName = "handoff";
+import { objectStore } from "./offline/database.js";
+
 const key = "last";
-
-let database = null;
-
-function open() {
-  database ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open(databaseName, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(storeName);
-    request.onsuccess = () => {
-      const db = request.result;
-      // Another tab deleting or upgrading the database must not wait on this one.
-      db.onversionchange = () => {
-        db.close();
-        database = null;
-      };
-      resolve(db);
-    };
-    request.onerror = () => reject(request.error);
-  }).catch((error) => {
-    database = null;
-    throw error;
-  });
-  return database;
-}
-
-async function transact(mode, work) {
-  const db = await open();
-  return new Promise((resolve, reject) => {
-    const transaction = db.transaction(storeName, mode);
-    const request = work(transaction.objectStore(storeName));
-    transaction.oncomplete = () => resolve(request.result);
-    transaction.onerror = () => reject(transaction.error);
-    transaction.onabort = () => reject(transaction.error);
-  });
-}
+const { transact } = objectStore("muster-session", "handoff");
 
 /// The session that replaced the one holding `refreshToken`, or null (none, or no IndexedDB here).
 export async function replacementOf(refreshToken) {

@@ -5,41 +5,19 @@
 // recorded twice.
 
 import { api } from "../api.js";
+import { objectStore } from "./database.js";
 
-const databaseName = "muster-outbox";
-const storeName = "answers";
 const firstRetry = 2000;
 const lastRetry = 60000;
 
 const listeners = new Set();
-let database = null;
 let flushing = null;
 let timer = null;
 let retryIn = firstRetry;
 /// Whether the last request for an answer never reached the server (the browser may still say it is online).
 let unreachable = false;
 
-function open() {
-  database ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open(databaseName, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(storeName, { keyPath: "seq", autoIncrement: true });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  return database;
-}
-
-/// Runs `work(store)` in one transaction; resolves with what its last request gave once the transaction is done.
-async function transact(mode, work) {
-  const db = await open();
-  return new Promise((resolve, reject) => {
-    const transaction = db.transaction(storeName, mode);
-    const request = work(transaction.objectStore(storeName));
-    transaction.oncomplete = () => resolve(request?.result);
-    transaction.onerror = () => reject(transaction.error);
-    transaction.onabort = () => reject(transaction.error);
-  });
-}
+const { transact } = objectStore("muster-outbox", "answers", { keyPath: "seq", autoIncrement: true });
 
 /// The answers waiting to be sent, oldest first: `{seq, path, body, user, keptAt}`.
 export async function waiting() {
