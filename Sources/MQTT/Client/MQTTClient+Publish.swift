@@ -62,18 +62,29 @@ extension MQTTClient {
 
     /// Sends SUBSCRIBE for `filters` with QoS 1 and returns its packet identifier. Any thread, with the handle alive.
     func subscribeNow(_ filters: [String]) throws -> Int32 {
+        try sendFilters(filters, "subscribe to") { mid, count, strings in
+            mosquitto_subscribe_multiple(handle, mid, count, strings, 1, 0, nil)
+        }
+    }
+
+    /// Calls `send` (`mosquitto_subscribe_multiple` or `_unsubscribe_multiple`) with `filters` as C strings and
+    /// returns the packet identifier it set; throws naming what was asked (`subscribe to` …) when it fails.
+    func sendFilters(
+        _ filters: [String], _ asked: String,
+        _ send: (UnsafeMutablePointer<Int32>, Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32
+    ) throws -> Int32 {
         var mid: Int32 = 0
         var cStrings = filters.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         let rc = cStrings.withUnsafeMutableBufferPointer { pointers in
             pointers.baseAddress!.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: filters.count) {
-                mosquitto_subscribe_multiple(handle, &mid, Int32(filters.count), $0, 1, 0, nil)
+                send(&mid, Int32(filters.count), $0)
             }
         }
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
             throw MQTTError(
                 rc == MOSQ_ERR_NO_CONN.rawValue ? .notConnected : .library,
-                "subscribe to \(filters.joined(separator: ", ")) on \(configuration.address) failed: "
+                "\(asked) \(filters.joined(separator: ", ")) on \(configuration.address) failed: "
                     + MQTTError.libraryText(rc))
         }
         return mid

@@ -1,9 +1,5 @@
 import CMosquitto
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension MQTTClient {
     /// Unsubscribes from `filters` and returns when the broker's UNSUBACK came; they are then no longer subscribed
     /// again after a reconnect, nor listed in `subscriptions`.
@@ -19,20 +15,8 @@ extension MQTTClient {
 
     /// Sends UNSUBSCRIBE for `filters` and returns its packet identifier. Any thread, with the handle alive.
     private func unsubscribeNow(_ filters: [String]) throws -> Int32 {
-        var mid: Int32 = 0
-        var cStrings = filters.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
-        let rc = cStrings.withUnsafeMutableBufferPointer { pointers in
-            pointers.baseAddress!.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: filters.count) {
-                mosquitto_unsubscribe_multiple(handle, &mid, Int32(filters.count), $0, nil)
-            }
+        try sendFilters(filters, "unsubscribe from") { mid, count, strings in
+            mosquitto_unsubscribe_multiple(handle, mid, count, strings, nil)
         }
-        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
-            throw MQTTError(
-                rc == MOSQ_ERR_NO_CONN.rawValue ? .notConnected : .library,
-                "unsubscribe from \(filters.joined(separator: ", ")) on \(configuration.address) failed: "
-                    + MQTTError.libraryText(rc))
-        }
-        return mid
     }
 }
