@@ -100,6 +100,12 @@ import Testing
             let registered = try await client.send(
                 .post, "/api/v1/devices", token: joe, json: #"{"deviceId":"p","deviceName":"x","platform":"apns"}"#)
             #expect(registered.status == .created)
+            let head = api.log.head
+            let empty = try await client.send(
+                .post, "/api/v1/devices", token: joe,
+                json: #"{"deviceId":"q","deviceName":"x","platform":"apns","token":""}"#)
+            #expect(empty.status == .badRequest && empty.errorFields == ["token"], "\(empty.text)")
+            #expect(api.log.head == head)
             let lat = try await client.send(
                 .post, "/api/v1/locations", token: joe, json: #"{"deviceId":"p","lat":100,"lng":1}"#)
             #expect(lat.status == .badRequest && lat.errorFields == ["lat"], "\(lat.text)")

@@ -139,6 +139,13 @@ public struct Directory: Sendable {
     ) async throws {
         try Names.validate(target.deviceId, as: "device id")
         try Names.validate(target.deviceName, as: "device name")
+        // An mqtt device's token is its SubscribeTopic, checked with its topics.
+        if target.platform != .mqtt, target.token?.isEmpty == true {
+            throw MusterError(
+                .invalidArgument,
+                "token: must not be empty; leave it out until the device has one from its push service",
+                field: "token")
+        }
         try Self.checkTopics(target)
         try await log.perform { scope in
             guard try scope.directory.user(target.user, namespace: namespace) != nil else {
