@@ -140,6 +140,15 @@ struct BrokenField: Sendable, CustomTestStringConvertible {
         #expect(report.errors.map(\.rule) == [rule])
     }
 
+    @Test func aPayloadThatIsNotJSONSaysWhereAndWhy() {
+        let deep =
+            #"{"responseTopic": "/a", "state": "# + String(repeating: "[", count: 600)
+            + String(repeating: "]", count: 600) + "}"
+        let report = Payload.parse(Data(deep.utf8)).validate()
+        #expect(report.errors.map(\.rule) == [.notJSON])
+        #expect(report.errors.first?.message.contains("nested more than 512 levels deep") == true, "\(report.errors)")
+    }
+
     @Test func unknownTypesAreWarningsNotErrors() {
         let report = SeedExamples.payload(#"{"id": "video1", "type": "video1"}, {"id": "s", "type": "inputString"}"#)
             .validate()

@@ -16,10 +16,12 @@ public struct Payload: Sendable, Hashable {
 
     /// Reads a payload from JSON bytes; never throws: unreadable content is reported by `validate()`.
     public static func parse(_ data: Data) -> Payload {
-        guard let json = try? JSONValue(json: data) else {
-            return Payload(problem: FormError(path: "payload", rule: .notJSON, message: "is not valid JSON"))
+        do {
+            return Payload(json: try JSONValue(json: data))
+        } catch {
+            // Where and why (a stray comma, nesting too deep): valid-looking JSON refused says what is wrong with it.
+            return Payload(problem: FormError(path: "payload", rule: .notJSON, message: "is not valid JSON (\(error))"))
         }
-        return Payload(json: json)
     }
 
     /// Reads a payload from a decoded JSON value.
