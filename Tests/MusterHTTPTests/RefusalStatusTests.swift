@@ -96,6 +96,13 @@ import Testing
                 .post, "/api/v1/users", token: ada,
                 json: #"{"username":"tz","password":"longenough","timeZone":"Mars/Base"}"#)
             #expect(zone.status == .badRequest && zone.errorFields == ["timeZone"], "\(zone.text)")
+            let setting = try await client.send(
+                .put, "/api/v1/settings/documentQuotaPerUser", token: ada, json: #"{"value":"abc"}"#)
+            #expect(setting.status == .badRequest && setting.errorFields == ["value"], "\(setting.text)")
+            let nobody = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json: #"{"to":["nobody"],"title":"t","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
+            #expect(nobody.status == .badRequest && nobody.errorFields == ["to"], "\(nobody.text)")
             let joe = try await client.login("joe")
             let registered = try await client.send(
                 .post, "/api/v1/devices", token: joe, json: #"{"deviceId":"p","deviceName":"x","platform":"apns"}"#)

@@ -141,8 +141,10 @@ public struct Notifications: Sendable {
             var parts: [String] = []
             if !unknownUsers.isEmpty { parts.append("no user named \(unknownUsers.joined(separator: ", "))") }
             if !unknownGroups.isEmpty { parts.append("no group named \(unknownGroups.joined(separator: ", "))") }
+            // The member at fault: the first named that is unknown (`to` for users, `groups` for groups).
             throw MusterError(
-                .invalidArgument, "\(parts.joined(separator: " and ")) in namespace \(namespace); nothing was sent")
+                .invalidArgument, "\(parts.joined(separator: " and ")) in namespace \(namespace); nothing was sent",
+                field: unknownUsers.isEmpty ? "groups" : "to")
         }
         if all { names += try directory.users(namespace: namespace).map(\.name) }
         var seen = Set<String>()

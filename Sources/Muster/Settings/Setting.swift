@@ -40,6 +40,15 @@ public enum Setting: String, Sendable, CaseIterable, Codable {
     /// The value in canonical form, or an error naming the setting and what it takes.
     /// `unset` (or `none`) clears a setting that may be unset.
     public func normalize(_ text: String) throws -> String? {
+        do {
+            return try canonical(text)
+        } catch var error as MusterError {
+            error.field = "value"  // what `PUT /settings/{key}` calls it
+            throw error
+        }
+    }
+
+    private func canonical(_ text: String) throws -> String? {
         let value = text.trimmingCharacters(in: .whitespaces)
         switch self {
         case .dailyNotificationLimit:
