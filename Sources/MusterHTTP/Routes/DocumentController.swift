@@ -34,7 +34,10 @@ struct DocumentController: APIController {
 
     /// The caller's own uploads, newest first; an administrator may name another user with `?user=`.
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [Listed] {
-        var user = request.uri.queryParameters.get("user").map { String($0) } ?? caller.username
+        // `?user=` naming nobody is the caller's own list, as without it.
+        var user =
+            request.uri.queryParameters.get("user").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? caller.username
         guard user == caller.username || caller.isAdmin else {
             throw APIError(
                 .forbidden, "forbidden", "only an administrator may list another user's documents",
