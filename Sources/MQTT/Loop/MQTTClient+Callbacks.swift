@@ -115,8 +115,8 @@ extension MQTTClient {
 
     /// Whether the connection ended because another connection took the session: the broker said so (MQTT 5
     /// DISCONNECT 0x8E), or it closed `takeoverSign` connections in a row within `shortConnection` of accepting
-    /// them — mosquitto 2.0.11 closes the old connection without a DISCONNECT, and libmosquitto reconnects at once,
-    /// so two clients with one id take the session from each other about once a second.
+    /// them — mosquitto 2.0.11 closes the old connection without a DISCONNECT, so two clients with one id take the
+    /// session from each other at every reconnect (each backing off, as `waitBeforeReconnect` counts these).
     private func sessionTakenOver(rc: Int32) -> Bool {
         let lasted = connectedAt.map { ContinuousClock.now - $0 }
         connectedAt = nil

@@ -116,10 +116,13 @@ extension MQTTClient {
     }
 
     /// Sleeps the backoff of the failed attempts so far (interrupted by `shutdown()`); false when stopping.
+    ///
+    /// Connections the broker closed soon after accepting them count as failed attempts too: two clients with one
+    /// client id, kicking each other out, back off instead of reconnecting at the first delay for ever.
     private func waitBeforeReconnect() -> Bool {
         let delay = min(
             configuration.maximumReconnectDelay,
-            configuration.reconnectDelay * (1 << min(failedAttempts, 20)))
+            configuration.reconnectDelay * (1 << min(max(failedAttempts, shortConnections), 20)))
         let deadline = ContinuousClock.now + delay
         while !isStopping {
             let left = ContinuousClock.now.duration(to: deadline)
