@@ -55,8 +55,13 @@ public enum LoopbackPort {
     /// Whether process `pid` itself listens on TCP `port` of 127.0.0.1 (or of every address) now — not merely
     /// something: a port chosen free may be taken by another test's server before the peer binds it. Read from
     /// /proc/net/tcp (the listening socket's inode) and /proc/PID/fd (the process's sockets).
-    public static func isListening(_ port: Int, by pid: Int32) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+    public static func isListening(_ port: Int, by pid: Int32) -> Bool { listeningFailure(port, by: pid) == nil }
+
+    /// Why process `pid` does not listen on `port` now (as ``isListening(_:by:)`` reads it), or nil when it does.
+    public static func listeningFailure(_ port: Int, by pid: Int32) -> String? {
+        guard let table = ProcFile.text("/proc/net/tcp") else {
+            return "cannot read /proc/net/tcp: \(String(cString: strerror(errno)))"
+        }
         let suffix = ":" + String(format: "%04X", port)
         let inodes = Set(
             table.split(separator: "\n").dropFirst().compactMap { line -> String? in
@@ -66,9 +71,14 @@ public enum LoopbackPort {
                 else { return nil }
                 return String(fields[9])
             })
-        guard !inodes.isEmpty else { return false }
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-        return descriptors.contains { descriptor in
+        guard !inodes.isEmpty else { return "nothing listens on 127.0.0.1:\(port)" }
+        let descriptors: [String]
+        do {
+            descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        } catch {
+            return "cannot read /proc/\(pid)/fd: \(error)"
+        }
+        let owns = descriptors.contains { descriptor in
             guard
                 let target = try? FileManager.default.destinationOfSymbolicLink(
                     atPath: "/proc/\(pid)/fd/\(descriptor)"),
@@ -76,19 +86,34 @@ public enum LoopbackPort {
             else { return false }
             return inodes.contains(String(target.dropFirst(8).dropLast()))
         }
+        return owns ? nil : "what listens on 127.0.0.1:\(port) is not process \(pid)'s"
     }
 
     /// Whether something accepts a TCP connection on `127.0.0.1:port` now.
-    public static func accepts(_ port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return false }
+    public static func accepts(_ port: Int) -> Bool { connectionFailure(port) == nil }
+
+    /// Why a TCP connection to `127.0.0.1:port` could not be made now, or nil when it was. The wait is bounded (a
+    /// second): a blocking connect to a listener whose queue is full waits out SYN retries, minutes, on whatever
+    /// thread called it — in a test, one of the few that run every test's tasks.
+    public static func connectionFailure(_ port: Int, within timeout: Duration = .seconds(1)) -> String? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard socket >= 0 else { return "no socket: \(String(cString: strerror(errno)))" }
         defer { Glibc.close(socket) }
         var address = loopback(port)
-        return withUnsafePointer(to: &address) {
+        let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
+        if rc == 0 { return nil }
+        guard errno == EINPROGRESS else { return "connect: \(String(cString: strerror(errno)))" }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1000)
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return "connect: no answer within \(timeout)" }
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(socket, SOL_SOCKET, SO_ERROR, &code, &length)
+        return code == 0 ? nil : "connect: \(String(cString: strerror(code)))"
     }
 
     /// The address `127.0.0.1:port`.

@@ -47,9 +47,7 @@ public enum PeerDirectory {
 
     /// True when `pid` is still `executable` started with a file of this directory (not a reused process id).
     private static func isRunning(_ pid: pid_t, _ executable: String, configuredIn directory: URL) -> Bool {
-        guard let commandLine = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else {
-            return false
-        }
+        guard let commandLine = ProcFile.bytes("/proc/\(pid)/cmdline") else { return false }
         let arguments = commandLine.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         return arguments.first == executable && arguments.contains { $0.hasPrefix(directory.path) }
     }
@@ -71,7 +69,7 @@ public enum PeerDirectory {
     /// True while `pid` is a process whose name contains `name` (one that lingers as a zombie until reaped is not
     /// running).
     public static func isRunning(_ pid: pid_t, named name: String) -> Bool {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        guard let status = ProcFile.text("/proc/\(pid)/status") else { return false }
         return status.contains(name) && !status.contains("State:\tZ")
     }
 

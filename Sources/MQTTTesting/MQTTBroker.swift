@@ -138,19 +138,34 @@ public final class MQTTBroker: @unchecked Sendable {
     /// while mosquitto exits with "Address already in use" (seen in CI: the tests' TLS client met a Hummingbird
     /// server).
     private func waitUntilAccepting(_ process: ChildProcess, logFrom offset: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(60)
+        var checks = 0
+        var lastCheck = started
+        var longestGap = Duration.zero
         // Checked after every sleep, the last one too: a test run whose cooperative threads were all busy for longer
         // than the deadline wakes this loop past it, and a broker listening by then is not a failure.
         while true {
-            let started = String(decoding: log.utf8.dropFirst(offset), as: UTF8.self)
-            guard process.isRunning, !started.contains("Address already in use") else {
+            let logged = String(decoding: log.utf8.dropFirst(offset), as: UTF8.self)
+            guard process.isRunning, !logged.contains("Address already in use") else {
                 throw MQTTBrokerError(description: "mosquitto exited at start: \(log)")
             }
-            if LoopbackPort.isListening(port, by: process.pid) && LoopbackPort.accepts(port) { return }
-            guard ContinuousClock.now < deadline else { break }
+            let now = ContinuousClock.now
+            longestGap = max(longestGap, now - lastCheck)
+            lastCheck = now
+            checks += 1
+            let failure =
+                LoopbackPort.listeningFailure(port, by: process.pid) ?? LoopbackPort.connectionFailure(port)
+            guard let failure else { return }
+            guard ContinuousClock.now < deadline else {
+                // What the last check saw, and how often it could look: a failure here has been hard to read.
+                throw MQTTBrokerError(
+                    description: "mosquitto (pid \(process.pid)) did not accept connections on port \(port) within "
+                        + "60 s: \(failure); \(checks) checks in \(ContinuousClock.now - started), the longest gap "
+                        + "between two \(longestGap); its log: \(log)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw MQTTBrokerError(description: "mosquitto did not accept connections on port \(port) within 60 s: \(log)")
     }
 
     private func writeFiles(settings: [String], tls: [String]) async throws {

@@ -19,4 +19,21 @@ struct LoopbackPortTests {
         // Another process — here the test runner's parent — does not listen there.
         #expect(!LoopbackPort.isListening(port, by: getppid()))
     }
+
+    /// /proc/net/tcp is read to its end: with hundreds of sockets listening (a full test run's start), a peer's listener
+    /// lies far beyond the first page, which is all Foundation's file reading returns of a /proc file.
+    @Test func aListenerAmongHundredsIsFound() throws {
+        var listeners: [(socket: Int32, port: Int)] = []
+        defer { listeners.forEach { close($0.socket) } }
+        for _ in 0..<300 {
+            let listener = try LoopbackPort.bound()
+            listeners.append(listener)
+            #expect(listen(listener.socket, 1) == 0)
+        }
+        let lines = try #require(ProcFile.text("/proc/net/tcp")).split(separator: "\n")
+        #expect(lines.count > 300, "every socket of the table, not its first page")
+        for listener in stride(from: 0, to: listeners.count, by: 15).map({ listeners[$0] }) {
+            #expect(LoopbackPort.isListening(listener.port, by: getpid()), "port \(listener.port)")
+        }
+    }
 }
