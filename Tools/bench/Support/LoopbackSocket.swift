@@ -57,6 +57,17 @@ struct LoopbackSocket {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Hands each chunk read to `body` until it says enough, or the server closes.
+    func readChunks(_ body: ([UInt8]) -> Bool) throws {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw BenchError.command("read from the server failed: errno \(errno)") }
+            if n == 0 || body(Array(buffer[..<n])) { return }
+        }
+    }
+
     func close() { Foundation.close(fd) }
 
     /// GET `path` with `Connection: close`: the status and the body (not de-chunked; the soak reads text lines).
