@@ -10,6 +10,7 @@ protocol Scenario: Sendable {
 let allScenarios: [any Scenario] = [
     DurableAppend(), Rebuild(), JSONLinesImport(), Backup(), BlobIngest(), SendToAll(), HTTPSubmission(),
     HTTPLocations(),
-    Geofences(), EventDecode(), PushFanout(), WebInbox(), TopicStream(), MQTTIngest(), Cluster(), ClusterScale(), ClusterNamespaces(),
+    Geofences(), EventDecode(), PushFanout(), WebInbox(), TopicStream(), MQTTIngest(), Cluster(), ClusterScale(),
+    ClusterNamespaces(),
     Soak(),
 ]
