@@ -68,17 +68,22 @@ struct DevicePublications: Sendable {
             }
         }
         if !chunk.reports.isEmpty { written.append((chunk, devices.submit(chunk.reports))) }
-        for (chunk, outcomes) in written { await settle(chunk, try await outcomes.value) }
+        var phones = RegisteredPhones(routes: routes)
+        for (chunk, outcomes) in written { await settle(chunk, try await outcomes.value, phones: &phones) }
     }
 
     /// Counts the outcomes of a chunk's reports and acts on what the recorded messages hold, in order.
-    private func settle(_ chunk: Chunk, _ outcomes: [MQTTDevices.Outcome]) async {
+    private func settle(_ chunk: Chunk, _ outcomes: [MQTTDevices.Outcome], phones: inout RegisteredPhones) async {
         for (index, outcome) in outcomes.enumerated() {
             let (publication, device) = chunk.read[index]
             switch outcome {
             case .recorded(let position):
                 counters.add(\.recorded)
-                await act(on: publication, from: device, recordedAt: position)
+                if let other = phones.other(named: publication.iPhoneID, than: device) {
+                    await refuseAll(publication, from: device, sentBy: other, recordedAt: position)
+                } else {
+                    await act(on: publication, from: device, recordedAt: position)
+                }
             case .duplicate:
                 counters.add(\.duplicates)
                 // The same settings sent again bring a receipt identical to the last one: it still answers the
@@ -158,6 +163,24 @@ struct DevicePublications: Sendable {
         if let settings = receipt(publication, from: device) {
             await learnTopics(from: settings, of: device)
             receipts.received(settings, from: device)
+        }
+    }
+
+    /// A publication of another registered phone on this device's topic: recorded (it is already), counted as a
+    /// refused part and logged, and acted on not at all — its reply is no answer of this person's (`ReplyRefused`
+    /// says why), its location and sightings are not where this person is, its receipt moves nothing.
+    private func refuseAll(
+        _ publication: DevicePublication, from device: MQTTDevice, sentBy other: MQTTDevice, recordedAt: UInt64
+    ) async {
+        counters.add(\.refusedParts)
+        let reason =
+            "a message on the publish topic \(device.publishTopic) of device \(device.deviceId) names iPhoneID "
+            + "\(publication.iPhoneID ?? ""), \(other.described(toNamespace: device.namespace)): recorded but not "
+            + "acted on (no answer, location, sighting or receipt taken from it); that phone publishes on this "
+            + "device's topic: give it a topic of its own"
+        logger.warning("MQTT device \(device.deviceId) of \(device.user): \(reason)")
+        if let reply = publication.reply {
+            await recordRefusedReply(reply.messageID(orLastSent: nil), reason, from: device, recordedAt: recordedAt)
         }
     }
 
@@ -250,6 +273,13 @@ struct DevicePublications: Sendable {
         // A failure of the store (a full disk) is no answer about the reply: only logged.
         guard let refusal, !(refusal is StoreError) else { return }
         let reason = (refusal as? MusterError)?.message ?? "\(refusal)"
+        await recordRefusedReply(messageId, reason, from: device, recordedAt: recordedAt)
+    }
+
+    /// Records `ReplyRefused`: the reply in the `DeviceDataReported` at `recordedAt` answered nothing, and why.
+    private func recordRefusedReply(_ messageId: UUID?, _ reason: String, from device: MQTTDevice, recordedAt: UInt64)
+        async
+    {
         do {
             try await devices.record(
                 ReplyRefused(
@@ -278,6 +308,23 @@ struct DevicePublications: Sendable {
     private func refuse(_ topic: String, _ reason: String) {
         counters.add(\.refused)
         logger.warning("MQTT message on \(topic) refused: \(reason)")
+    }
+}
+
+/// The registered devices by id, made when first asked (most messages name their own device, and none is needed).
+private struct RegisteredPhones {
+    /// Every registered device, by publish topic.
+    let routes: [String: MQTTDevice]
+
+    init(routes: [String: MQTTDevice]) { self.routes = routes }
+    private var byID: [String: [MQTTDevice]]? = nil
+
+    /// The other registered device a publication's `iPhoneID` names, when that is not the device whose publish topic
+    /// it came on: that phone is set to this device's topic, and what it sends is not this person's.
+    mutating func other(named iPhoneID: String?, than device: MQTTDevice) -> MQTTDevice? {
+        guard let iPhoneID, iPhoneID.caseInsensitiveCompare(device.deviceId) != .orderedSame else { return nil }
+        if byID == nil { byID = Dictionary(grouping: routes.values) { $0.deviceId.lowercased() } }
+        return byID?[iPhoneID.lowercased()]?.first { !$0.isSameDevice(as: device) }
     }
 }
 

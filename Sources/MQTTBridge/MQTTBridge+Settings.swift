@@ -55,7 +55,7 @@ extension MQTTBridge {
     /// another device.
     private func beginMove(of device: MQTTDevice, to topic: String) async throws {
         let holder = pendingMoves.withLock { moves -> MQTTDevice? in
-            if let other = moves[topic], !Self.isSame(other.device, device) { return other.device }
+            if let other = moves[topic], !other.device.isSameDevice(as: device) { return other.device }
             moves[topic, default: PendingMove(device: device)].commands += 1
             return nil
         }

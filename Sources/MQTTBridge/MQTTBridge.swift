@@ -140,7 +140,7 @@ public final class MQTTBridge: Service, Sendable {
                     case .registered: routes[topic] = change.device
                     case .removed:
                         // Only this device's route: another may have been registered on the topic since.
-                        if routes[topic].map({ Self.isSame($0, change.device) }) == true { routes[topic] = nil }
+                        if routes[topic]?.isSameDevice(as: change.device) == true { routes[topic] = nil }
                     }
                 }
                 subscriptionRequests.continuation.yield()
@@ -165,10 +165,6 @@ public final class MQTTBridge: Service, Sendable {
             routes[topic] = move.device
         }
         return routes
-    }
-
-    static func isSame(_ a: MQTTDevice, _ b: MQTTDevice) -> Bool {
-        a.namespace == b.namespace && a.user == b.user && a.deviceId == b.deviceId
     }
 
     func subscribe(_ topics: [String]) async throws {

@@ -12,9 +12,7 @@ struct SettingsTopicCheck {
 
     /// Throws `.conflict` naming the setting and the device whose topic it is; nothing is sent then.
     func check(_ settings: DeviceSettings, for device: MQTTDevice) throws(MusterError) {
-        let others = devices.filter {
-            $0.namespace != device.namespace || $0.user != device.user || $0.deviceId != device.deviceId
-        }
+        let others = devices.filter { !$0.isSameDevice(as: device) }
         if let topic = settings.publishTopic {
             if let holder = others.first(where: { $0.publishTopic == topic }) {
                 throw refusal(
@@ -52,8 +50,7 @@ struct SettingsTopicCheck {
 
     /// Another device, named as far as the namespace of the command may know it.
     private func name(_ holder: MQTTDevice, for device: MQTTDevice) -> String {
-        guard holder.namespace == device.namespace else { return "a device of another namespace" }
-        return "device \(String(reflecting: holder.deviceId)) of user \(holder.user)"
+        holder.described(toNamespace: device.namespace)
     }
 
     /// Whether the MQTT topic filter `filter` (`+` one level, `#` the rest) matches the topic `topic`.

@@ -65,6 +65,7 @@ import Testing
         (.mqtt, "s", "a/+/c", "publishTopic", "wildcard +"),
         (.mqtt, "s", "a\u{0}b", "publishTopic", "NUL"),
         (.mqtt, "s", String(repeating: "é", count: 32_768), "publishTopic", "65536 bytes long"),
+        (.mqtt, "a/b", "a/b", "token", "would take the forms it publishes to the device for messages from it"),
         (.fcm, "t", "p", "publishTopic", "for mqtt devices only"),
     ]
 
@@ -91,38 +92,70 @@ import Testing
         defer { f.t.directory.remove() }
         let longest = String(repeating: "a/", count: MQTTTopic.maximumBytes / 2) + "z"
         #expect(longest.utf8.count == MQTTTopic.maximumBytes)
-        try await f.directory.register(Self.phone(subscribe: longest, publish: longest))
+        let longestToo = String(repeating: "b/", count: MQTTTopic.maximumBytes / 2) + "z"
+        try await f.directory.register(Self.phone(subscribe: longestToo, publish: longest))
         #expect(try f.devices.device(publishTopic: longest)?.deviceId == "9A093D8F")
     }
 
-    @Test func twoDevicesOfANamespaceCannotShareAPublishTopic() async throws {
+    @Test func twoDevicesCannotShareAPublishTopic() async throws {
         let f = try await Self.fixture()
         defer { f.t.directory.remove() }
         try await f.directory.register(Self.phone())
         let head = f.log.head
         let taken = await #expect(throws: MusterError.self) {
-            try await f.directory.register(Self.phone("bob", "B0B"))
+            try await f.directory.register(Self.phone("bob", "B0B", subscribe: "bob/in"))
         }
         #expect(taken?.code == .conflict)
         #expect(taken?.field == "publishTopic")
-        #expect(taken?.message.contains(#"device "9A093D8F""#) == true, "\(taken?.message ?? "")")
+        #expect(taken?.message.contains(#"device "9A093D8F" of user ada"#) == true, "\(taken?.message ?? "")")
         #expect(f.log.head == head)
-        // The device itself may register again with it; another namespace has its own topics.
+        // The device itself may register again with it.
         try await f.directory.register(Self.phone(subscribe: "hello/mars"))
-        try await f.directory.addUser("bob", password: nil, namespace: "acme")
-        try await f.directory.register(Self.phone("bob", "B0B"), namespace: "acme")
-        #expect(try f.devices.device(publishTopic: "cedalo/iPhone", namespace: "acme")?.user == "bob")
         // Once ada's device moves to another topic, bob's may take hers.
         try await f.directory.register(Self.phone(publish: "cedalo/iPad"))
-        try await f.directory.register(Self.phone("bob", "B0B"))
+        try await f.directory.register(Self.phone("bob", "B0B", subscribe: "bob/in"))
         #expect(try f.devices.device(publishTopic: "cedalo/iPhone")?.user == "bob")
         #expect(try f.devices.device(publishTopic: "cedalo/iPad")?.user == "ada")
         // And once it is unregistered, its topic is free.
         try await f.directory.unregister(user: "ada", deviceId: "9A093D8F")
         #expect(try f.devices.device(publishTopic: "cedalo/iPad") == nil)
         #expect(try f.devices.publishTopics(namespace: "default") == ["cedalo/iPhone"])
-        #expect(try Set(f.devices.publishTopics()) == ["cedalo/iPhone"])
+        try await f.directory.addUser("cy", password: nil, namespace: "acme")
+        try await f.directory.register(Self.phone("cy", "C1", publish: "cedalo/iPad"), namespace: "acme")
+        #expect(try Set(f.devices.publishTopics()) == ["cedalo/iPhone", "cedalo/iPad"])
         #expect(try f.devices.devices().map(\.namespace) == ["acme", "default"])
+    }
+
+    /// One broker serves every namespace, and the bridge knows a device by its topic alone: a topic taken in one
+    /// namespace is taken in all, and a device's two topics are no other device's either.
+    @Test(arguments: [
+        // (bob's subscribe topic, bob's publish topic, the argument named, a part of the message)
+        ("hello/world", "bob/out", "token", "is already where Muster publishes to"),
+        ("cedalo/iPhone", "bob/out", "token", "is the publish topic of"),
+        ("bob/in", "hello/world", "publishTopic", "is where Muster publishes to"),
+        ("bob/in", "cedalo/iPhone", "publishTopic", "is already the publish topic of"),
+    ])
+    func aTopicOfAnotherDeviceIsRefusedInEveryNamespace(
+        subscribe: String, publish: String, argument: String, reason: String
+    ) async throws {
+        let f = try await Self.fixture()
+        defer { f.t.directory.remove() }
+        try await f.directory.register(Self.phone())
+        try await f.directory.addUser("bob", password: nil, namespace: "acme")
+        let head = f.log.head
+        for namespace in ["default", "acme"] {
+            let refused = await #expect(throws: MusterError.self) {
+                try await f.directory.register(
+                    Self.phone("bob", "B0B", subscribe: subscribe, publish: publish), namespace: namespace)
+            }
+            #expect(refused?.code == .conflict)
+            #expect(refused?.field == argument)
+            #expect(refused?.message.contains(reason) == true, "\(refused?.message ?? "")")
+            // Another namespace's device is not named to it.
+            let holder = namespace == "default" ? #"device "9A093D8F" of user ada"# : "a device of another namespace"
+            #expect(refused?.message.contains(holder) == true, "\(refused?.message ?? "")")
+        }
+        #expect(f.log.head == head)
     }
 
     @Test func aDeviceRegisteredBy010ReadsWithNoPublishTopicAfterTheUpgrade() async throws {

@@ -131,9 +131,9 @@ public struct Directory: Sendable {
 
     /// Registers a device of an existing user, or updates it when the device id is registered already.
     ///
-    /// An `mqtt` device needs its `SubscribeTopic` as `token` and its `PublishTopic` as `publishTopic`, both exact
-    /// MQTT topics (`MQTTTopic`), and no other device of the namespace may publish on that topic
-    /// (`.conflict`); no other platform takes a `publishTopic` (`.invalidArgument`).
+    /// An `mqtt` device needs its `SubscribeTopic` as `token` and its `PublishTopic` as `publishTopic`, two exact
+    /// MQTT topics (`MQTTTopic`) that no other device of any namespace has as either (`.conflict`,
+    /// `MQTTDevice.topicConflict`); no other platform takes a `publishTopic` (`.invalidArgument`).
     public func register(
         _ target: PushTargetRegistered, namespace: String = Names.defaultNamespace, actor: String = "system"
     ) async throws {
@@ -152,16 +152,10 @@ public struct Directory: Sendable {
                 throw MusterError(
                     .notFound, "no user named \(String(reflecting: target.user)) in namespace \(namespace)")
             }
-            if let topic = target.publishTopic,
-                let holder = try scope.mqttDevices.device(publishTopic: topic, namespace: namespace),
-                holder.user != target.user || holder.deviceId != target.deviceId
+            if let device = MQTTDevice(target, namespace: namespace),
+                let conflict = device.topicConflict(among: try scope.mqttDevices.devices(namespace: nil))
             {
-                throw MusterError(
-                    .conflict,
-                    "publishTopic \(String(reflecting: topic)) is already the publish topic of device "
-                        + "\(String(reflecting: holder.deviceId)) in namespace \(namespace); each MQTT device needs "
-                        + "its own",
-                    field: "publishTopic")
+                throw conflict
             }
             try scope.append(
                 AppendRequest(

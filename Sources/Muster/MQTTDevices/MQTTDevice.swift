@@ -6,7 +6,7 @@ public struct MQTTDevice: Sendable, Hashable {
     public var deviceName: String
     /// The device's `SubscribeTopic` (the push target's token): where it receives, so where Muster publishes.
     public var subscribeTopic: String
-    /// The device's `PublishTopic`: where it sends, so where Muster listens. Unique in its namespace.
+    /// The device's `PublishTopic`: where it sends, so where Muster listens. No other device has either topic.
     public var publishTopic: String
 
     public init(

@@ -103,5 +103,49 @@ extension MQTTEndToEndTests {
                 #expect(dialog["Maintitle"] as? String == "For Joe")
             }
         }
+
+        /// Ann's phone, registered as hers, set (wrongly) to publish on Joe's topic: what it sends there is recorded,
+        /// and none of it is taken as Joe's — not its answer to Joe's form, not where it is.
+        @Test func aReplyAndALocationFromAnotherRegisteredPhoneOnADevicesTopicAreNotTakenAsThatPersons() async throws {
+            try await MQTTStage.with { stage in
+                try await Self.addAnn(stage)
+                let sent = try await stage.server.run(
+                    [
+                        "send", "--to", "joe", "--title", "For Joe", "--body", "only", "--json",
+                        MQTTDeviceContentEndToEndTests.form,
+                    ] + stage.server.data)
+                try #require(sent.status == 0, "\(sent)")
+                let dialog = try #require(try await stage.nextOnPhone()["DialogMessage"] as? [String: Any])
+                var reply = try #require(
+                    (dialog["Options"] as? [[String: Any]])?.first?["ReplyObject"] as? [String: Any])
+                reply["name"] = "Ann, not Joe"
+                reply["iPhoneID"] = "annphone"  // the app's id, in any case
+                reply["GPS"] = ["Latitude": 47.9942, "Longitude": 7.8397, "Altitude": 269.8]
+                try await stage.phone.publish(
+                    String(decoding: try JSONSerialization.data(withJSONObject: reply), as: UTF8.self),
+                    to: MQTTStage.outTopic)
+
+                let refusals = try await stage.waitForEvents("ReplyRefused", count: 1)
+                let refusal = try #require(refusals.first?["body"] as? [String: Any], "\(refusals)")
+                let reason = try #require(refusal["reason"] as? String)
+                #expect(reason.contains(#"iPhoneID annphone, device "ANNPHONE" of user ann"#), "\(reason)")
+                #expect(refusal["user"] as? String == "joe", "\(refusal)")
+                let counts = try await stage.waitForCounts { $0["refusedParts"] ?? 0 >= 1 }
+                #expect(counts["recorded"] == 1, "recorded all the same: \(counts)")
+                #expect(try await stage.events("ResponseReceived").isEmpty)
+                #expect(try await stage.events("LocationReported").isEmpty)
+
+                // Joe's own phone still answers.
+                reply["name"] = "Joe"
+                reply["iPhoneID"] = MQTTStage.deviceId
+                reply["GPS"] = nil
+                try await stage.phone.publish(
+                    String(decoding: try JSONSerialization.data(withJSONObject: reply), as: UTF8.self),
+                    to: MQTTStage.outTopic)
+                let responses = try await stage.waitForEvents("ResponseReceived", count: 1)
+                let flat = String(decoding: try JSONSerialization.data(withJSONObject: responses), as: UTF8.self)
+                #expect(flat.contains(#""name":"Joe""#), "\(flat)")
+            }
+        }
     }
 }
