@@ -23,12 +23,14 @@ extension MQTTDevice {
             }
             if other.subscribeTopic == subscribeTopic {
                 return conflict(
-                    "token", subscribeTopic, "is already where Muster publishes to \(holder): both would get each "
+                    "token", subscribeTopic,
+                    "is already where Muster publishes to \(holder): both would get each "
                         + "other's forms")
             }
             if other.publishTopic == subscribeTopic {
                 return conflict(
-                    "token", subscribeTopic, "is the publish topic of \(holder): this device would receive what that "
+                    "token", subscribeTopic,
+                    "is the publish topic of \(holder): this device would receive what that "
                         + "one sends")
             }
         }
