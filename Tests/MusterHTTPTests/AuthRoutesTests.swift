@@ -285,8 +285,9 @@ import Testing
         (#"{"username":"ada\u202e","password":"long enough"}"#, "username"),
         (#"{"username":"\u0430da","password":"long enough"}"#, "username"),
         (#"{"username":"kim","password":"a"}"#, "password"),
+        (#"{"username":"kim","password":"\#(String(repeating: "é", count: 1025))"}"#, "password"),
     ])
-    func createInternalUserRefusesLookAlikeOrPathNamesAndShortPasswords(body: String, field: String) async throws {
+    func createInternalUserRefusesLookAlikeOrPathNamesAndShortOrHugePasswords(body: String, field: String) async throws {
         let api = try await APITester.make()
         defer { api.remove() }
         try await api.run { client in

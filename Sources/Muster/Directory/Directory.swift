@@ -76,12 +76,23 @@ public struct Directory: Sendable {
         return user
     }
 
-    /// Throws `.invalidArgument` (field `password`) for a new password shorter than `minimumLength` characters.
+    /// The longest password taken, in characters: far beyond any passphrase, and a login body carrying it stays well
+    /// within the server's body limit (a 5 MB password was stored and could never be sent to log in).
+    public static let maximumPasswordLength = 1024
+
+    /// Throws `.invalidArgument` (field `password`) for a new password shorter than `minimumLength` characters or
+    /// longer than `maximumPasswordLength`.
     public static func checkPassword(_ password: String, minimumLength: Int = minimumPasswordLength) throws {
         guard password.count >= max(1, minimumLength) else {
             throw MusterError(
                 .invalidArgument,
                 "password is \(password.count) character\(password.count == 1 ? "" : "s") long; at least \(max(1, minimumLength)) are needed",
+                field: "password")
+        }
+        guard password.count <= maximumPasswordLength else {
+            throw MusterError(
+                .invalidArgument,
+                "password is \(password.count) characters long; at most \(maximumPasswordLength) are taken",
                 field: "password")
         }
     }

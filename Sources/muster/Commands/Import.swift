@@ -40,8 +40,11 @@ struct Import: AsyncParsableCommand {
             input = handle
             total = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.uint64Value
         }
-        let log = try data.open(mustExist: false)
-        defer { log.close() }
+        // A data directory made for the import is removed again when nothing of it was stored.
+        try await data.withLog(creating: true) { log in try await importLines(from: input, size: total, into: log) }
+    }
+
+    private func importLines(from input: FileHandle, size total: UInt64?, into log: EventLog) async throws {
         let progress = Progress("import")
         let interruption = Interruption(file: file)
         interruption.listen()
