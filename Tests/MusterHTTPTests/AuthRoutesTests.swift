@@ -287,7 +287,8 @@ import Testing
         (#"{"username":"kim","password":"a"}"#, "password"),
         (#"{"username":"kim","password":"\#(String(repeating: "é", count: 1025))"}"#, "password"),
     ])
-    func createInternalUserRefusesLookAlikeOrPathNamesAndShortOrHugePasswords(body: String, field: String) async throws {
+    func createInternalUserRefusesLookAlikeOrPathNamesAndShortOrHugePasswords(body: String, field: String) async throws
+    {
         let api = try await APITester.make()
         defer { api.remove() }
         try await api.run { client in
