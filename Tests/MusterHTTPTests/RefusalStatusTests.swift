@@ -116,6 +116,26 @@ import Testing
             let lat = try await client.send(
                 .post, "/api/v1/locations", token: joe, json: #"{"deviceId":"p","lat":100,"lng":1}"#)
             #expect(lat.status == .badRequest && lat.errorFields == ["lat"], "\(lat.text)")
+            // Names checked by the store's rules are named by their member too.
+            let noId = try await client.send(
+                .post, "/api/v1/devices", token: joe, json: #"{"deviceId":"","deviceName":"x","platform":"apns"}"#)
+            #expect(noId.status == .badRequest && noId.errorFields == ["deviceId"], "\(noId.text)")
+            #expect(noId.errorMessage.contains("device id must not be empty"), "\(noId.text)")
+            let noTitle = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"","body":"b","payload":{"responseTopic":"/g","fields":[]}}"#)
+            #expect(noTitle.status == .badRequest && noTitle.errorFields == ["title"], "\(noTitle.text)")
+            // An area's members, as they are in the body: top level, and inside its rules.
+            let fence = try await client.send(
+                .put, "/api/v1/geofences/shop", token: ada, json: #"{"lat":91,"lng":7.8,"radius":0.1}"#)
+            #expect(fence.status == .badRequest && fence.errorFields == ["lat"], "\(fence.text)")
+            #expect(fence.errorMessage.hasPrefix("geofence.lat: expected a latitude"), "\(fence.text)")
+            let rule = try await client.send(
+                .put, "/api/v1/geofences/shop", token: ada,
+                json: #"{"lat":47,"lng":7.8,"radius":0.1,"rules_actions":[{"id":"r","rule":{"max_events":"many"}}]}"#)
+            #expect(
+                rule.status == .badRequest && rule.errorFields == ["rules_actions[0].rule.max_events"], "\(rule.text)")
+            #expect(api.log.head == head)
         }
     }
 

@@ -30,13 +30,14 @@ public enum UbuduFormat {
         var seen = Set<Area.Identity>()
         func add(_ object: Any, _ path: String, beacon: Bool?) throws {
             guard let fields = object as? [String: Any] else {
-                throw MusterError(.invalidArgument, "\(path): expected an area object")
+                throw MusterError(.invalidArgument, "\(path): expected an area object", field: path)
             }
-            var reader = FieldReader(fields: fields, path: path)
+            var reader = FieldReader(fields: fields, path: path, member: path == "area" ? "" : path + ".")
             let area = try reader.area(beacon: beacon ?? (fields["proximity_uid"] != nil))
             guard seen.insert(area.identity).inserted else {
                 throw MusterError(
-                    .invalidArgument, "\(path).id: \(area.kind) \(String(reflecting: area.id)) appears twice")
+                    .invalidArgument, "\(path).id: \(area.kind) \(String(reflecting: area.id)) appears twice",
+                    field: reader.member + "id")
             }
             document.areas.append(area)
             document.warnings += reader.warnings
@@ -47,7 +48,9 @@ public enum UbuduFormat {
         case let object as [String: Any] where object["u_geofences"] != nil || object["u_beacons"] != nil:
             for (key, beacon) in [("u_geofences", false), ("u_beacons", true)] {
                 guard let value = object[key], !(value is NSNull) else { continue }
-                guard let list = value as? [Any] else { throw MusterError(.invalidArgument, "\(key): expected a list") }
+                guard let list = value as? [Any] else {
+                    throw MusterError(.invalidArgument, "\(key): expected a list", field: key)
+                }
                 for (i, item) in list.enumerated() { try add(item, "\(key)[\(i)]", beacon: beacon) }
             }
         case let object as [String: Any]:
@@ -65,7 +68,7 @@ public enum UbuduFormat {
     public static func readArea(_ object: [String: Any], beacon: Bool, id: String) throws -> (Area, [String]) {
         var fields = object
         fields["id"] = id
-        var reader = FieldReader(fields: fields, path: beacon ? "beacon" : "geofence")
+        var reader = FieldReader(fields: fields, path: beacon ? "beacon" : "geofence", member: "")
         let area = try reader.area(beacon: beacon)
         return (area, reader.warnings)
     }
@@ -85,12 +88,22 @@ public enum UbuduFormat {
     /// Reads the fields of one area object, collecting warnings.
     struct FieldReader {
         let fields: [String: Any]
+        /// Where the object is, as messages name it: `geofence`, `u_geofences[2]`, `[0].rules_actions[1].rule`.
         let path: String
+        /// Where the object is in the request's body, as a refusal's `fields` name its members: empty for the body
+        /// itself, else ending in a dot (`u_geofences[2].`).
+        let member: String
         var warnings: [String] = []
+
+        /// A reader of an object inside this one: `key` names it in both paths.
+        func inner(_ fields: [String: Any], _ key: String) -> FieldReader {
+            FieldReader(fields: fields, path: "\(path).\(key)", member: "\(member)\(key).")
+        }
 
         func fail(_ key: String, _ expected: String) -> MusterError {
             let value = fields[key].map { Self.show($0) } ?? "nothing"
-            return MusterError(.invalidArgument, "\(path).\(key): expected \(expected), not \(value)")
+            return MusterError(
+                .invalidArgument, "\(path).\(key): expected \(expected), not \(value)", field: member + key)
         }
 
         static func show(_ value: Any) -> String {
@@ -195,11 +208,13 @@ public enum UbuduFormat {
             }
             var zone = "UTC"
             if let timezone = try object("timezone") {
-                let inner = FieldReader(fields: timezone, path: path + ".timezone")
+                let inner = inner(timezone, "timezone")
                 let given = try inner.text("zone").trimmingCharacters(in: .whitespaces)
                 if !given.isEmpty {
                     do { _ = try TimeZone(areaZone: given) } catch {
-                        throw MusterError(.invalidArgument, "\(path).timezone.zone: \(error.description)")
+                        throw MusterError(
+                            .invalidArgument, "\(path).timezone.zone: \(error.description)",
+                            field: member + "timezone.zone")
                     }
                     zone = given
                 } else if let offset = try inner.fixedOffset() {
@@ -221,7 +236,7 @@ public enum UbuduFormat {
                 } catch let error as MusterError {
                     throw error
                 } catch {
-                    throw MusterError(.invalidArgument, "\(path).schedule: \(error)")
+                    throw MusterError(.invalidArgument, "\(path).schedule: \(error)", field: member + "schedule")
                 }
                 warnings += schedule.warnings.map { "\(path).schedule.\($0)" }
                 schedule.warnings = []
@@ -233,9 +248,11 @@ public enum UbuduFormat {
             case let list as [Any]:
                 for (i, item) in list.enumerated() {
                     guard let object = item as? [String: Any] else {
-                        throw MusterError(.invalidArgument, "\(path).rules_actions[\(i)]: expected a rule object")
+                        throw MusterError(
+                            .invalidArgument, "\(path).rules_actions[\(i)]: expected a rule object",
+                            field: "\(member)rules_actions[\(i)]")
                     }
-                    var reader = FieldReader(fields: object, path: "\(path).rules_actions[\(i)]")
+                    var reader = inner(object, "rules_actions[\(i)]")
                     rules.append(try reader.rule(beacon: beacon))
                     warnings += reader.warnings
                 }
@@ -244,7 +261,8 @@ public enum UbuduFormat {
             let duplicates = Dictionary(grouping: rules, by: \.id).filter { $0.value.count > 1 }.keys.sorted()
             if let first = duplicates.first {
                 throw MusterError(
-                    .invalidArgument, "\(path).rules_actions: rule id \(String(reflecting: first)) appears twice")
+                    .invalidArgument, "\(path).rules_actions: rule id \(String(reflecting: first)) appears twice",
+                    field: member + "rules_actions")
             }
             let start = try date("start")
             let end = try date("end")
@@ -259,7 +277,7 @@ public enum UbuduFormat {
             let id = try text("id")
             guard !id.isEmpty else { throw fail("id", "a rule id") }
             guard let ruleFields = try object("rule") else { throw fail("rule", "an object with the trigger") }
-            let rule = FieldReader(fields: ruleFields, path: path + ".rule")
+            let rule = inner(ruleFields, "rule")
             let trigger = try rule.text("trigger")
             if FenceTrigger(rawValue: trigger) == nil {
                 warnings.append(
@@ -280,7 +298,7 @@ public enum UbuduFormat {
                 proximity = nil
             }
             let actionFields = try object("action") ?? [:]
-            let action = FieldReader(fields: actionFields, path: path + ".action")
+            let action = inner(actionFields, "action")
             let notify: String
             switch actionFields["notify_user"] {
             case let object as [String: Any]:

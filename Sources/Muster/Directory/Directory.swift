@@ -148,8 +148,8 @@ public struct Directory: Sendable {
     public func register(
         _ target: PushTargetRegistered, namespace: String = Names.defaultNamespace, actor: String = "system"
     ) async throws {
-        try Names.validate(target.deviceId, as: "device id")
-        try Names.validate(target.deviceName, as: "device name")
+        try Names.validate(target.deviceId, as: "device id", field: "deviceId")
+        try Names.validate(target.deviceName, as: "device name", field: "deviceName")
         // An mqtt device's token is its SubscribeTopic, checked with its topics.
         if target.platform != .mqtt, target.token?.isEmpty == true {
             throw MusterError(

@@ -12,7 +12,7 @@ public struct LocationRequests: Sendable {
     public func request(
         user: String, reason: String? = nil, namespace: String = Names.defaultNamespace, actor: String = "system"
     ) async throws -> (request: LocationRequested, devices: [String]) {
-        if let reason { try Names.validate(reason, as: "reason") }
+        if let reason { try Names.validate(reason, as: "reason", field: "reason") }
         let request = LocationRequested(user: user, reason: reason)
         let devices = try await log.perform { scope -> [String] in
             guard try scope.directory.user(user, namespace: namespace) != nil else {

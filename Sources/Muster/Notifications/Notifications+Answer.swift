@@ -40,7 +40,7 @@ extension Notifications {
         let (user, deviceId, deviceName, namespace) =
             (respondent.user, respondent.deviceId, respondent.deviceName, respondent.namespace)
         let (submitValue, location, responseId) = (respondent.submitValue, respondent.location, respondent.responseId)
-        try Names.validate(deviceId, as: "device id")
+        try Names.validate(deviceId, as: "device id", field: "deviceId")
         try location?.validate()
         @Sendable func build(_ question: Question, on snapshot: any LogSnapshot, now: Int64) throws -> Prepared? {
             guard let form = try question.form() else { return nil }

@@ -76,7 +76,7 @@ public struct Notifications: Sendable {
         parsed: Payload, bytes: [UInt8], namespace: String, actor: String, dialog: DialogSenderSettings
     ) async throws -> SendResult {
         try Names.validate(namespace, as: "namespace")
-        try Names.validate(title, as: "title", maximumBytes: 1024)
+        try Names.validate(title, as: "title", field: "title", maximumBytes: 1024)
         guard !users.isEmpty || !groups.isEmpty || all else {
             throw MusterError(.invalidArgument, "no recipients: name users, groups or all")
         }

@@ -19,7 +19,7 @@ public struct Requests: Sendable {
     ) async throws -> RequestTemplateStored {
         try Names.validate(name, as: "request name")
         try Names.validate(namespace, as: "namespace")
-        try Names.validate(title, as: "title", maximumBytes: 1024)
+        try Names.validate(title, as: "title", field: "title", maximumBytes: 1024)
         var object = (try? JSONValue(json: payload))?.objectValue
         object?["responseTopic"] = .string(responseTopic)
         // Not a JSON object: parsing the text as given reports why.

@@ -109,7 +109,7 @@ public struct RuleEngine: Sendable {
     /// (already inside) or an exit while outside changes nothing and says so in `ignored`.
     public func report(_ reported: TransitionReport) async throws -> LocationAnswer {
         try Names.validate(reported.namespace, as: "namespace")
-        try Names.validate(reported.deviceId, as: "deviceId", maximumBytes: 256)
+        try Names.validate(reported.deviceId, as: "deviceId", field: "deviceId", maximumBytes: 256)
         guard FenceTrigger(rawValue: reported.trigger) != nil else {
             throw MusterError(
                 .invalidArgument, "trigger: expected on_entry or on_exit, not \(String(reflecting: reported.trigger))",
@@ -142,7 +142,7 @@ public struct RuleEngine: Sendable {
     /// Records a location fix and runs the rules of every area it enters or leaves.
     public func report(_ location: LocationReport) async throws -> LocationAnswer {
         try Names.validate(location.namespace, as: "namespace")
-        try Names.validate(location.deviceId, as: "deviceId", maximumBytes: 256)
+        try Names.validate(location.deviceId, as: "deviceId", field: "deviceId", maximumBytes: 256)
         let coordinate: Coordinate
         do {
             coordinate = try Coordinate(latitude: location.latitude, longitude: location.longitude)
@@ -168,7 +168,7 @@ public struct RuleEngine: Sendable {
     /// `beaconExitAfter` seconds.
     public func report(_ sighting: BeaconReport) async throws -> LocationAnswer {
         try Names.validate(sighting.namespace, as: "namespace")
-        try Names.validate(sighting.deviceId, as: "deviceId", maximumBytes: 256)
+        try Names.validate(sighting.deviceId, as: "deviceId", field: "deviceId", maximumBytes: 256)
         guard let uuid = UUID(uuidString: sighting.proximityUUID) else {
             throw MusterError(
                 .invalidArgument, "uuid: expected a proximity UUID like F2A74FC4-7625-44DB-9B08-CB7E130B2029",

@@ -9,7 +9,8 @@ extension Sessions {
     /// does not grow the log. The user is found by the case-folded form of `username`, and the
     /// tokens name the user as the directory writes them. Throws `.throttled` without checking
     /// anything once this name or this address failed too often (`Policy`, `LoginThrottle`). Throws
-    /// `StoreError(.invalidArgument)` for a bad namespace or device id.
+    /// `StoreError(.invalidArgument)` for a bad namespace, `MusterError(.invalidArgument)` naming `deviceId` for a bad
+    /// device id.
     /// - Parameter clientAddress: where the attempt comes from (an IP address); nil counts as one
     ///   unknown address.
     public func login(
@@ -17,7 +18,7 @@ extension Sessions {
         clientAddress: String? = nil
     ) async throws -> Tokens {
         try Names.validate(namespace, as: "namespace")
-        if let deviceId { try Names.validate(deviceId, as: "device id") }
+        if let deviceId { try Names.validate(deviceId, as: "device id", field: "deviceId") }
         let address = clientAddress ?? "unknown"
         let folded = UserName.folded(username)
         if let wait = throttle.begin(
