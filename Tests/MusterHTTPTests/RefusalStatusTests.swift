@@ -197,4 +197,33 @@ import Testing
             #expect(plain.object.keys.sorted() == ["name", "replaced"], "\(plain.text)")
         }
     }
+
+    @Test func storingARequestTemplateOrAnAreaAnswersWhatWasStoredOtherwiseThanGiven() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let request = try await client.send(
+                .put, "/api/v1/requests/report", token: ada,
+                json: #"{"title":"Report","body":"b","responseTopic":"/a/b","payload":\#(Self.payload)}"#)
+            #expect(request.status == .ok || request.status == .created, "\(request.text)")
+            let requestWarnings = request.object["warnings"] as? [String] ?? []
+            #expect(requestWarnings.first?.contains(#"type "video1" is not a known field type"#) == true)
+            let listed = try await client.send(.get, "/api/v1/requests", token: ada)
+            #expect(!listed.text.contains("warnings"), "a warning is said once, not stored: \(listed.text)")
+
+            let fence = try await client.send(
+                .put, "/api/v1/geofences/shop", token: ada, json: #"{"lat":47.99,"lng":7.84,"radius":0.1}"#)
+            #expect(fence.status == .created, "\(fence.text)")
+            let fenceWarnings = fence.object["warnings"] as? [String] ?? []
+            #expect(
+                fenceWarnings == ["geofence.timezone: missing; the area's times are taken in UTC"], "\(fence.text)")
+            let read = try await client.send(.get, "/api/v1/geofences/shop", token: ada)
+            #expect(read.object["warnings"] == nil, "\(read.text)")
+            let zoned = try await client.send(
+                .put, "/api/v1/geofences/shop", token: ada,
+                json: #"{"lat":47.99,"lng":7.84,"radius":0.1,"timezone":{"zone":"Europe/Berlin"}}"#)
+            #expect(zoned.object["warnings"] == nil, "nothing to say: no member: \(zoned.text)")
+        }
+    }
 }

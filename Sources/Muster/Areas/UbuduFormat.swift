@@ -78,8 +78,13 @@ public enum UbuduFormat {
         serialize(areas.map(object))
     }
 
-    /// One area's web-API object as JSON text.
-    public static func json(_ area: Area) -> Data { serialize(object(area)) }
+    /// One area's web-API object as JSON text; with `warnings` (the answer of a put) a `warnings` member lists what was
+    /// stored otherwise than given, left out when there is nothing.
+    public static func json(_ area: Area, warnings: [String] = []) -> Data {
+        var object = object(area)
+        if !warnings.isEmpty { object["warnings"] = warnings }
+        return serialize(object)
+    }
 
     static func serialize(_ value: Any) -> Data {
         (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()

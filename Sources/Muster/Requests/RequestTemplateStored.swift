@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import MusterWire
 
 /// A form a user can fill in and send without having been asked (the seed's ArsRCSRequest, listed
 /// in the app's "Start" tab); storing the same name again replaces it.
@@ -16,4 +17,13 @@ public struct RequestTemplateStored: DomainEvent, Hashable, Codable {
     @JSONText public var payload: [UInt8]
 
     /// The audit and listing shape embeds the payload as JSON.
+}
+
+extension RequestTemplate {
+    /// A stored template as the wire shows it: the payload as JSON; `warnings` only for the answer of a put.
+    public init(_ stored: RequestTemplateStored, warnings: [String] = []) throws {
+        self.init(
+            name: stored.name, title: stored.title, body: stored.body, responseTopic: stored.responseTopic,
+            payload: try JSONValue(json: Data(stored.payload)), warnings: warnings.isEmpty ? nil : warnings)
+    }
 }

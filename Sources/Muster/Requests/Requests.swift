@@ -10,13 +10,19 @@ public struct Requests: Sendable {
 
     public init(log: EventLog) { self.log = log }
 
+    /// What a put stored, and the payload's problems the app ignores (unknown field types), one line each.
+    public struct PutResult: Sendable, Hashable {
+        public var template: RequestTemplateStored
+        public var warnings: [String]
+    }
+
     /// Stores (or replaces) a template. `payload` is a payload JSON object whose `responseTopic`,
     /// if any, is replaced by `responseTopic`. Throws `FormRejection` for an invalid payload or topic.
     @discardableResult
     public func put(
         _ name: String, title: String, body: String, responseTopic: String, payload: Data,
         namespace: String = Names.defaultNamespace, actor: String = "system"
-    ) async throws -> RequestTemplateStored {
+    ) async throws -> PutResult {
         try Names.validate(name, as: "request name")
         try Names.validate(namespace, as: "namespace")
         try Names.validate(title, as: "title", field: "title", maximumBytes: 1024)
@@ -39,7 +45,7 @@ public struct Requests: Sendable {
                 AppendRequest(
                     namespace: namespace, stream: "request/\(name)", events: [template.newEvent(actor: actor)]))
         }
-        return template
+        return PutResult(template: template, warnings: report.warnings.map(\.description))
     }
 
     /// The template named `name`, or nil.

@@ -21,10 +21,12 @@ struct AreaController: APIController {
     @Sendable func define(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
         JSONText
     > {
-        let area = try kind.read(try await request.jsonBody(context: context), id: context.pathParameter("id"))
+        let (area, warnings) = try kind.read(
+            try await request.jsonBody(context: context), id: context.pathParameter("id"))
         let result = try await api.areas.define([area], namespace: caller.namespace, actor: caller.username)
         return EditedResponse(
-            status: result.defined.isEmpty ? .ok : .created, response: JSONText(UbuduFormat.json(area)))
+            status: result.defined.isEmpty ? .ok : .created,
+            response: JSONText(UbuduFormat.json(area, warnings: warnings)))
     }
 
     @Sendable func area(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {
@@ -91,8 +93,9 @@ enum AreaKind: String, CaseIterable {
         return self == .geofences
     }
 
-    /// One area in the Ubudu format; its `id` is the path's (a different one in the body is refused).
-    func read(_ body: Data, id: String) throws -> Area {
+    /// One area in the Ubudu format, and what of it is stored otherwise than given; its `id` is the path's (a
+    /// different one in the body is refused).
+    func read(_ body: Data, id: String) throws -> (Area, warnings: [String]) {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw APIError(.badRequest, "bad_request", "the body is not a JSON object describing one \(singular)")
         }
@@ -101,6 +104,6 @@ enum AreaKind: String, CaseIterable {
                 .badRequest, "bad_request", "id: the body says \(given) but the path says \(id)",
                 fields: [.init(field: "id", message: "expected \(id) or nothing")])
         }
-        return try UbuduFormat.readArea(object, beacon: self == .beacons, id: id).0
+        return try UbuduFormat.readArea(object, beacon: self == .beacons, id: id)
     }
 }

@@ -19,7 +19,7 @@ struct RequestController: APIController {
 
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [RequestTemplate]
     {
-        return try api.requests.list(namespace: caller.namespace).map(RequestTemplate.init)
+        return try api.requests.list(namespace: caller.namespace).map { try RequestTemplate($0) }
     }
 
     @Sendable func template(_ request: Request, context: API.Context, caller: API.Caller) async throws
@@ -38,7 +38,7 @@ struct RequestController: APIController {
             try context.pathParameter("name"), title: template.title, body: template.body,
             responseTopic: template.responseTopic, payload: template.payload.jsonData(),
             namespace: caller.namespace, actor: caller.username)
-        return try RequestTemplate(stored)
+        return try RequestTemplate(stored.template, warnings: stored.warnings)
     }
 
     @Sendable func respond(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
@@ -49,14 +49,5 @@ struct RequestController: APIController {
             toRequest: try context.pathParameter("name"), answers: try answer.answers(),
             as: answer.respondent(caller))
         return EditedResponse(status: recorded.isRepeat ? .ok : .created, response: JSONText(recorded.json))
-    }
-}
-
-extension RequestTemplate {
-    /// A stored request template as the app lists it.
-    init(_ template: RequestTemplateStored) throws {
-        self.init(
-            name: template.name, title: template.title, body: template.body, responseTopic: template.responseTopic,
-            payload: try JSONValue(json: Data(template.payload)))
     }
 }

@@ -11,13 +11,19 @@ public struct RequestTemplate: Sendable, Hashable, Codable {
     public var responseTopic: String
     /// The form payload of seed 000.
     public var payload: JSONValue
+    /// In the answer of a put only: what the app will ignore in the payload (an unknown field type), one line each;
+    /// left out when nothing.
+    public var warnings: [String]?
 
     /// Creates a request template from its parts.
-    public init(name: String, title: String, body: String, responseTopic: String, payload: JSONValue) {
+    public init(
+        name: String, title: String, body: String, responseTopic: String, payload: JSONValue, warnings: [String]? = nil
+    ) {
         self.name = name
         self.title = title
         self.body = body
         self.responseTopic = responseTopic
         self.payload = payload
+        self.warnings = warnings
     }
 }

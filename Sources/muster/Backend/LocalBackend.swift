@@ -140,14 +140,14 @@ struct LocalBackend: Backend {
     func putRequest(name: String, title: String, body: String, topic: String, payload: Data) async throws
         -> RequestTemplate
     {
-        try RequestTemplate(
-            await Requests(log: log).put(
-                name, title: title, body: body, responseTopic: topic, payload: payload, namespace: namespace,
-                actor: "cli"))
+        let result = try await Requests(log: log).put(
+            name, title: title, body: body, responseTopic: topic, payload: payload, namespace: namespace, actor: "cli")
+        Output.warn(result.warnings)
+        return try RequestTemplate(result.template, warnings: result.warnings)
     }
 
     func requests() async throws -> [RequestTemplate] {
-        try Requests(log: log).list(namespace: namespace).map(RequestTemplate.init)
+        try Requests(log: log).list(namespace: namespace).map { try RequestTemplate($0) }
     }
 
     func putDocument(file: URL, kind: MediaKind?, contentType: String?, user: String) async throws -> DocumentStored {
@@ -235,14 +235,5 @@ extension PushTarget {
             user: device.user, deviceId: device.deviceId, deviceName: device.deviceName,
             platform: Platform(rawValue: device.platform.rawValue) ?? .web, token: device.token,
             publishTopic: device.publishTopic)
-    }
-}
-
-extension RequestTemplate {
-    /// A stored template as the wire shows it: the payload as JSON.
-    init(_ stored: RequestTemplateStored) throws {
-        self.init(
-            name: stored.name, title: stored.title, body: stored.body, responseTopic: stored.responseTopic,
-            payload: try JSONValue(json: Data(stored.payload)))
     }
 }

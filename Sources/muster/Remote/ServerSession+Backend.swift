@@ -141,7 +141,9 @@ extension ServerSession: Backend {
     {
         let document = try Self.payload(payload)
         let template = RequestTemplate(name: name, title: title, body: body, responseTopic: topic, payload: document)
-        return try await call { try await $0.putRequest(template) }
+        let stored = try await call { try await $0.putRequest(template) }
+        Output.warn(stored.warnings ?? [])
+        return stored
     }
 
     func requests() async throws -> [RequestTemplate] { try await call { try await $0.requests() } }
