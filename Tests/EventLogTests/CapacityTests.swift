@@ -63,8 +63,11 @@ import Testing
     @Test func aFullDiskFailsTheCommitLosesNothingAcknowledgedAndRecovers() async throws {
         let mountPoint = try TemporaryDirectory("tmpfs")
         defer { mountPoint.remove() }
-        try run("/bin/mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mountPoint.url.path)
-        defer { try? run("/bin/umount", mountPoint.url.path) }
+        try await run("/bin/mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mountPoint.url.path)
+        defer {
+            // A defer cannot await; umount returns at once, so it is waited for here.
+            if let umount = try? ChildProcess("/bin/umount", [mountPoint.url.path]) { umount.reap() }
+        }
         let directory = mountPoint.url.appendingPathComponent("data")
         var configuration = EventLog.Configuration()
         configuration.limits.initialMapSize = 64 << 20
@@ -86,7 +89,7 @@ import Testing
         #expect(log.head == UInt64(acknowledged.count))
         #expect(try log.events(EventQuery()).map(\.position) == acknowledged)
         // Free space (grow the tmpfs), and the same open store takes appends again.
-        try run("/bin/mount", "-o", "remount,size=16m", mountPoint.url.path)
+        try await run("/bin/mount", "-o", "remount,size=16m", mountPoint.url.path)
         let after = try await log.append(
             AppendRequest(stream: "after", events: [NewEvent(type: "Big", body: Self.body)]))
         #expect(after.positions == [UInt64(acknowledged.count) + 1])
@@ -96,16 +99,13 @@ import Testing
         reopened.close()
     }
 
-    private func run(_ tool: String, _ arguments: String...) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        p.waitUntilExit()
-        if p.terminationStatus != 0 {
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    /// Runs `tool` to its end (posix_spawn: Foundation's `Process.run` has crashed the test process in full runs).
+    private func run(_ tool: String, _ arguments: String...) async throws {
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("capacity-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: errors) }
+        let status = await (try ChildProcess(tool, arguments, stderr: errors.path)).waitForExit()
+        if status != 0 {
+            let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             throw StoreError(.io, "\(tool) \(arguments.joined(separator: " ")) failed: \(message)")
         }
     }

@@ -38,18 +38,13 @@ struct ReleaseFixture {
 
     func remove() { work.remove() }
 
-    /// Runs `tar -xzf archive -C directory`, awaiting its exit through the termination handler.
+    /// Runs `tar -xzf archive -C directory` to its end (posix_spawn: Foundation's `Process.run` has crashed the
+    /// test process in full runs).
     private static func untar(_ archive: URL, into directory: URL) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tar", "-xzf", archive.path, "-C", directory.path]
-        let status = try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let status = await (try ChildProcess("/usr/bin/tar", ["-xzf", archive.path, "-C", directory.path]))
+            .waitForExit()
         guard status == 0 else {
-            throw MusterProcess.Unexpected("tar -xzf \(archive.path) exited with status \(status)")
+            throw MusterProcess.Unexpected("tar -xzf \(archive.path) exited with wait status \(status)")
         }
     }
 }
