@@ -30,7 +30,8 @@ import Testing
         let directory = Directory(log: log)
         try await directory.addUser("ada", password: nil)
         try await directory.register(MQTTDeviceRegistrationTests.phone())
-        try await directory.register(MQTTDeviceRegistrationTests.phone("ada", "IPAD", publish: "cedalo/iPad"))
+        try await directory.register(
+            MQTTDeviceRegistrationTests.phone("ada", "IPAD", subscribe: "hello/ipad", publish: "cedalo/iPad"))
         return (t, log, MQTTDevices(log: log))
     }
 
@@ -268,7 +269,8 @@ import Testing
         try await f.devices.report(Self.report(Self.text(#"{"SessionObject":{"sheet":"S1"}}"#)))
         f.t.clock.advance(seconds: 700)
         let kept = try await f.devices.report(Self.report(Self.sensors))
-        try await Directory(log: f.log).register(MQTTDeviceRegistrationTests.phone("ada", "IPAD", publish: "moved"))
+        try await Directory(log: f.log).register(
+            MQTTDeviceRegistrationTests.phone("ada", "IPAD", subscribe: "hello/ipad", publish: "moved"))
         func answers() throws -> [String] {
             [
                 "\(try f.devices.devices())", "\(try f.devices.device(publishTopic: "moved") as Any)",
@@ -303,7 +305,8 @@ import Testing
         #expect(Set(start.map(\.device.publishTopic)) == ["cedalo/iPhone", "cedalo/iPad"])
         #expect(start.allSatisfy { $0.position == 0 })
 
-        try await directory.register(MQTTDeviceRegistrationTests.phone("ada", "IPAD", publish: "cedalo/iPad2"))
+        try await directory.register(
+            MQTTDeviceRegistrationTests.phone("ada", "IPAD", subscribe: "hello/ipad", publish: "cedalo/iPad2"))
         let removed = try #require(try await changes.next())
         let added = try #require(try await changes.next())
         #expect(removed.kind == .removed && removed.device.publishTopic == "cedalo/iPad")
