@@ -126,37 +126,37 @@ import Testing
         #expect(try f.devices.devices().map(\.namespace) == ["acme", "default"])
     }
 
+    /// (bob's subscribe topic, bob's publish topic, the argument named, a part of the message); ada's phone has
+    /// hello/world and cedalo/iPhone.
+    static let clashes: [(String, String, String, String)] = [
+        ("hello/world", "bob/out", "token", "is already where Muster publishes to"),
+        ("cedalo/iPhone", "bob/out", "token", "is the publish topic of"),
+        ("bob/in", "hello/world", "publishTopic", "is where Muster publishes to"),
+        ("bob/in", "cedalo/iPhone", "publishTopic", "is already the publish topic of"),
+    ]
+
     /// One broker serves every namespace, and the bridge knows a device by its topic alone: a topic taken in one
     /// namespace is taken in all, and a device's two topics are no other device's either.
-    @Test func aTopicOfAnotherDeviceIsRefusedInEveryNamespace() async throws {
-        // (bob's subscribe topic, bob's publish topic, the argument named, a part of the message); ada's phone has
-        // hello/world and cedalo/iPhone. (A loop, not test arguments: a four-member argument tuple crashed the test
-        // runner three runs in a row, in the runtime's metadata cache while it listed the cases.)
-        let clashes = [
-            ("hello/world", "bob/out", "token", "is already where Muster publishes to"),
-            ("cedalo/iPhone", "bob/out", "token", "is the publish topic of"),
-            ("bob/in", "hello/world", "publishTopic", "is where Muster publishes to"),
-            ("bob/in", "cedalo/iPhone", "publishTopic", "is already the publish topic of"),
-        ]
+    @Test(arguments: clashes)
+    func aTopicOfAnotherDeviceIsRefusedInEveryNamespace(
+        subscribe: String, publish: String, argument: String, reason: String
+    ) async throws {
         let f = try await Self.fixture()
         defer { f.t.directory.remove() }
         try await f.directory.register(Self.phone())
         try await f.directory.addUser("bob", password: nil, namespace: "acme")
         let head = f.log.head
-        for (subscribe, publish, argument, reason) in clashes {
-            for namespace in ["default", "acme"] {
-                let refused = await #expect(throws: MusterError.self, "\(subscribe) \(publish) in \(namespace)") {
-                    try await f.directory.register(
-                        Self.phone("bob", "B0B", subscribe: subscribe, publish: publish), namespace: namespace)
-                }
-                #expect(refused?.code == .conflict)
-                #expect(refused?.field == argument)
-                #expect(refused?.message.contains(reason) == true, "\(refused?.message ?? "")")
-                // Another namespace's device is not named to it.
-                let holder =
-                    namespace == "default" ? #"device "9A093D8F" of user ada"# : "a device of another namespace"
-                #expect(refused?.message.contains(holder) == true, "\(refused?.message ?? "")")
+        for namespace in ["default", "acme"] {
+            let refused = await #expect(throws: MusterError.self, "in \(namespace)") {
+                try await f.directory.register(
+                    Self.phone("bob", "B0B", subscribe: subscribe, publish: publish), namespace: namespace)
             }
+            #expect(refused?.code == .conflict)
+            #expect(refused?.field == argument)
+            #expect(refused?.message.contains(reason) == true, "\(refused?.message ?? "")")
+            // Another namespace's device is not named to it.
+            let holder = namespace == "default" ? #"device "9A093D8F" of user ada"# : "a device of another namespace"
+            #expect(refused?.message.contains(holder) == true, "\(refused?.message ?? "")")
         }
         #expect(f.log.head == head)
     }
