@@ -25,6 +25,17 @@ extension MQTTEndToEndTests {
             try await stage.waitForSubscription(annOut)
         }
 
+        /// Sends Joe a form titled "For Joe"; the DialogMessage his phone gets.
+        static func sendJoeAForm(_ stage: MQTTStage) async throws -> [String: Any] {
+            let sent = try await stage.server.run(
+                [
+                    "send", "--to", "joe", "--title", "For Joe", "--body", "only", "--json",
+                    MQTTDeviceContentEndToEndTests.form,
+                ] + stage.server.data)
+            try #require(sent.status == 0, "\(sent)")
+            return try #require(try await stage.nextOnPhone()["DialogMessage"] as? [String: Any])
+        }
+
         @Test func aSettingsMessageCannotGiveAPhoneAnotherDevicesTopicAndNothingIsSent() async throws {
             try await MQTTStage.with(serveArguments: ["--mqtt-receipt-timeout", "1"]) { stage in
                 try await Self.addAnn(stage)
@@ -93,13 +104,7 @@ extension MQTTEndToEndTests {
                 #expect(!listed.stdout.contains(Self.annIn), "\(listed.stdout)")
 
                 // Joe's forms still go to Joe's phone.
-                let sent = try await stage.server.run(
-                    [
-                        "send", "--to", "joe", "--title", "For Joe", "--body", "only", "--json",
-                        MQTTDeviceContentEndToEndTests.form,
-                    ] + stage.server.data)
-                try #require(sent.status == 0, "\(sent)")
-                let dialog = try #require(try await stage.nextOnPhone()["DialogMessage"] as? [String: Any])
+                let dialog = try await Self.sendJoeAForm(stage)
                 #expect(dialog["Maintitle"] as? String == "For Joe")
             }
         }
@@ -109,13 +114,7 @@ extension MQTTEndToEndTests {
         @Test func aReplyAndALocationFromAnotherRegisteredPhoneOnADevicesTopicAreNotTakenAsThatPersons() async throws {
             try await MQTTStage.with { stage in
                 try await Self.addAnn(stage)
-                let sent = try await stage.server.run(
-                    [
-                        "send", "--to", "joe", "--title", "For Joe", "--body", "only", "--json",
-                        MQTTDeviceContentEndToEndTests.form,
-                    ] + stage.server.data)
-                try #require(sent.status == 0, "\(sent)")
-                let dialog = try #require(try await stage.nextOnPhone()["DialogMessage"] as? [String: Any])
+                let dialog = try await Self.sendJoeAForm(stage)
                 var reply = try #require(
                     (dialog["Options"] as? [[String: Any]])?.first?["ReplyObject"] as? [String: Any])
                 reply["name"] = "Ann, not Joe"
