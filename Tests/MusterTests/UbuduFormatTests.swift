@@ -38,6 +38,20 @@ import Testing
 
     /// Found by the `ubudu` fuzzer: a start with a fraction of a second was written back without it, so the area
     /// read again opened a moment earlier than the one imported. Dates are read to the whole second.
+    /// Coordinates are read to the last bit, and read back the same from the areas' own JSON (Foundation's
+    /// JSONSerialization reads 2.3268640000000001 as 2.3268639999999996 on Linux; a fuzz run found it).
+    @Test func longDecimalCoordinatesAreReadExactlyAndReadBackTheSame() throws {
+        let text = #"{"id":"35","lat":48.87621805,"lng":2.3268640000000001,"radius":0.02,"timezone":{"zone":"UTC"}}"#
+        let area = try #require(try UbuduFormat.read(Data(text.utf8)).areas.first)
+        guard case .geofence(let latitude, let longitude, _) = area.region else {
+            Issue.record("not a geofence: \(area.region)")
+            return
+        }
+        #expect(longitude == Double("2.3268640000000001"))
+        #expect(latitude == 48.87621805)
+        #expect(try UbuduFormat.read(UbuduFormat.json([area])).areas == [area])
+    }
+
     @Test func aFractionOfASecondIsDroppedSoTheWrittenAreaReadsBackTheSame() throws {
         let text = seedGeofences.replacingOccurrences(of: "2013-07-10T00:00:00Z", with: "2013-07-10T00:00:00.75Z")
         try #require(text != seedGeofences)

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Geo
+import MusterWire
 
 /// The Ubudu web-API format of areas (seed 004, `u_geofences.json` / `u_beacons.json`,
 /// `api_version` 2), read tolerantly and written canonically.
@@ -21,9 +22,9 @@ public enum UbuduFormat {
     public static func read(_ data: Data) throws -> Document {
         let root: Any
         do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            root = try jsonObject(data)
         } catch {
-            throw MusterError(.invalidArgument, "the areas are not valid JSON: \(error.localizedDescription)")
+            throw MusterError(.invalidArgument, "the areas are not valid JSON: \(error)")
         }
         var document = Document(areas: [], warnings: [])
         // Ids are unique within a kind only: a geofence and a beacon region may share one.
@@ -323,6 +324,27 @@ public enum UbuduFormat {
     }
 
     /// Whether JSON gave `true` or `false` (a boxed boolean), not a number.
+    /// `data` as Foundation's JSON objects (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`), its numbers
+    /// read exactly: Foundation's own `JSONSerialization` reads some long decimals one step off on Linux
+    /// (`2.3268640000000001` → `2.3268639999999996`), so an area's coordinates changed when its JSON was read back.
+    public static func jsonObject(_ data: Data) throws -> Any {
+        foundation(try JSONValue(json: data))
+    }
+
+    private static func foundation(_ value: JSONValue) -> Any {
+        switch value {
+        case .object(let members): members.mapValues(foundation)
+        case .array(let elements): elements.map(foundation)
+        case .string(let text): text
+        // A whole number as an integer, as JSONSerialization gives it: an id of 52 reads as "52", not "52.0".
+        case .number(let number) where number.rounded() == number && abs(number) < 9.0e15:
+            NSNumber(value: Int64(number))
+        case .number(let number): NSNumber(value: number)
+        case .bool(let flag): NSNumber(value: flag)
+        case .null: NSNull()
+        }
+    }
+
     static func isBoolean(_ number: NSNumber) -> Bool {
         String(cString: number.objCType) == "c"
     }

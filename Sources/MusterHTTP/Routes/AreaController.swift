@@ -96,7 +96,7 @@ enum AreaKind: String, CaseIterable {
     /// One area in the Ubudu format, and what of it is stored otherwise than given; its `id` is the path's (a
     /// different one in the body is refused).
     func read(_ body: Data, id: String) throws -> (Area, warnings: [String]) {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        guard let object = try? UbuduFormat.jsonObject(body) as? [String: Any] else {
             throw APIError(.badRequest, "bad_request", "the body is not a JSON object describing one \(singular)")
         }
         if let given = object["id"], "\(given)" != id {
