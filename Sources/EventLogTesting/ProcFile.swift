@@ -8,8 +8,8 @@ import Foundation
 ///
 /// Foundation's `String(contentsOfFile:)` and `Data(contentsOf:)` read such a file only as far as its first read
 /// returns — one page (about 4 KB) — because `/proc` files report a size of 0: `/proc/net/tcp` lists 26 sockets that
-/// way, and a full test run has hundreds listening, so a broker's listener was never found (fresh-clone CI failed four
-/// times "mosquitto did not accept connections within 60 s" while mosquitto had logged "running").
+/// way, and a full test run has hundreds listening, so a broker's listener was not found (three fresh-clone CI runs
+/// failed "mosquitto did not accept connections within 60 s" while mosquitto had logged "running").
 public enum ProcFile {
     /// The bytes of `path` up to its end, or nil when it cannot be opened (no such process, no permission).
     public static func bytes(_ path: String) -> [UInt8]? {

@@ -315,9 +315,9 @@ struct DevicePublications: Sendable {
 private struct RegisteredPhones {
     /// Every registered device, by publish topic.
     let routes: [String: MQTTDevice]
+    private var byID: [String: [MQTTDevice]]? = nil
 
     init(routes: [String: MQTTDevice]) { self.routes = routes }
-    private var byID: [String: [MQTTDevice]]? = nil
 
     /// The other registered device a publication's `iPhoneID` names, when that is not the device whose publish topic
     /// it came on: that phone is set to this device's topic, and what it sends is not this person's.
