@@ -24,37 +24,25 @@ extension AreaNotices {
     /// consumer stops: areas entered and left, positions, handed notices, and with trace logging the
     /// decisions not to act.
     /// - Parameter trace: whether to include the decisions not to act; nil follows the device's own trace
-    ///   logging, or the namespace's `traceLogging` setting when it has none, as they are when each decision
-    ///   comes.
+    ///   logging, or the namespace's `traceLogging` setting when it has none, as they are when each decision is
+    ///   read (events are read as the consumer asks for them).
     public func deviceEvents(
         user: String, deviceId: String, namespace: String = Names.defaultNamespace, from: UInt64? = nil,
         trace: Bool? = nil
-    ) -> AsyncThrowingStream<DeviceEvent, any Error> {
+    ) -> some AsyncSequence<DeviceEvent, any Error> & Sendable {
         let log = self.log
         let events = log.follow(
             EventQuery(namespace: namespace, stream: "device/\(deviceId)", from: from ?? (log.head + 1)))
-        let (stream, continuation) = AsyncThrowingStream<DeviceEvent, any Error>.makeStream()
-        let task = Task {
-            do {
-                for try await event in events {
-                    let tracing = {
-                        try trace
-                            ?? log.read {
-                                try Self.traceLogging(user: user, deviceId: deviceId, namespace: namespace, $0)
-                            }
-                            .effective
-                    }
-                    if let change = try Self.change(event, user: user, tracing: tracing) {
-                        continuation.yield(DeviceEvent(position: event.position, change: change))
-                    }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        return events.compactMap { @Sendable event in
+            let tracing = {
+                try trace
+                    ?? log.read { try Self.traceLogging(user: user, deviceId: deviceId, namespace: namespace, $0) }
+                    .effective
+            }
+            return try Self.change(event, user: user, tracing: tracing).map {
+                DeviceEvent(position: event.position, change: $0)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     /// The change an event of the device's stream makes for the app; nil when it makes none (or is another

@@ -18,7 +18,7 @@ extension Notifications {
     /// The changes to `user`'s inbox from log position `from` (nil: from now on), live, as they are
     /// recorded by this process or another one on the same data directory, until the consumer stops.
     public func inboxUpdates(user: String, namespace: String = Names.defaultNamespace, from: UInt64? = nil)
-        -> AsyncThrowingStream<InboxUpdate, any Error>
+        -> some AsyncSequence<InboxUpdate, any Error> & Sendable
     {
         follow(namespace: namespace, types: [PayloadSent.type, ResponseReceived.type], from: from) { event in
             if let sent = try PayloadSent.decode(event) {

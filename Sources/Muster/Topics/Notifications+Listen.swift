@@ -46,7 +46,7 @@ extension Notifications {
     /// recorded — by this process or another one on the same data directory — until the consumer stops.
     /// - Parameter from: first log position to consider; nil for what is recorded from now on.
     public func listen(_ filter: TopicFilter, namespace: String = Names.defaultNamespace, from: UInt64? = nil)
-        -> AsyncThrowingStream<TopicDelivery, any Error>
+        -> some AsyncSequence<TopicDelivery, any Error> & Sendable
     {
         follow(namespace: namespace, types: [ResponseReceived.type, TopicPublished.type], from: from) { event in
             if let response = try ResponseReceived.decode(event), filter.matches(response.responseTopic) {
@@ -62,24 +62,12 @@ extension Notifications {
         }
     }
 
-    /// The namespace's events of `types` from `from` (nil: from now on), live, mapped by `transform` (nil: skipped).
+    /// The namespace's events of `types` from `from` (nil: from now on), live, mapped by `transform` (nil: skipped),
+    /// read as the consumer asks for them.
     func follow<Element: Sendable>(
         namespace: String, types: Set<String>, from: UInt64?,
         _ transform: @escaping @Sendable (RecordedEvent) throws -> Element?
-    ) -> AsyncThrowingStream<Element, any Error> {
-        let events = log.follow(EventQuery(namespace: namespace, types: types, from: from ?? (log.head + 1)))
-        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(bufferingPolicy: .unbounded)
-        let task = Task {
-            do {
-                for try await event in events {
-                    if let element = try transform(event) { continuation.yield(element) }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+    ) -> some AsyncSequence<Element, any Error> & Sendable {
+        log.follow(EventQuery(namespace: namespace, types: types, from: from ?? (log.head + 1))).compactMap(transform)
     }
 }

@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -61,22 +62,19 @@ enum EventStream {
         let body = ResponseBody { writer in
             metrics.stream(opened: true)
             defer { metrics.stream(opened: false) }
-            // A client that reads slower than events arrive fills the buffer; then the stream ends
-            // after the last frame that fitted, and the client resumes from it with Last-Event-ID.
-            // Dropping the oldest frames instead would lose events without the client knowing.
-            let (frames, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingOldest(4096))
+            // One frame at a time: the events are read as the client takes them (they are in the log), so a client
+            // that reads slower than events arrive, or a long backlog, holds one frame here and never ends the stream.
+            let frames = AsyncChannel<ByteBuffer>()
             let producer = Task {
                 do {
-                    for try await event in events {
-                        if case .dropped = continuation.yield(event.frame) { break }
-                    }
+                    for try await event in events { await frames.send(event.frame) }
                 } catch {}
-                continuation.finish()
+                frames.finish()
             }
             let ticker = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: keepAlive)
-                    continuation.yield(ByteBuffer(string: ": keep-alive\n\n"))
+                    await frames.send(ByteBuffer(string: ": keep-alive\n\n"))
                 }
             }
             defer {
@@ -84,7 +82,7 @@ enum EventStream {
                 ticker.cancel()
             }
             // A client that left ends the stream now, not at the next write, which may be a keep-alive away.
-            closed.whenComplete { _ in continuation.finish() }
+            closed.whenComplete { _ in frames.finish() }
             // A graceful shutdown ends the stream; the client reconnects elsewhere with Last-Event-ID.
             try await withGracefulShutdownHandler {
                 try await writer.write(ByteBuffer(string: ": stream open\n\n"))
@@ -96,7 +94,7 @@ enum EventStream {
                     try await writer.write(frame)
                 }
             } onGracefulShutdown: {
-                continuation.finish()
+                frames.finish()
             }
             try await writer.finish(nil)
         }

@@ -64,9 +64,8 @@ protocol Backend: Sendable {
     /// Answers a message, or with `request` a request template; `values` is a JSON object's text.
     func respond(_ answer: Answer) async throws -> ResponseObject
     /// The response objects and documents published on topics matching `filter`, as JSON lines.
-    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws -> AsyncThrowingStream<
-        [UInt8], any Error
-    >
+    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws
+        -> any AsyncSequence<[UInt8], any Error> & Sendable
 
     /// Stores a named payload (JSON text).
     func putPayload(name: String, payload: Data) async throws -> StoredPayload

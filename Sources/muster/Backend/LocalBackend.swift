@@ -106,21 +106,11 @@ struct LocalBackend: Backend {
             .response
     }
 
-    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws -> AsyncThrowingStream<
-        [UInt8], any Error
-    > {
-        let deliveries = Notifications(log: log).listen(filter, namespace: namespace, from: from)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await delivery in deliveries { continuation.yield(Array(delivery.json)) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws
+        -> any AsyncSequence<[UInt8], any Error> & Sendable
+    {
+        // Read as the lines are printed: a backlog is never held in memory.
+        Notifications(log: log).listen(filter, namespace: namespace, from: from).map { Array($0.json) }
     }
 
     func putPayload(name: String, payload: Data) async throws -> StoredPayload {

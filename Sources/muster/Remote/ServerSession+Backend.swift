@@ -95,9 +95,9 @@ extension ServerSession: Backend {
     }
 
     /// Server-Sent Events of `GET /api/v1/topics/{filter…}` (administrators); the stream resumes by itself.
-    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws -> AsyncThrowingStream<
-        [UInt8], any Error
-    > {
+    func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws
+        -> any AsyncSequence<[UInt8], any Error> & Sendable
+    {
         // The stream reconnects quietly; an unreachable server or a dead login should fail at once instead.
         let verified = await client.verifyAuthToken()
         if let error = verified.error { throw failure(error) }

@@ -66,9 +66,9 @@ struct TopicStream: Scenario {
         return Double(count) / seconds(since: start)
     }
 
-    /// Events per second of the stream read from the start of the log, as a client reads it: a stream that ends (the
-    /// server ends one whose client fell more than 4,096 frames behind, which a backlog read at once always does) is
-    /// resumed with `Last-Event-ID`, as the SDK and the web app do. Returns the rate and the connections it took.
+    /// Events per second of the stream read from the start of the log, as a client reads it: a stream that ends (a
+    /// server stopping, a dropped connection) is resumed with `Last-Event-ID`, as the SDK and the web app do. Returns
+    /// the rate and the connections it took (one, unless something ended the stream).
     private static func readOverHTTP(_ count: Int, port: Int, token: String) throws -> (Double, connections: Int) {
         let start = ContinuousClock.now
         var received = 0
