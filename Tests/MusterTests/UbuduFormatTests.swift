@@ -76,6 +76,36 @@ import Testing
         #expect(try UbuduFormat.read(servedBeacons).areas == beacons)
     }
 
+    /// The seed's beacon example names its zone "Paris, France": the title is kept and written back as given; an area
+    /// whose title is its zone (the geofence example) keeps none of its own.
+    @Test func aTimezonesTitleIsWrittenBackAsItWasGiven() throws {
+        let beacon = try #require(try UbuduFormat.read(Data(seedBeacons.utf8)).areas.first)
+        #expect(beacon.timeZoneTitle == "Paris, France")
+        #expect((UbuduFormat.object(beacon)["timezone"] as? [String: Any])?["title"] as? String == "Paris, France")
+        let shop = try UbuduFormat.read(Data(seedGeofences.utf8)).areas[1]
+        #expect(shop.timeZoneTitle == nil)
+        #expect((UbuduFormat.object(shop)["timezone"] as? [String: Any])?["title"] as? String == "Europe/Paris")
+    }
+
+    /// Seed 004: `offset` is the zone's offset from UTC in seconds ("Europe/Paris has an offset of 3600 outside of
+    /// DST"), `utc_offset` in hours, and `dst` whether they take summer time into account — at the time of the answer.
+    @Test(arguments: [
+        ("Europe/Paris", "2026-01-15T12:00:00Z", 3600, false),
+        ("Europe/Paris", "2026-07-15T12:00:00Z", 7200, true),
+        ("America/New_York", "2026-07-15T12:00:00Z", -14400, true),
+        ("+02:00", "2026-07-15T12:00:00Z", 7200, false),
+    ])
+    func aTimezonesOffsetIsTheZonesAtTheTimeAndDstSaysWhetherItIsSummerTime(
+        zone: String, at: String, offset: Int, dst: Bool
+    ) throws {
+        let now = try #require(UbuduFormat.parseDate(at))
+        let timezone = UbuduFormat.timezone(zone, title: nil, now: now)
+        #expect(timezone["zone"] as? String == zone)
+        #expect(timezone["offset"] as? Int == offset)
+        #expect(timezone["utc_offset"] as? Double == Double(offset) / 3600)
+        #expect(timezone["dst"] as? Bool == dst)
+    }
+
     @Test(arguments: [
         (#"{"u_geofences":[{"id":1,"lat":91,"lng":2,"radius":0.1}]}"#, "u_geofences[0].lat"),
         (#"{"u_geofences":[{"id":1,"lat":48,"lng":2,"radius":"wide"}]}"#, "u_geofences[0].radius"),

@@ -27,14 +27,17 @@ public struct Area: Sendable, Hashable, Codable {
     public var end: Date?
     /// The area's time zone: an IANA name or an ISO-8601 offset.
     public var timeZone: String
+    /// The `title` the area's `timezone` was given (seed 004: a string, such as "Paris, France"); nil when it had
+    /// none or it was the zone itself, and the zone is its title.
+    public var timeZoneTitle: String?
     public var schedule: OpeningHours
     public var updatedAt: Date?
     public var rules: [AreaRule]
 
     public init(
         id: String, region: Region, name: String = "", address: String = "", groupId: String? = nil,
-        start: Date? = nil, end: Date? = nil, timeZone: String = "UTC", schedule: OpeningHours = .alwaysOpen,
-        updatedAt: Date? = nil, rules: [AreaRule] = []
+        start: Date? = nil, end: Date? = nil, timeZone: String = "UTC", timeZoneTitle: String? = nil,
+        schedule: OpeningHours = .alwaysOpen, updatedAt: Date? = nil, rules: [AreaRule] = []
     ) {
         self.id = id
         self.region = region
@@ -44,6 +47,7 @@ public struct Area: Sendable, Hashable, Codable {
         self.start = start
         self.end = end
         self.timeZone = timeZone
+        self.timeZoneTitle = timeZoneTitle
         self.schedule = schedule
         self.updatedAt = updatedAt
         self.rules = rules

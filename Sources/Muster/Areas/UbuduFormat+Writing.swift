@@ -26,7 +26,7 @@ extension UbuduFormat {
             "start": area.start.map(text) ?? "",
             "end": area.end.map(text) ?? "",
             "updated_at": area.updatedAt.map(text) ?? "",
-            "timezone": timezone(area.timeZone),
+            "timezone": timezone(area.timeZone, title: area.timeZoneTitle),
             "schedule": schedule(area.schedule),
             "rules_actions": area.rules.map { rule(area, $0) },
         ]
@@ -63,15 +63,16 @@ extension UbuduFormat {
         ]
     }
 
-    /// The seed's timezone structure: `offset`/`utc_offset` are the standard (winter) offset,
-    /// `dst` whether the zone shifts for summer.
-    static func timezone(_ zone: String) -> [String: Any] {
-        guard let timeZone = try? TimeZone(areaZone: zone) else { return ["zone": zone, "title": zone] }
-        let now = Date()
-        let standard = timeZone.secondsFromGMT(for: now) - Int(timeZone.daylightSavingTimeOffset(for: now))
+    /// The seed's timezone structure: `title` as the area was given it (else the zone); `offset` (seconds) and
+    /// `utc_offset` (hours) the zone's offset from UTC at `now`, and `dst` whether that offset includes a summer-time
+    /// shift — as the seed defines them ("Europe/Paris has an offset of 3600 outside of DST").
+    static func timezone(_ zone: String, title: String?, now: Date = Date()) -> [String: Any] {
+        let title = title ?? zone
+        guard let timeZone = try? TimeZone(areaZone: zone) else { return ["zone": zone, "title": title] }
+        let offset = timeZone.secondsFromGMT(for: now)
         return [
-            "zone": zone, "title": zone, "offset": standard, "utc_offset": Double(standard) / 3600,
-            "dst": timeZone.nextDaylightSavingTimeTransition != nil,
+            "zone": zone, "title": title, "offset": offset, "utc_offset": Double(offset) / 3600,
+            "dst": timeZone.isDaylightSavingTime(for: now),
         ]
     }
 

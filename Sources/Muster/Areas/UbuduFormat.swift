@@ -213,8 +213,10 @@ public enum UbuduFormat {
                 region = .geofence(latitude: latitude, longitude: longitude, radius: kilometres * 1000)
             }
             var zone = "UTC"
+            var zoneTitle = ""
             if let timezone = try object("timezone") {
                 let inner = inner(timezone, "timezone")
+                zoneTitle = try inner.text("title").trimmingCharacters(in: .whitespaces)
                 let given = try inner.text("zone").trimmingCharacters(in: .whitespaces)
                 if !given.isEmpty {
                     do { _ = try TimeZone(areaZone: given) } catch {
@@ -275,7 +277,8 @@ public enum UbuduFormat {
             if let start, let end, end < start { throw fail("end", "a time after start") }
             return Area(
                 id: id, region: region, name: try text("name"), address: try text("address"),
-                groupId: group.isEmpty ? nil : group, start: start, end: end, timeZone: zone, schedule: schedule,
+                groupId: group.isEmpty ? nil : group, start: start, end: end, timeZone: zone,
+                timeZoneTitle: zoneTitle.isEmpty || zoneTitle == zone ? nil : zoneTitle, schedule: schedule,
                 updatedAt: try date("updated_at"), rules: rules)
         }
 
