@@ -202,7 +202,7 @@ let package = Package(
         .target(
             name: "MQTTBridge",
             dependencies: [
-                "EventLog", "Forms", "MQTT", "MQTTConnect", "Muster", "MusterWire", "PushProviders",
+                "EventLog", "Forms", "Geo", "MQTT", "MQTTConnect", "Muster", "MusterWire", "PushProviders",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

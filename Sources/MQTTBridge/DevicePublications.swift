@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import Geo
 import Logging
 import MQTT
 import MQTTConnect
@@ -156,7 +157,8 @@ struct DevicePublications: Sendable {
                 _ = try await rules.report(
                     RuleEngine.BeaconReport(
                         user: device.user, deviceId: device.deviceId, proximityUUID: beacon.uuid.uuidString,
-                        major: beacon.major, minor: beacon.minor, rssi: beacon.rssi ?? -100,
+                        major: beacon.major, minor: beacon.minor, rssi: beacon.signalStrength,
+                        proximity: beacon.proximity.flatMap { BeaconProximity(rawValue: $0.rawValue) },
                         namespace: device.namespace))
             }
         }

@@ -55,6 +55,9 @@ import Testing
         let array = try Fixture.read(#"{"Beacons": [{"uuid": "\#(uuid)", "major": 1, "minor": 2}]}"#).get()
         #expect(array.beacons?.map(\.major) == [1])
         #expect(array.beacons?.first?.name == nil)
+        // iOS's RSSI 0 is "no reading", and none given is the same: a faint signal for the rules, never 0 dBm.
+        #expect(object.beacons?.map(\.signalStrength) == [-60, -100])
+        #expect(array.beacons?.first?.signalStrength == -100)
     }
 
     @Test(arguments: [

@@ -48,6 +48,10 @@ public struct BeaconReading: Sendable, Hashable {
         self.accuracy = accuracy
     }
 
+    /// The signal strength rules take, in dBm: `rssi`, or a faint -100 when iOS had no reading (0, or none) — never
+    /// 0 dBm, which would be the strongest signal there is.
+    public var signalStrength: Int { rssi.flatMap { $0 == 0 ? nil : $0 } ?? -100 }
+
     /// Reads the `Beacons` member: an array of beacon objects or an object of them.
     static func readAll(_ value: JSONValue) throws(PublicationRefusal) -> [BeaconReading] {
         var readings: [BeaconReading] = []

@@ -55,12 +55,16 @@ public struct RuleEngine: Sendable {
         public var rssi: Int
         /// The beacon's calibrated power at 1 m (the advertisement's last byte); -59 dBm when unknown.
         public var measuredPower: Int
+        /// How close the device itself judged the beacon (iOS ranging's CLProximity); nil: estimated from `rssi`
+        /// and `measuredPower`.
+        public var proximity: BeaconProximity?
         public var at: Date?
         public var namespace: String
 
         public init(
             user: String, deviceId: String, proximityUUID: String, major: Int, minor: Int, rssi: Int,
-            measuredPower: Int = -59, at: Date? = nil, namespace: String = Names.defaultNamespace
+            measuredPower: Int = -59, proximity: BeaconProximity? = nil, at: Date? = nil,
+            namespace: String = Names.defaultNamespace
         ) {
             self.user = user
             self.deviceId = deviceId
@@ -69,6 +73,7 @@ public struct RuleEngine: Sendable {
             self.minor = minor
             self.rssi = rssi
             self.measuredPower = measuredPower
+            self.proximity = proximity
             self.at = at
             self.namespace = namespace
         }

@@ -64,7 +64,8 @@ final class RuleRun {
 
     func sight(_ sighting: RuleEngine.BeaconReport, at: Int64) throws {
         let user = reporter!.name
-        let proximity = BeaconProximity(rssi: sighting.rssi, measuredPower: sighting.measuredPower)
+        let proximity =
+            sighting.proximity ?? BeaconProximity(rssi: sighting.rssi, measuredPower: sighting.measuredPower)
         let regions = areas.beaconRegions.filter {
             $0.matches(proximityUUID: sighting.proximityUUID, major: sighting.major, minor: sighting.minor)
         }

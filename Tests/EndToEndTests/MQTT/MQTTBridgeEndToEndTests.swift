@@ -95,6 +95,34 @@ extension MQTTEndToEndTests {
             await stage.stop()
         }
 
+        /// iOS ranging judges how close a beacon is (`proximity`, CLProximity) from more than one signal strength: a
+        /// beacon rule's `maximum_proximity` takes the phone's own judgement. Here a faint -90 dBm, which alone
+        /// reads as far, is a beacon the phone finds near: the rule fires.
+        @Test func aBeaconRuleTakesThePhonesOwnProximity() async throws {
+            let stage = try await Stage.start()
+            do {
+                let ada = try await stage.server.login("ada", password: "secret-ada")
+                let put = try await stage.server.send(
+                    "PUT", "api/v1/beacons/counter", token: ada,
+                    json:
+                        #"{"proximity_uid":"F2A74FC4-7625-44DB-9B08-CB7E130B2029","major":1,"rules_actions":[{"id":"close","rule":{"trigger":"on_entry","maximum_proximity":"near"},"action":{"notify_user":"At the counter"}}]}"#
+                )
+                try #require(put.status == 201, "\(put.text)")
+                try await stage.phone.publish(
+                    #"{"iPhoneID":"9A093D8F","Beacons":[{"uuid":"F2A74FC4-7625-44DB-9B08-CB7E130B2029","major":1,"minor":9,"rssi":-90,"proximity":2,"accuracy":1.8}]}"#,
+                    to: Stage.outTopic)
+                let evaluated = try await stage.waitForEvents("RuleEvaluated", count: 1)
+                let decision = try #require(evaluated.first?["body"] as? [String: Any], "\(evaluated)")
+                #expect(decision["fired"] as? Bool == true, "\(decision)")
+                let sighted = try await stage.events("BeaconSighted")
+                #expect((sighted.first?["body"] as? [String: Any])?["proximity"] as? String == "near", "\(sighted)")
+            } catch {
+                await stage.stop()
+                throw error
+            }
+            await stage.stop()
+        }
+
         @Test func gpsFromThePhoneIntoAGeofenceFiresItsRule() async throws {
             let stage = try await Stage.start()
             do {
