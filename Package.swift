@@ -260,7 +260,8 @@ let package = Package(
         .executableTarget(
             name: "muster",
             dependencies: [
-                "EventLog", "Migrations", "MQTT", "MQTTBridge", "MQTTConnect", "Muster", "MusterHTTP", "MusterClient",
+                "EventLog", "Geo", "Migrations", "MQTT", "MQTTBridge", "MQTTConnect", "Muster", "MusterHTTP",
+                "MusterClient",
                 "MusterWire", "NATS", "PushDelivery", "PushProviders", "Replication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -36,12 +36,15 @@ extension MusterClient {
     /// - Parameters:
     ///   - proximityUUID: the beacon's proximity UUID; `major`, `minor` its numbers (0…65535).
     ///   - rssi: the received signal strength in dBm; `txPower` the beacon's measured power at 1 m.
+    ///   - proximity: how close the device judged the beacon (`immediate`, `near`, `far`, `unknown`: CLBeacon's
+    ///     `proximity` by name); nil to have it estimated from `rssi` and `txPower`.
     public func reportBeaconSighting(
         deviceId: String, proximityUUID: String, major: Int, minor: Int, rssi: Int, txPower: Int? = nil,
-        at: Date? = nil
+        proximity: String? = nil, at: Date? = nil
     ) async throws(MusterClientError) -> LocationAnswer {
         let body = SightingBody(
-            deviceId: deviceId, uuid: proximityUUID, major: major, minor: minor, rssi: rssi, txPower: txPower, at: at)
+            deviceId: deviceId, uuid: proximityUUID, major: major, minor: minor, rssi: rssi, txPower: txPower,
+            proximity: proximity, at: at)
         return try await report(body, to: ["beacons", "sightings"])
     }
 

@@ -118,6 +118,39 @@ import Testing
         }
     }
 
+    /// A sighting may carry how close the device itself judged the beacon (CLProximity by name): a rule's
+    /// `maximum_proximity` takes it over the estimate from a faint -90 dBm, which alone reads as far.
+    @Test func aSightingCarriesTheDevicesOwnProximity() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            let region =
+                #"{"proximity_uid":"F2A74FC4-7625-44DB-9B08-CB7E130B2029","major":1,"rules_actions":[{"id":"close","rule":{"trigger":"on_entry","maximum_proximity":"near"},"action":{"notify_user":"At the counter"}}]}"#
+            #expect(try await client.send(.put, "/api/v1/beacons/counter", token: ada, json: region).status == .created)
+            func sighting(_ device: String, _ proximity: String) -> String {
+                #"{"deviceId":"\#(device)","uuid":"F2A74FC4-7625-44DB-9B08-CB7E130B2029","major":1,"minor":9,"rssi":-90\#(proximity)}"#
+            }
+            let head = api.log.head
+            let refused = try await client.send(
+                .post, "/api/v1/beacons/sightings", token: joe, json: sighting("phone", #","proximity":"close""#))
+            #expect(refused.status == .badRequest, "\(refused.text)")
+            #expect(refused.errorFields == ["proximity"], "\(refused.text)")
+            #expect(refused.errorMessage.contains("immediate, near, far or unknown"), "\(refused.text)")
+            #expect(api.log.head == head)
+
+            let estimated = try await client.send(
+                .post, "/api/v1/beacons/sightings", token: joe, json: sighting("phone", ""))
+            let outcome = (estimated.object["outcomes"] as? [[String: Any]])?.first
+            #expect(outcome?["fired"] as? Bool == false, "\(estimated.text)")
+            #expect(outcome?["reason"] as? String == "beacon proximity far is beyond maximum_proximity near")
+            let judged = try await client.send(
+                .post, "/api/v1/beacons/sightings", token: joe, json: sighting("tablet", #","proximity":"near""#))
+            #expect((judged.object["outcomes"] as? [[String: Any]])?.first?["fired"] as? Bool == true, "\(judged.text)")
+        }
+    }
+
     @Test func theUbuduWebAPIServesAreasByNamespaceAndPlaceWithoutALogin() async throws {
         let api = try await APITester.make()
         defer { api.remove() }

@@ -326,7 +326,6 @@ public enum UbuduFormat {
         }
     }
 
-    /// Whether JSON gave `true` or `false` (a boxed boolean), not a number.
     /// `data` as Foundation's JSON objects (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`), its numbers
     /// read exactly: Foundation's own `JSONSerialization` reads some long decimals one step off on Linux
     /// (`2.3268640000000001` → `2.3268639999999996`), so an area's coordinates changed when its JSON was read back.
@@ -348,6 +347,7 @@ public enum UbuduFormat {
         }
     }
 
+    /// Whether JSON gave `true` or `false` (a boxed boolean), not a number.
     static func isBoolean(_ number: NSNumber) -> Bool {
         String(cString: number.objCType) == "c"
     }

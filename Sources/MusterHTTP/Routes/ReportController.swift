@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import Hummingbird
 import Muster
 import MusterWire
@@ -95,6 +96,8 @@ extension SightingBody: DeviceReport {
         try await rules.report(
             RuleEngine.BeaconReport(
                 user: caller.username, deviceId: deviceId, proximityUUID: uuid, major: major, minor: minor,
-                rssi: rssi, measuredPower: txPower ?? -59, at: time, namespace: caller.namespace))
+                rssi: rssi, measuredPower: txPower ?? -59,
+                proximity: try proximity.map(BeaconProximity.init(reported:)),
+                at: time, namespace: caller.namespace))
     }
 }

@@ -69,12 +69,16 @@ public struct SightingBody: Sendable, Hashable, Codable {
     public var rssi: Int
     /// The beacon's measured power at 1 m in dBm; nil for the usual -59.
     public var txPower: Int?
+    /// How close the device itself judged the beacon (iOS ranging's CLProximity): `immediate`, `near`, `far` or
+    /// `unknown`; nil: estimated from `rssi` and `txPower`. A rule's `maximum_proximity` is checked against it.
+    public var proximity: String?
     /// When it was received (ISO 8601); nil for now.
     public var at: String?
 
     /// Creates a sighting report; `at` is written as the wire writes dates.
     public init(
-        deviceId: String, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int? = nil, at: Date? = nil
+        deviceId: String, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int? = nil,
+        proximity: String? = nil, at: Date? = nil
     ) {
         self.deviceId = deviceId
         self.uuid = uuid
@@ -82,6 +86,7 @@ public struct SightingBody: Sendable, Hashable, Codable {
         self.minor = minor
         self.rssi = rssi
         self.txPower = txPower
+        self.proximity = proximity
         self.at = at.map(MusterJSON.formatDate)
     }
 }

@@ -99,7 +99,8 @@ protocol Backend: Sendable {
         -> LocationAnswer
     /// A device's iBeacon sighting; what the rules decided.
     func sighted(
-        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int
+        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int,
+        proximity: String?
     ) async throws -> LocationAnswer
     /// A raw iBeacon advertisement the device received (hex); what the rules decided.
     func advert(_ device: DeviceReportOptions, advert: String, rssi: Int) async throws -> LocationAnswer

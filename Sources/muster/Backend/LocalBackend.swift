@@ -1,6 +1,7 @@
 import EventLog
 import Forms
 import Foundation
+import Geo
 import MQTTConnect
 import Muster
 import MusterWire
@@ -199,12 +200,14 @@ struct LocalBackend: Backend {
     }
 
     func sighted(
-        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int
+        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int,
+        proximity: String?
     ) async throws -> LocationAnswer {
         try await RuleEngine(log: log).report(
             RuleEngine.BeaconReport(
                 user: device.user, deviceId: device.deviceId, proximityUUID: uuid, major: major, minor: minor,
-                rssi: rssi, measuredPower: txPower, at: device.time, namespace: namespace))
+                rssi: rssi, measuredPower: txPower, proximity: try proximity.map(BeaconProximity.init(reported:)),
+                at: device.time, namespace: namespace))
     }
 
     func transition(

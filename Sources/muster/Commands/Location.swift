@@ -47,6 +47,11 @@ struct Beacon: AsyncParsableCommand {
     @Option(
         parsing: .unconditional, help: "The beacon's measured power at 1 m, dBm (default -59; an advert has its own).")
     var txPower: Int?
+    @Option(
+        help: ArgumentHelp(
+            "How close the device judged the beacon: immediate, near, far or unknown (default: estimated from --rssi).",
+            valueName: "PROXIMITY"))
+    var proximity: String?
 
     func validate() throws {
         if advert != nil {
@@ -54,6 +59,9 @@ struct Beacon: AsyncParsableCommand {
                 throw ValidationError(
                     "--advert carries the UUID, major, minor and power: give it alone, not with --uuid, --major, --minor or --tx-power"
                 )
+            }
+            if proximity != nil {
+                throw ValidationError("--proximity goes with --uuid, --major and --minor, not with --advert")
             }
         } else if uuid == nil || major == nil || minor == nil {
             throw ValidationError("give --uuid, --major and --minor, or --advert HEX")
@@ -64,7 +72,8 @@ struct Beacon: AsyncParsableCommand {
         try await options.printAnswer(to: report) {
             if let advert { return try await $0.advert(report, advert: advert, rssi: rssi) }
             return try await $0.sighted(
-                report, uuid: uuid ?? "", major: major ?? 0, minor: minor ?? 0, rssi: rssi, txPower: txPower ?? -59)
+                report, uuid: uuid ?? "", major: major ?? 0, minor: minor ?? 0, rssi: rssi, txPower: txPower ?? -59,
+                proximity: proximity)
         }
     }
 }

@@ -228,13 +228,14 @@ extension ServerSession: Backend {
     }
 
     func sighted(
-        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int
+        _ device: DeviceReportOptions, uuid: String, major: Int, minor: Int, rssi: Int, txPower: Int,
+        proximity: String?
     ) async throws -> LocationAnswer {
         try requireSelf(device.user, option: "--user", why: "a sighting is reported by its own user")
         return try await call {
             try await $0.reportBeaconSighting(
                 deviceId: device.deviceId, proximityUUID: uuid, major: major, minor: minor, rssi: rssi,
-                txPower: txPower, at: device.time)
+                txPower: txPower, proximity: proximity, at: device.time)
         }
     }
 

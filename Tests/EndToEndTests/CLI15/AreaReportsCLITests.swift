@@ -62,6 +62,35 @@ import Testing
         #expect(both.stderr.contains("--advert carries the UUID"), "\(both)")
     }
 
+    /// `--proximity` is how close the device judged the beacon: recorded with the sighting, and checked by name.
+    @Test func aSightingTakesTheDevicesOwnProximityByName() async throws {
+        let work = try TemporaryDirectory("proximity-cli")
+        defer { work.remove() }
+        let data = try await Self.world(work)
+        let sighting = [
+            "beacon", "--uuid", "F2A74FC4-7625-44DB-9B08-CB7E130B2029", "--major", "1", "--minor", "9", "--rssi", "-90",
+            "--user", "ada", "--device-id", "phone",
+        ]
+        let before = try await Self.eventCount(data)
+        let bad = try await MusterProcess.run(sighting + ["--proximity", "close"] + data)
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains(#"proximity: expected immediate, near, far or unknown"#), "\(bad)")
+        #expect(try await Self.eventCount(data) == before, "a refused sighting stores nothing")
+        let judged = try await MusterProcess.run(sighting + ["--proximity", "near"] + data)
+        #expect(judged.status == 0, "\(judged)")
+        let events = try await MusterProcess.run(["events", "--type", "BeaconSighted", "--json"] + data)
+        let body = try events.jsonLines().first?["body"] as? [String: Any]
+        #expect(body?["proximity"] as? String == "near", "-90 dBm alone reads as far: \(events)")
+        let withAdvert = try await MusterProcess.run(
+            [
+                "beacon", "--advert", Self.advert, "--proximity", "near", "--rssi", "-60", "--user", "ada",
+                "--device-id", "phone",
+            ]
+                + data)
+        #expect(withAdvert.status == 2, "\(withAdvert)")
+        #expect(withAdvert.stderr.contains("--proximity goes with --uuid"), "\(withAdvert)")
+    }
+
     @Test func countersAndTransitionsTakeTheKindAndMonitoredListsTheDevicesAreas() async throws {
         let work = try TemporaryDirectory("kind-cli")
         defer { work.remove() }

@@ -89,6 +89,50 @@ extension WebAppBrowserTests {
             }
         }
 
+        /// An answer kept offline that the server refuses when it arrives (here: answered meanwhile from another
+        /// device) is not dropped unseen: the person is told which one and why, across a reload, until they dismiss it.
+        @Test func aKeptAnswerTheServerRefusesIsShownUntilDismissed() async throws {
+            try await withJoe("person-refused") { stage in
+                let driver = stage.driver
+                let id = try await stage.send(
+                    to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                try await driver.click(try await driver.find("li.message[data-message-id=\"\(id)\"] a"))
+                let send = try await driver.find("main form button.footer-button")
+                try await driver.setOffline(true)
+                try await driver.click(send)
+                try await driver.wait(
+                    for: "the answer to be kept",
+                    until: "return document.querySelector('#waiting-count')?.dataset.count === '1'")
+                let elsewhere = try await stage.server.run(
+                    ["respond", id, "--user", "joe", "--device-id", "joe-laptop", "{}"] + stage.server.data)
+                try #require(elsewhere.status == 0, "\(elsewhere)")
+
+                try await driver.setOffline(false)
+                try await driver.wait(
+                    for: "the refused answer to be shown", seconds: 30,
+                    until: "const b = document.getElementById('refused-answers'); return b !== null && !b.hidden")
+                let shown = try await driver.run("return document.getElementById('refused-answers').textContent")
+                let text = try #require(shown as? String)
+                #expect(text.contains("“Roll call”"), "\(text)")
+                #expect(text.contains("answered already"), "the server's reason: \(text)")
+                #expect(try await responses(stage).count == 1, "only the other device's answer is recorded")
+                try await stage.browser.screenshot("person-refused-shown")
+
+                try await driver.open(stage.server.base)
+                try await driver.wait(
+                    for: "the refusal to be shown again after a reload", seconds: 30,
+                    until: "const b = document.getElementById('refused-answers'); return b !== null && !b.hidden")
+                try await driver.click(try await driver.find("#refused-answers button.dismiss"))
+                try await driver.wait(
+                    for: "the refusal to go once dismissed",
+                    until: "return document.getElementById('refused-answers').hidden")
+                try await driver.open(stage.server.base)
+                _ = try await driver.find("ul.inbox")
+                #expect(
+                    try await driver.run("return document.getElementById('refused-answers').hidden") as? Bool == true)
+            }
+        }
+
         /// The app's own `api()` in the page, as the app's modules have it (the same module instance).
         static let importAPI =
             "import(document.querySelector('script[type=module]').src.replace(/js\\/app\\.js$/, 'js/api.js'))"

@@ -9,7 +9,9 @@ import { loginView } from "./person/login.js";
 import { finishSignIn } from "./person/signin.js";
 import { personRoutes, personTabs } from "./person/routes.js";
 import { consoleRoutes, consoleTabs } from "./console/routes.js";
-import { flush, onWaitingChange, startOutbox } from "./offline/outbox.js";
+import {
+  dismissRefused, flush, onRefusedChange, onWaitingChange, refusedAnswers, startOutbox,
+} from "./offline/outbox.js";
 import { notifyControl } from "./push.js";
 
 const root = document.getElementById("app");
@@ -25,6 +27,18 @@ const banner = h("div#offline-banner.banner", { role: "status", hidden: true });
 let waitingCount = 0;
 let unreachable = false;
 
+/// The kept answers the server refused when they finally arrived: shown until the person dismisses them.
+const refusedBanner = h("div#refused-answers.banner.refused", { role: "alert", hidden: true });
+
+function drawRefused(refusals) {
+  refusedBanner.hidden = refusals.length === 0;
+  replace(
+    refusedBanner,
+    h("ul", {}, refusals.map((refusal) => h("li", {}, t("refusedAnswer", refusal)))),
+    h("button.dismiss", { type: "button", onclick: dismissRefused }, t("dismissRefused")),
+  );
+}
+
 function drawBanner() {
   const offline = !navigator.onLine || unreachable;
   banner.hidden = !offline && waitingCount === 0;
@@ -38,6 +52,7 @@ function drawBanner() {
 /// Logged in as `who` (here, or in another tab): the page the address names, the inbox after the login's.
 function loggedIn(who) {
   me = who;
+  drawRefused(refusedAnswers());
   flush();
   if (!location.hash || location.hash === "#/login") location.hash = "#/inbox";
   else show();
@@ -56,7 +71,7 @@ async function show() {
   const routes = [...personRoutes, ...(me.isAdmin ? consoleRoutes : [])];
   const route = routes.map((r) => ({ r, match: hash.match(r.pattern) })).find(({ match }) => match);
   const main = h("main#main", { tabindex: "-1" });
-  replace(root, banner, header(hash), main);
+  replace(root, banner, refusedBanner, header(hash), main);
   if (!route) {
     replace(main, h("p.notice", {}, t("notFound", { what: hash })));
     return;
@@ -155,6 +170,7 @@ async function start() {
     unreachable = serverUnreachable;
     drawBanner();
   });
+  onRefusedChange(drawRefused);
   startOutbox();
   started = true;
   show();

@@ -6,6 +6,8 @@ const english = {
   loading: "Loading…",
   offline: "Offline: answers are kept and sent when the connection returns.",
   queued: "{count} answer(s) waiting to be sent",
+  refusedAnswer: "Your answer to “{label}”, kept while offline, was not recorded: {message}",
+  dismissRefused: "Dismiss",
   logIn: "Log in",
   logOut: "Log out",
   account: "{name}: account",

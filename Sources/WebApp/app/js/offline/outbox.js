@@ -2,7 +2,8 @@
 // kept in IndexedDB and sent when the connection returns — on the `online` event, when the app starts and on a
 // retry timer — in the order given, one at a time. Each answer carries a `responseId`: the server records an id
 // once and answers a resend of it with the response it recorded, so an answer whose reply was lost is never
-// recorded twice.
+// recorded twice. A kept answer the server refuses when it finally arrives (answered meanwhile on another device, the
+// form withdrawn) is not sent again; the person is told which one and why, until they dismiss it.
 
 import { api } from "../api.js";
 import { objectStore } from "./database.js";
@@ -11,6 +12,9 @@ const firstRetry = 2000;
 const lastRetry = 60000;
 
 const listeners = new Set();
+const refusalListeners = new Set();
+/// Where the refused kept answers wait to be seen: `[{user, label, message, at}]`, across reloads.
+const refusedKey = "muster.refusedAnswers";
 let flushing = null;
 let timer = null;
 let retryIn = firstRetry;
@@ -53,12 +57,51 @@ function currentUser() {
   }
 }
 
+/// The kept answers the server refused, this person's, oldest first: `{label, message, at}`.
+export function refusedAnswers() {
+  const user = currentUser();
+  return readRefused().filter((refusal) => refusal.user === user);
+}
+
+/// Tells `listener(refusals)` the refused kept answers (as `refusedAnswers()`), now and whenever they change.
+/// Returns a function that stops it.
+export function onRefusedChange(listener) {
+  refusalListeners.add(listener);
+  listener(refusedAnswers());
+  return () => refusalListeners.delete(listener);
+}
+
+/// The person has read them: forgets this person's refused answers.
+export function dismissRefused() {
+  const user = currentUser();
+  writeRefused(readRefused().filter((refusal) => refusal.user !== user));
+}
+
+function readRefused() {
+  try {
+    return JSON.parse(localStorage.getItem(refusedKey)) ?? [];
+  } catch {
+    return [];
+  }
+}
+
+function writeRefused(refusals) {
+  try {
+    localStorage.setItem(refusedKey, JSON.stringify(refusals));
+  } catch {
+    // Storage refused (full, or a private window): the refusal is still shown until the page closes.
+  }
+  const mine = refusals.filter((refusal) => refusal.user === currentUser());
+  for (const listener of refusalListeners) listener(mine);
+}
+
 /// Sends an answer: `path` is the response route (`/api/v1/messages/{id}/response` or
-/// `/api/v1/requests/{name}/response`), `body` its JSON. Resolves `{sent: true, answer}` with the server's
-/// response object, or `{queued: true}` when it is kept to send later: offline, or when the session ended on the
-/// way (the answer goes once the person logs in again). A refusal (422 with field errors, 409…) is thrown as the
-/// APIError.
-export async function submitAnswer(path, body) {
+/// `/api/v1/requests/{name}/response`), `body` its JSON, `label` what the person knows it by (the message's title,
+/// the request's), named if the server refuses it after it was kept. Resolves `{sent: true, answer}` with the
+/// server's response object, or `{queued: true}` when it is kept to send later: offline, or when the session ended
+/// on the way (the answer goes once the person logs in again). A refusal (422 with field errors, 409…) is thrown as
+/// the APIError.
+export async function submitAnswer(path, body, label = "") {
   const answer = { ...body, responseId: body.responseId ?? crypto.randomUUID() };
   const user = currentUser();
   // Answers kept earlier go first: the order given is the order recorded.
@@ -71,14 +114,14 @@ export async function submitAnswer(path, body) {
       return { sent: true, answer: sent };
     } catch (error) {
       if (error.status === 401 && user) {
-        await transact("readwrite", (store) => store.add({ path, body: answer, user, keptAt: Date.now() }));
+        await transact("readwrite", (store) => store.add({ path, body: answer, label, user, keptAt: Date.now() }));
         return { queued: true };
       }
       if (!error.isNetwork) throw error;
       unreachable = true;
     }
   }
-  await transact("readwrite", (store) => store.add({ path, body: answer, user, keptAt: Date.now() }));
+  await transact("readwrite", (store) => store.add({ path, body: answer, label, user, keptAt: Date.now() }));
   notify();
   schedule();
   return { queued: true };
@@ -92,9 +135,10 @@ async function waitingSafely() {
   }
 }
 
-/// Sends the kept answers, oldest first, until one cannot reach the server. An answer the server refuses (the
-/// message was withdrawn, the form changed) is dropped: sending it again would be refused again. Concurrent calls
-/// share one run, so each answer goes out once at a time.
+/// Sends the kept answers, oldest first, until one cannot reach the server. An answer the server refuses (answered
+/// meanwhile on another device, the message withdrawn, the form changed) is not kept: sending it again would be
+/// refused again; it joins the refused answers the person is shown. Concurrent calls share one run, so each answer
+/// goes out once at a time.
 export function flush() {
   flushing ??= run().finally(() => {
     flushing = null;
@@ -121,7 +165,10 @@ async function run() {
         }
         if (error.status === 401) return; // logged out: kept for the next session of this user
         reached();
-        console.warn(`a kept answer to ${entry.path} was refused: ${error.message}`);
+        writeRefused([
+          ...readRefused(),
+          { user: entry.user, label: entry.label || entry.path, message: error.message, at: Date.now() },
+        ]);
       }
       await transact("readwrite", (store) => store.delete(entry.seq));
       sentAny = true;

@@ -78,7 +78,7 @@ export async function messageView(main, [messageId]) {
   async function send(answer) {
     status.textContent = t("formSending");
     try {
-      const outcome = await submitAnswer(`${path}/response`, { ...device(), ...answer });
+      const outcome = await submitAnswer(`${path}/response`, { ...device(), ...answer }, message.title);
       done(outcome.queued ? t("queuedAnswer") : t("sentAnswer"), outcome.queued ? "queued" : "sent");
     } catch (error) {
       status.textContent = "";

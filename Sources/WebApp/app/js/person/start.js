@@ -56,7 +56,7 @@ export async function startFormView(main, [encodedName]) {
     try {
       const outcome = await submitAnswer(`/api/v1/requests/${encodeURIComponent(name)}/response`, {
         ...device(), ...answer,
-      });
+      }, request.title || name);
       status.className = "status ok";
       status.textContent = outcome.queued ? t("queuedAnswer") : t("sentAnswer");
       form.element.hidden = true;
