@@ -31,25 +31,35 @@ extension WebAppBrowserTests {
             await stage.stop()
         }
 
+        /// Sends joe a "Roll call" without fields, opens it and answers it with the browser offline; returns the
+        /// message's id once the answer is kept. `beforeOpening` runs between the send and the opening.
+        func answerARollCallOffline(
+            _ stage: WebAppStage, beforeOpening: () async throws -> Void = {}
+        ) async throws -> String {
+            let driver = stage.driver
+            let id = try await stage.send(
+                to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+            try await beforeOpening()
+            try await driver.click(try await driver.find("li.message[data-message-id=\"\(id)\"] a"))
+            let send = try await driver.find("main form button.footer-button")
+            try await driver.setOffline(true)
+            try await driver.click(send)
+            try await driver.wait(
+                for: "the answer to be kept",
+                until: "return document.querySelector('main .confirmation.queued') !== null")
+            return id
+        }
+
         @Test func anAnswerGivenOfflineIsKeptAcrossAReloadAndSentOnceWhenTheConnectionReturns() async throws {
             try await withJoe("person-offline") { stage in
                 let driver = stage.driver
                 try await driver.command("POST", "goog/cdp/execute", ["cmd": "ServiceWorker.enable", "params": [:]])
-                let id = try await stage.send(
-                    to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
-                // The service worker keeps the app's files, so the app opens again offline.
-                try await driver.wait(
-                    for: "the service worker to control the page", seconds: 30,
-                    until: "return navigator.serviceWorker.controller !== null")
-                try await driver.click(try await driver.find("li.message[data-message-id=\"\(id)\"] a"))
-                let send = try await driver.find("main form button.footer-button")
-
-                try await driver.setOffline(true)
-                try await driver.click(send)
-                try await driver.wait(
-                    for: "the answer to be kept",
-                    until: "return document.querySelector('main .confirmation.queued') !== null"
-                )
+                let id = try await answerARollCallOffline(stage) {
+                    // The service worker keeps the app's files, so the app opens again offline.
+                    try await driver.wait(
+                        for: "the service worker to control the page", seconds: 30,
+                        until: "return navigator.serviceWorker.controller !== null")
+                }
                 try await driver.wait(
                     for: "the banner to count one waiting answer",
                     until: "return document.querySelector('#waiting-count')?.dataset.count === '1'")
@@ -94,15 +104,7 @@ extension WebAppBrowserTests {
         @Test func aKeptAnswerTheServerRefusesIsShownUntilDismissed() async throws {
             try await withJoe("person-refused") { stage in
                 let driver = stage.driver
-                let id = try await stage.send(
-                    to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
-                try await driver.click(try await driver.find("li.message[data-message-id=\"\(id)\"] a"))
-                let send = try await driver.find("main form button.footer-button")
-                try await driver.setOffline(true)
-                try await driver.click(send)
-                try await driver.wait(
-                    for: "the answer to be kept",
-                    until: "return document.querySelector('#waiting-count')?.dataset.count === '1'")
+                let id = try await answerARollCallOffline(stage)
                 let elsewhere = try await stage.server.run(
                     ["respond", id, "--user", "joe", "--device-id", "joe-laptop", "{}"] + stage.server.data)
                 try #require(elsewhere.status == 0, "\(elsewhere)")
