@@ -42,6 +42,13 @@ extension MusterClient {
         return try decode(NamespaceSetting.self, from: try await perform(request), of: request)
     }
 
+    /// Admin: puts a setting of the namespace back to its default (`DELETE /api/v1/settings/{key}`); returns it, now
+    /// default. Throws `not_found` for an unknown key.
+    public func resetSetting(_ key: String) async throws(MusterClientError) -> NamespaceSetting {
+        let request = APIRequest("DELETE", ["settings", key])
+        return try decode(NamespaceSetting.self, from: try await perform(request), of: request)
+    }
+
     /// Admin: what was sent to people and what they answered, oldest first (`GET /api/v1/audit`): one entry per
     /// event, `{"position", "time", "what", "detail", "user"?, "actor", …}`.
     ///

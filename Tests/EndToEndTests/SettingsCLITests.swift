@@ -22,5 +22,13 @@ import Testing
         let list = try await MusterProcess.run(["settings", "list", "--json"] + data)
         let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
         #expect(entries?.first { $0["key"] as? String == "pushSizeLimit" }?["isDefault"] as? Bool == false)
+
+        let reset = try await MusterProcess.run(["settings", "reset", "pushSizeLimit"] + data)
+        #expect(reset.status == 0, "\(reset)")
+        #expect(try reset.json()["value"] as? String == "4096")
+        #expect(try reset.json()["isDefault"] as? Bool == true)
+        let unknown = try await MusterProcess.run(["settings", "reset", "pushLimit"] + data)
+        #expect(unknown.status == 2, "\(unknown)")
+        #expect(unknown.stderr.contains("pushLimit"), "\(unknown)")
     }
 }

@@ -161,6 +161,15 @@ import Testing
             )
             #expect(big.status == .created, "\(big.text)")
 
+            // Back to the default: listed as default again.
+            let reset = try await client.send(.delete, "/api/v1/settings/pushSizeLimit", token: ada)
+            #expect(reset.status == .ok, "\(reset.text)")
+            #expect(reset.object["value"] as? String == "4096")
+            #expect(reset.object["isDefault"] as? Bool == true)
+            let listed = try await client.send(.get, "/api/v1/settings", token: ada)
+            #expect(listed.array.first { $0["key"] as? String == "pushSizeLimit" }?["isDefault"] as? Bool == true)
+            #expect(try await client.send(.delete, "/api/v1/settings/colour", token: ada).status == .notFound)
+
             let audit = try await client.send(.get, "/api/v1/audit?user=joe", token: ada)
             #expect(audit.status == .ok)
             #expect(audit.array.contains { ($0["what"] as? String) == "loggedIn" })

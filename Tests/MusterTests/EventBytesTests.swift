@@ -154,6 +154,7 @@ import Testing
         ),
         ("setting", SettingChanged(setting: .pushSizeLimit, value: "4096")),
         ("setting-unset", SettingChanged(setting: .pushSizeLimit, value: nil)),
+        ("setting-reset", SettingReset(setting: .pushSizeLimit)),
         ("topic", TopicPublished(topic: "/t", document: Array("[1]".utf8))),
         (
             "token",
@@ -390,6 +391,10 @@ import Testing
         ),
         "setting-unset": (
             "0d7075736853697a654c696d697400",
+            #"{"setting":"pushSizeLimit"}"#
+        ),
+        "setting-reset": (
+            "0d7075736853697a654c696d6974",
             #"{"setting":"pushSizeLimit"}"#
         ),
         "topic": (

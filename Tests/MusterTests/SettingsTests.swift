@@ -28,6 +28,26 @@ import Testing
         #expect(try settings.value(.automaticUserNotifications) == "false")
     }
 
+    /// A setting put back to its default is listed as default again — unlike one set to the default's value, which
+    /// would keep that value when a later release changes the default — and a rebuild reads it so.
+    @Test func aSettingResetIsItsDefaultAgain() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open { $0.projections += MusterDomain.projections }
+        let settings = Settings(log: log)
+        try await settings.set(.pushSizeLimit, to: "300")
+        try await settings.set(.pushSizeLimit, to: "300", namespace: "other")
+        let reset = try await settings.reset(.pushSizeLimit)
+        #expect(reset == Settings.Entry(key: .pushSizeLimit, value: "4096", isDefault: true))
+        #expect(try settings.list().first { $0.key == .pushSizeLimit } == reset)
+        #expect(try settings.value(.pushSizeLimit, namespace: "other") == "300", "another namespace keeps its own")
+        #expect(try log.events(EventQuery(type: SettingReset.type)).count == 1)
+
+        try await log.rebuild([SettingsProjection.name])
+        #expect(try settings.list().first { $0.key == .pushSizeLimit }?.isDefault == true)
+        #expect(try settings.value(.pushSizeLimit, namespace: "other") == "300")
+    }
+
     @Test(arguments: [
         (Setting.dailyNotificationLimit, "-1"), (.dailyNotificationLimit, "many"), (.pushSizeLimit, "10"),
         (.automaticServerNotifications, "maybe"),

@@ -6,7 +6,8 @@ public enum EventCatalogue {
     static let all: [any DomainEvent.Type] = [
         UserCreated.self, GroupDefined.self, PushTargetRegistered.self, PushTargetUnregistered.self, PayloadSent.self,
         ResponseReceived.self, NamedPayloadStored.self, RequestTemplateStored.self, DocumentUploaded.self,
-        SettingChanged.self, TopicPublished.self, TokenIssued.self, TokenRevoked.self, LoginFailed.self,
+        SettingChanged.self, SettingReset.self, TopicPublished.self, TokenIssued.self, TokenRevoked.self,
+        LoginFailed.self,
         AreaDefined.self, AreaRemoved.self,
         AreaCountsChanged.self,
         LocationReported.self, BeaconSighted.self, AreaTransition.self, RuleEvaluated.self,

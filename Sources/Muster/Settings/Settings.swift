@@ -34,6 +34,22 @@ public struct Settings: Sendable {
         return value
     }
 
+    /// Puts a setting back to its default (a change of the default in a later release then applies to it); returns it
+    /// as listed.
+    @discardableResult
+    public func reset(_ setting: Setting, namespace: String = Names.defaultNamespace, actor: String = "system")
+        async throws -> Entry
+    {
+        _ = try await log.perform { scope in
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: "settings",
+                    events: [SettingReset(setting: setting).newEvent(actor: actor)]
+                ))
+        }
+        return Entry(key: setting, value: setting.defaultValue, isDefault: true)
+    }
+
     /// Every setting of the namespace, set or default.
     public func list(namespace: String = Names.defaultNamespace) throws -> [Entry] {
         try log.read { reader in
@@ -55,11 +71,15 @@ public struct SettingsProjection: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["values"] }
-    public var eventTypes: Set<String>? { [SettingChanged.type] }
+    public var eventTypes: Set<String>? { [SettingChanged.type, SettingReset.type] }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
+        if let reset = try SettingReset.decode(event) {
+            _ = try state.delete("values", Key.joined(event.namespace, reset.setting.rawValue))
+            return
+        }
         guard let change = try SettingChanged.decode(event) else { return }
         let stored: [UInt8] = change.value.map { [1] + Array($0.utf8) } ?? [0]
         try state.put("values", Key.joined(event.namespace, change.setting.rawValue), stored)

@@ -13,6 +13,7 @@ struct AdministrationController: APIController {
             .get("groups", for: .administrator, use: groups)
             .get("settings", for: .administrator, use: settings)
             .put("settings/:key", for: .administrator, use: setSetting)
+            .delete("settings/:key", for: .administrator, use: resetSetting)
             .get("counters", for: .administrator, use: counters)
             .get("quota/:user", for: .administrator, use: quota)
             .get("audit", for: .administrator, use: audit)
@@ -45,16 +46,31 @@ struct AdministrationController: APIController {
     @Sendable func setSetting(_ request: Request, context: API.Context, caller: API.Caller) async throws
         -> NamespaceSetting
     {
-        let key = try context.pathParameter("key")
-        guard let setting = Setting(rawValue: key) else {
-            let known = Setting.allCases.map(\.rawValue).joined(separator: ", ")
-            throw APIError(.notFound, "not_found", "no setting \(key); the settings are \(known)")
-        }
+        let setting = try Self.setting(context)
         let value = try await request.decode(as: Value.self, context: context)
         try await api.settings.set(setting, to: value.value, namespace: caller.namespace, actor: caller.username)
         // Settings.list names every setting, so the one just set is there.
         let entries = try api.settings.list(namespace: caller.namespace).filter { $0.key == setting }
         return NamespaceSetting(entries[0])
+    }
+
+    /// `DELETE /settings/{key}`: the setting back to its default.
+    @Sendable func resetSetting(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> NamespaceSetting
+    {
+        let setting = try Self.setting(context)
+        return NamespaceSetting(
+            try await api.settings.reset(setting, namespace: caller.namespace, actor: caller.username))
+    }
+
+    /// The setting the path names; 404 naming every setting for another name.
+    static func setting(_ context: API.Context) throws -> Setting {
+        let key = try context.pathParameter("key")
+        guard let setting = Setting(rawValue: key) else {
+            let known = Setting.allCases.map(\.rawValue).joined(separator: ", ")
+            throw APIError(.notFound, "not_found", "no setting \(key); the settings are \(known)")
+        }
+        return setting
     }
 
     @Sendable func counters(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [RuleCounters
@@ -89,12 +105,5 @@ struct AdministrationController: APIController {
             user: query.get("user"), deviceId: query.get("deviceId"), since: since, namespace: caller.namespace,
             area: query.get("area").map { String($0) }, rule: query.get("rule").map { String($0) })
         return try Audit(log: api.log).entries(filter)
-    }
-}
-
-extension NamespaceSetting {
-    /// A setting of the namespace as the API shows it.
-    init(_ entry: Settings.Entry) {
-        self.init(key: entry.key.rawValue, value: entry.value, isDefault: entry.isDefault)
     }
 }

@@ -84,6 +84,8 @@ protocol Backend: Sendable {
 
     /// Sets a setting.
     func set(_ setting: Setting, to value: String) async throws -> NamespaceSetting
+    /// Puts a setting back to its default.
+    func reset(_ setting: Setting) async throws -> NamespaceSetting
     /// Every setting of the namespace.
     func settings() async throws -> [NamespaceSetting]
 

@@ -162,10 +162,12 @@ struct LocalBackend: Backend {
         return NamespaceSetting(key: setting.rawValue, value: stored, isDefault: false)
     }
 
+    func reset(_ setting: Setting) async throws -> NamespaceSetting {
+        NamespaceSetting(try await Settings(log: log).reset(setting, namespace: namespace, actor: "cli"))
+    }
+
     func settings() async throws -> [NamespaceSetting] {
-        try Settings(log: log).list(namespace: namespace).map {
-            NamespaceSetting(key: $0.key.rawValue, value: $0.value, isDefault: $0.isDefault)
-        }
+        try Settings(log: log).list(namespace: namespace).map(NamespaceSetting.init)
     }
 
     func audit(_ filter: Muster.Audit.Filter, _ each: (AuditLine) throws -> Bool) async throws {

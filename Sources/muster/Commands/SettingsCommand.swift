@@ -8,7 +8,8 @@ extension Setting: ExpressibleByArgument {}
 /// `muster settings`: namespace settings, each change an event.
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "settings", abstract: "Set and list namespace settings.", subcommands: [Set.self, List.self])
+        commandName: "settings", abstract: "Set, reset and list namespace settings.",
+        subcommands: [Set.self, Reset.self, List.self])
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -23,6 +24,20 @@ struct SettingsCommand: AsyncParsableCommand {
         func run() async throws {
             try Output.json(
                 try await options.run(namespace: namespace, creating: true) { try await $0.set(key, to: value) })
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put a setting back to its default; prints it as JSON.",
+            discussion: "It then follows the default, also when a later release changes it.")
+
+        @OptionGroup var options: BackendOptions
+        @Argument(help: "The setting.") var key: Setting
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            try Output.json(try await options.run(namespace: namespace) { try await $0.reset(key) })
         }
     }
 

@@ -187,6 +187,10 @@ extension ServerSession: Backend {
         try await call { try await $0.setSetting(setting.rawValue, value: value) }
     }
 
+    func reset(_ setting: Setting) async throws -> NamespaceSetting {
+        try await call { try await $0.resetSetting(setting.rawValue) }
+    }
+
     /// A setting this release does not know is left out.
     func settings() async throws -> [NamespaceSetting] {
         try await call { try await $0.settings() }.filter { Setting(rawValue: $0.key) != nil }

@@ -240,6 +240,15 @@ extension WebAppBrowserTests {
                 let marker =
                     "return document.querySelector('tr[data-setting=\"dailyNotificationLimit\"] label .notice').hidden"
                 #expect(try await driver.run(marker) as? Bool == true, "not marked as the default")
+                // Back to the default: marked so again, and the server lists it as default.
+                try await driver.click(try await driver.find("button[data-reset='dailyNotificationLimit']"))
+                try await stage.wait(for: "dailyNotificationLimit is now default", in: "#settings-outcome")
+                #expect(try await driver.run(marker) as? Bool == false, "marked as the default")
+                let resetButton =
+                    "return document.querySelector('button[data-reset=\"dailyNotificationLimit\"]').hidden"
+                #expect(try await driver.run(resetButton) as? Bool == true, "nothing more to reset")
+                let after = try await stage.server.send("GET", "api/v1/settings", token: ada).array
+                #expect(after.first { $0["key"] as? String == "dailyNotificationLimit" }?["isDefault"] as? Bool == true)
 
                 try await stage.show("#/console/push", waitingFor: "#deliveries p, #deliveries table")
                 #expect(try await driver.text(of: try await driver.find("main")).contains("No push sources"))

@@ -240,6 +240,7 @@ const english = {
   consoleDefault: "default",
   consoleUnset: "unset (no value)",
   consoleSettingSaved: "{key} is now {value}.",
+  consoleResetSetting: "Back to default",
   consolePushSources: "Push sources",
   consoleNoSources: "No push sources: add one with muster push-sources.",
   consoleKind: "Kind",

@@ -1,4 +1,4 @@
-// The namespace's settings: each shown with its value (or its default) and changed in place.
+// The namespace's settings: each shown with its value (or its default), changed in place or put back to its default.
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
@@ -22,11 +22,18 @@ export async function settingsView(main) {
           "aria-label": setting.key,
         });
         const marker = h("span.notice", { hidden: !setting.isDefault }, ` (${t("consoleDefault")})`);
-        const save = async () => {
+        const path = `/api/v1/settings/${encodeURIComponent(setting.key)}`;
+        const reset = h(
+          "button.secondary.reset",
+          { type: "button", hidden: setting.isDefault, dataset: { reset: setting.key } },
+          t("consoleResetSetting"),
+        );
+        const store = async (request) => {
           try {
-            const saved = await api("PUT", `/api/v1/settings/${encodeURIComponent(setting.key)}`, { json: { value: input.value } });
+            const saved = await request();
             input.value = saved.value ?? "";
             marker.hidden = !saved.isDefault;
+            reset.hidden = saved.isDefault;
             // As the server has it: a value cleared here is unset, which is not the default.
             const value = saved.isDefault ? t("consoleDefault") : (saved.value ?? t("consoleUnset"));
             replace(outcome, h("p.ok", {}, t("consoleSettingSaved", { key: saved.key, value })));
@@ -34,6 +41,8 @@ export async function settingsView(main) {
             replace(outcome, errorBox(error));
           }
         };
+        const save = () => store(() => api("PUT", path, { json: { value: input.value } }));
+        reset.addEventListener("click", () => store(() => api("DELETE", path)));
         input.addEventListener("keydown", (event) => {
           if (event.key === "Enter") save();
         });
@@ -41,7 +50,12 @@ export async function settingsView(main) {
           [
             h("label", { for: input.id }, setting.key, marker),
             input,
-            h("button.secondary", { type: "button", onclick: save, dataset: { setting: setting.key } }, t("consoleSave")),
+            h(
+              "span.actions",
+              {},
+              h("button.secondary", { type: "button", onclick: save, dataset: { setting: setting.key } }, t("consoleSave")),
+              reset,
+            ),
           ],
           { dataset: { setting: setting.key } },
         );
