@@ -11,7 +11,7 @@ public enum LoopbackPort {
         public let description: String
     }
 
-    /// A port nobody listens on now (the kernel's choice for port 0).
+    /// A port nobody listens on now, for a peer to bind a moment later.
     public static func free() throws -> Int {
         let (socket, port) = try bound()
         Glibc.close(socket)
@@ -20,10 +20,29 @@ public enum LoopbackPort {
 
     /// A socket bound to a free port but not listening, and its port: connecting to it is refused, and nothing else
     /// can listen there while the socket is open. The caller closes it.
+    ///
+    /// The port is picked at random below the kernel's ephemeral range (`ip_local_port_range`), where nothing is
+    /// given out by itself: a port of that range (the kernel's choice for port 0) can be taken, between the test
+    /// choosing it and its peer binding it, as the local port of any outgoing connection of the run — a cluster node
+    /// failed "bind: Address already in use" so in a full run. The kernel's choice is the fallback.
     public static func bound() throws -> (socket: Int32, port: Int) {
+        let below = ephemeralRangeStart
+        if below > 11_000 {
+            for _ in 0..<64 {
+                if let socket = try bindSocket(Int.random(in: 10_000..<below)) { return socket }
+            }
+        }
+        guard let socket = try bindSocket(0) else {
+            throw Failure(description: "no free loopback port (errno \(errno))")
+        }
+        return socket
+    }
+
+    /// A socket bound to `port` of 127.0.0.1 (0: the kernel's choice) and the port it has; nil when it is taken.
+    private static func bindSocket(_ port: Int) throws -> (socket: Int32, port: Int)? {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "no socket for finding a free port (errno \(errno))") }
-        var address = loopback(0)
+        var address = loopback(port)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -32,9 +51,15 @@ public enum LoopbackPort {
         }
         guard bound else {
             Glibc.close(socket)
-            throw Failure(description: "no free loopback port (errno \(errno))")
+            return nil
         }
         return (socket, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// The first port the kernel gives out by itself (32768 unless configured otherwise).
+    static var ephemeralRangeStart: Int {
+        ProcFile.text("/proc/sys/net/ipv4/ip_local_port_range")?.split(whereSeparator: \.isWhitespace).first
+            .flatMap { Int($0) } ?? 32_768
     }
 
     /// Whether a listening socket could be bound to `127.0.0.1:port` now (with `SO_REUSEADDR`, as servers bind).

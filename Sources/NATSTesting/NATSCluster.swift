@@ -164,7 +164,7 @@ public final class NATSCluster: @unchecked Sendable {
         }
         return threads.allSatisfy { thread in
             // "<tid> (<name>) <state> …"; the name may hold spaces and parentheses.
-            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+            guard let stat = ProcFile.text("\(tasks)/\(thread)/stat"),
                 let nameEnd = stat.lastIndex(of: ")")
             else { return false }
             return stat[stat.index(after: nameEnd)...].drop { $0 == " " }.first == "T"

@@ -20,6 +20,19 @@ struct LoopbackPortTests {
         #expect(!LoopbackPort.isListening(port, by: getppid()))
     }
 
+    /// A free port is one the kernel never gives out by itself (below its ephemeral range), so no outgoing
+    /// connection of the run can take it between the test choosing it and its peer binding it.
+    @Test func aFreePortLiesBelowTheKernelsEphemeralRange() throws {
+        let range = try #require(ProcFile.text("/proc/sys/net/ipv4/ip_local_port_range"))
+        let first = try #require(range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) })
+        try #require(first > 11_000, "this machine gives out ports from \(first): nothing lies below to choose")
+        for _ in 0..<20 {
+            let port = try LoopbackPort.free()
+            #expect((10_000..<first).contains(port), "port \(port), the ephemeral range starts at \(first)")
+            #expect(LoopbackPort.canBind(port))
+        }
+    }
+
     /// /proc/net/tcp is read to its end: with hundreds of sockets listening (a full test run's start), a peer's listener
     /// lies far beyond the first page, which is all Foundation's file reading returns of a /proc file.
     @Test func aListenerAmongHundredsIsFound() throws {

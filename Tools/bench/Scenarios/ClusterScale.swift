@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import NATS
 import NATSTesting
@@ -134,9 +135,7 @@ struct ServerUsage {
     static func serverProcesses(_ servers: NATSCluster) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
-            guard let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else {
-                return false
-            }
+            guard let command = ProcFile.bytes("/proc/\(pid)/cmdline") else { return false }
             let text = String(decoding: command.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
             return text.contains("nats-server") && text.contains(servers.directory.path)
         }
@@ -144,7 +143,7 @@ struct ServerUsage {
 
     /// User and system CPU seconds of `pid` so far (`/proc/PID/stat` fields 14 and 15).
     static func cpuSeconds(_ pid: Int32) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let stat = ProcFile.text("/proc/\(pid)/stat"),
             let end = stat.lastIndex(of: ")")
         else { return 0 }
         let fields = stat[stat.index(after: end)...].split(separator: " ")
@@ -155,7 +154,7 @@ struct ServerUsage {
 
     /// `VmRSS` of `pid` in bytes.
     static func residentBytes(_ pid: Int32) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        guard let status = ProcFile.text("/proc/\(pid)/status"),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }

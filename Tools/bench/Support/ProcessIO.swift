@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 
 /// The write counters of /proc/self/io: what this process handed to write(2)/pwrite(2), which for
@@ -10,7 +11,7 @@ struct ProcessIO {
 
     /// The counters now; nil where the kernel does not report them.
     static func now() -> ProcessIO? {
-        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return nil }
+        guard let text = ProcFile.text("/proc/self/io") else { return nil }
         var fields: [Substring: Int] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: ":")

@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 
 /// What /proc says about one process at one moment: resident memory, open descriptors, threads.
@@ -21,11 +22,8 @@ struct ProcessProbe: Sendable {
     let start = ContinuousClock.now
 
     func sample() throws -> ProcessSample {
-        let status: String
-        do {
-            status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        } catch {
-            throw BenchError.command("cannot read /proc/\(pid)/status (has the process ended?): \(error)")
+        guard let status = ProcFile.text("/proc/\(pid)/status") else {
+            throw BenchError.command("cannot read /proc/\(pid)/status (has the process ended?)")
         }
         func field(_ name: String) throws -> Int {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
@@ -51,7 +49,7 @@ struct ProcessProbe: Sendable {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         var names: [String: Int] = [:]
         for task in tasks {
-            let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? "?"
+            let name = ProcFile.text("/proc/\(pid)/task/\(task)/comm") ?? "?"
             names[name.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += 1
         }
         return names
