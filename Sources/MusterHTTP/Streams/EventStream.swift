@@ -1,4 +1,3 @@
-import AsyncAlgorithms
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -52,29 +51,34 @@ enum EventStream {
     /// The comment that ends a stream whose token stopped holding.
     static let tokenEnded = ": the token expired or was revoked; log in again and reconnect with Last-Event-ID\n\n"
 
-    /// - Parameter holds: whether the caller's token still lets them listen; asked before every frame (events and
-    ///   keep-alives alike), so nothing reaches a client after its logout, and a stream outlives an expired token by
-    ///   a keep-alive at most.
+    /// - Parameters:
+    ///   - queueLimit: how many bytes of frames the events are read ahead of the client at most.
+    ///   - holds: whether the caller's token still lets them listen; asked before every write (of the events and
+    ///     keep-alives waiting), so nothing reaches a client after its logout, and a stream outlives an expired token
+    ///     by a keep-alive at most.
     static func response<Events: AsyncSequence & Sendable>(
         _ events: Events, keepAlive: Duration, metrics: ServerMetrics, until closed: EventLoopFuture<Void>,
-        holds: @escaping @Sendable () async -> Bool
+        queueLimit: Int = 64 * 1024, holds: @escaping @Sendable () async -> Bool
     ) -> Response where Events.Element == ServerSentEvent {
         let body = ResponseBody { writer in
             metrics.stream(opened: true)
             defer { metrics.stream(opened: false) }
-            // One frame at a time: the events are read as the client takes them (they are in the log), so a client
-            // that reads slower than events arrive, or a long backlog, holds one frame here and never ends the stream.
-            let frames = AsyncChannel<ByteBuffer>()
+            // The events are read as the client takes them (they are in the log): the reader runs at most a queue's
+            // limit ahead, so a long backlog or a client slower than the events keeps one stream going at the
+            // client's pace; what waits is written in one go (a backlog in writes of up to the limit).
+            let frames = FrameQueue(limit: queueLimit)
             let producer = Task {
                 do {
-                    for try await event in events { await frames.send(event.frame) }
+                    for try await event in events {
+                        guard await frames.push(event.frame) else { break }
+                    }
                 } catch {}
                 frames.finish()
             }
             let ticker = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: keepAlive)
-                    await frames.send(ByteBuffer(string: ": keep-alive\n\n"))
+                    _ = await frames.push(ByteBuffer(string: ": keep-alive\n\n"))
                 }
             }
             defer {
@@ -86,12 +90,12 @@ enum EventStream {
             // A graceful shutdown ends the stream; the client reconnects elsewhere with Last-Event-ID.
             try await withGracefulShutdownHandler {
                 try await writer.write(ByteBuffer(string: ": stream open\n\n"))
-                for await frame in frames {
+                while let waiting = await frames.take() {
                     guard await holds() else {
                         try await writer.write(ByteBuffer(string: tokenEnded))
                         break
                     }
-                    try await writer.write(frame)
+                    try await writer.write(waiting)
                 }
             } onGracefulShutdown: {
                 frames.finish()
