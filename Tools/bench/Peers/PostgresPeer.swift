@@ -93,7 +93,7 @@ struct PostgresPeer {
             binaries.initdb, ["-D", data, "-U", "bench", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"],
             as: user
         ).run()
-        let port = try Self.freeLoopbackPort()
+        let port = try LoopbackPort.free()
         let options =
             "-p \(port) -k \(socket) -c listen_addresses=127.0.0.1 -c synchronous_commit=on -c fsync=on -c max_connections=100"
         // Registered before the start, so a start that half-succeeded (server up, pg_ctl timed out) is stopped too.
@@ -122,24 +122,5 @@ struct PostgresPeer {
             tps: tps, latencyAverageMilliseconds: number(after: "latency average = "),
             transactions: number(after: "number of transactions actually processed: ").map { Int($0) }, version: version
         )
-    }
-
-    /// A TCP port on 127.0.0.1 that nothing listens on right now.
-    static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError.command("socket() failed: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
-                bind(fd, sockaddrPointer, length) == 0 && getsockname(fd, sockaddrPointer, &length) == 0
-            }
-        }
-        guard bound else { throw BenchError.command("cannot bind a loopback port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

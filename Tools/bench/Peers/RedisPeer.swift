@@ -23,7 +23,7 @@ struct RedisPeer {
     func withServer<T>(_ body: (RedisConnection) throws -> T) throws -> T {
         let directory = try TemporaryDirectory("muster-redis")
         defer { directory.remove() }
-        let port = try PostgresPeer.freeLoopbackPort()
+        let port = try LoopbackPort.free()
         let arguments = [
             executable, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
             "--dir", directory.url.path, "--daemonize", "no", "--logfile", "", "--loglevel", "notice",
