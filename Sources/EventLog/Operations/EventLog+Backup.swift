@@ -16,7 +16,8 @@ extension EventLog {
     ///
     /// - Parameters:
     ///   - progress: called from the backup's own thread as phases advance.
-    ///   - cancelled: looked at between the steps (LMDB's copy of the data file is one) and the pieces hashed.
+    ///   - cancelled: looked at between the steps and after every piece copied or read: an interrupted backup stops
+    ///     within a piece, LMDB's copy of the data file too.
     @discardableResult
     public func backup(
         to destination: URL, progress: @escaping @Sendable (OperationProgress) -> Void = { _ in },
@@ -38,10 +39,9 @@ extension EventLog {
         let created = try prepareEmptyDirectory(destination, purpose: "backup destination")
         do {
             progress(OperationProgress(phase: "copy", done: 0, total: 1, unit: "files"))
-            try environment.copyCompacted(to: destination)
-            try cancelled.check()
-            // LMDB creates the copy as the umask says; it holds the same secrets as the data directory.
-            try Self.restrict(destination.appendingPathComponent(BackupManifest.dataFileName))
+            // Owner only (it holds the same secrets as the data directory), hashed as it is written.
+            let dataURL = destination.appendingPathComponent(BackupManifest.dataFileName)
+            let digest = try environment.copyCompacted(into: dataURL, cancelled: cancelled)
             progress(OperationProgress(phase: "copy", done: 1, total: 1, unit: "files"))
             // Every number comes from the copy, not the live log, which has moved on meanwhile.
             let copy = try Environment(directory: destination, readOnly: true)
@@ -64,9 +64,7 @@ extension EventLog {
             }
             // The reader lock file is recreated on open; a backup is the data file and its manifest.
             try? FileManager.default.removeItem(at: destination.appendingPathComponent("lock.mdb"))
-            let dataURL = destination.appendingPathComponent(BackupManifest.dataFileName)
             try cancelled.check()
-            let digest = try FileDigest.sha256(of: dataURL, progress: progress, cancelled: cancelled)
             let secrets = try copySecrets(
                 from: environment.directory.appendingPathComponent(SecretStore.directoryName), into: destination)
             var manifest = BackupManifest(

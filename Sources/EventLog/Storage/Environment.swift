@@ -457,12 +457,13 @@ public final class Environment: @unchecked Sendable {
 
     // MARK: Copy
 
-    /// Writes a compacted, consistent copy of the environment into an empty directory.
-    func copyCompacted(to destination: URL) throws {
+    /// Writes a compacted, consistent copy of the environment to the new file `file`, hashing it on the way; stops
+    /// once `cancelled` holds (Environment+Copy). Returns its size and SHA-256.
+    func copyCompacted(into file: URL, cancelled: OperationCancellation) throws -> (size: UInt64, sha256: String) {
         try ensureOpen()
         pthread_rwlock_rdlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
-        try check(mdb_env_copy2(raw, destination.path, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(\(destination.path))")
+        return try copyCompactedThroughPipe(into: file, cancelled: cancelled)
     }
 
     private func ensureOpen() throws {

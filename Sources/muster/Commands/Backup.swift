@@ -10,7 +10,7 @@ struct Backup: AsyncParsableCommand {
             Writes DEST_DIR/data.mdb (a compacted copy of one consistent snapshot) and DEST_DIR/manifest.json \
             (head, event count, the commit chain's head hash, projections, blob totals, size and SHA-256 of data.mdb). \
             DEST_DIR must be new or empty, and outside the data directory. Interrupted (Ctrl-C, SIGTERM) or failed, \
-            it removes what it wrote (DEST_DIR too when it made it), once LMDB's copy of the data file is done.
+            it stops at once and removes what it wrote (DEST_DIR too when it made it).
             """)
 
     @OptionGroup var data: DataOptions
