@@ -28,6 +28,10 @@ extension Environment {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw StoreError(.io, "cannot copy: pipe: \(String(cString: strerror(errno)))") }
         let (reading, writing) = (ends[0], ends[1])
+        // Not inherited by a process started meanwhile (a test's peer): one holding the writing end would keep this
+        // side from ever seeing the copy's end. (Glibc's module has no pipe2.)
+        _ = fcntl(reading, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writing, F_SETFD, FD_CLOEXEC)
         var readingOpen = true
         defer { if readingOpen { closeDescriptor(reading) } }
 
