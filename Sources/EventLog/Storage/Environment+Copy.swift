@@ -118,10 +118,15 @@ private final class LMDBCopier: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
-            var blocked = sigset_t()
-            sigemptyset(&blocked)
-            sigaddset(&blocked, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            #if canImport(Glibc)
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                sigaddset(&blocked, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            #elseif canImport(Darwin)
+                // Darwin's signal-set calls are macros Swift cannot call; the pipe itself can be told instead.
+                _ = fcntl(descriptor, F_SETNOSIGPIPE, 1)
+            #endif
             status = mdb_env_copyfd2(environment, descriptor, UInt32(MDB_CP_COMPACT))
             close(descriptor)  // the end of the copy for the reader
             done.signal()
