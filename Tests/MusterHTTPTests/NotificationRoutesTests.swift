@@ -183,4 +183,29 @@ import Testing
             #expect((payload["fields"] as? [[String: Any]])?.count == 1)
         }
     }
+
+    /// Seed 000: "Whatever you supply will be copied unaltered into the `state` property of the Response Object" —
+    /// a 64-bit id too, which a `Double` would round (9007199254740993 to …992), through a named payload's merge.
+    @Test func aStateWith64BitIdsComesBackUnalteredInTheResponse() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            #expect(
+                try await client.send(.put, "/api/v1/payloads/colour", token: ada, json: colourPayload).status == .ok)
+            let state = #"{"ids":[-9223372036854775808,18446744073709551615],"orderId":9007199254740993}"#
+            let sent = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json: #"{"to":["joe"],"title":"T","body":"B","payload":{"payloadName":"colour","state":\#(state)}}"#)
+            #expect(sent.status == .created, "\(sent.text)")
+            let id = try #require((sent.object["messageIds"] as? [String])?.first)
+            #expect(try await client.send(.get, "/api/v1/messages/\(id)", token: joe).text.contains(state))
+            let answer = try await client.send(
+                .post, "/api/v1/messages/\(id)/response", token: joe,
+                json: #"{"deviceId":"phone","values":{"simpleDropList":"Red"}}"#)
+            #expect(answer.status == .created, "\(answer.text)")
+            #expect(answer.text.contains(#""state":\#(state)"#), "\(answer.text)")
+        }
+    }
 }

@@ -49,13 +49,15 @@ extension DialogReply {
             default: return value
             }
         case (.inputInteger, .string(let text)), (.inputReal, .string(let text)):
-            guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else { return value }
+            let digits = text.trimmingCharacters(in: .whitespaces)
+            if let integer = JSONNumber(integerDigits: digits) { return .number(integer) }
+            guard let number = Double(digits), number.isFinite else { return value }
             return .number(number)
         case (.inputInteger(let number), .number(let sent))
-        where sent.isFinite && DialogMapping.Builder.widget(field, number) == .slider:
+        where sent.double.isFinite && DialogMapping.Builder.widget(field, number) == .slider:
             // Seed 001's Slider is continuous (0…1, default 0.5): it sends the fraction it shows, so an integer
             // field sent as one takes the nearest whole number.
-            return .number(sent.rounded())
+            return .number(sent.double.rounded())
         default:
             return value
         }

@@ -339,9 +339,8 @@ public enum UbuduFormat {
         case .array(let elements): elements.map(foundation)
         case .string(let text): text
         // A whole number as an integer, as JSONSerialization gives it: an id of 52 reads as "52", not "52.0".
-        case .number(let number) where number.rounded() == number && abs(number) < 9.0e15:
-            NSNumber(value: Int64(number))
-        case .number(let number): NSNumber(value: number)
+        case .number(let number):
+            if let integer = number.int { NSNumber(value: integer) } else { NSNumber(value: number.double) }
         case .bool(let flag): NSNumber(value: flag)
         case .null: NSNull()
         }

@@ -9,7 +9,7 @@ enum ArcadeJSON {
         switch json {
         case .null: .null
         case .bool(let b): .boolean(b)
-        case .number(let n): .number(n)
+        case .number(let n): .number(n.double)
         case .string(let s): .text(s)
         case .array(let items): .array(items.map(value))
         case .object(let object):

@@ -149,9 +149,9 @@ private struct JSONBuilder {
         return unit
     }
 
-    /// A number: exact from its digits when it is an integer of at most 15 digits, else as Swift reads the text
-    /// (correctly rounded).
-    private mutating func number() -> Double {
+    /// A number: exact from its digits when it is an integer of at most 15 digits, an integer of up to 64 bits
+    /// exactly (`JSONNumber`), else as Swift reads the text (correctly rounded).
+    private mutating func number() -> JSONNumber {
         let start = i
         var integer = 0
         var digits = 0
@@ -172,9 +172,10 @@ private struct JSONBuilder {
             }
             i += 1
         }
-        if integral && digits <= 15 { return Double(negative ? -integer : integer) }
+        if integral && digits <= 15 { return JSONNumber(Double(negative ? -integer : integer)) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-        return Double(text) ?? .nan
+        if integral, let exact = JSONNumber(integerDigits: text) { return exact }
+        return JSONNumber(Double(text) ?? .nan)
     }
 
     private mutating func skipWhitespace() {

@@ -11,12 +11,15 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     /// A JSON string.
     case string(String)
-    /// A JSON number; integers are exact up to 2^53.
-    case number(Double)
+    /// A JSON number: a `Double`, and an integer beyond ±2^53 exactly (see `JSONNumber`).
+    case number(JSONNumber)
     /// `true` or `false`.
     case bool(Bool)
     /// `null`.
     case null
+
+    /// The number `value`: `.number(2.5)`, `.number(Double(count))`.
+    public static func number(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
 
     /// The compact JSON text of this value, keys sorted.
     public func jsonData() -> Data {
@@ -44,14 +47,14 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The number, when this is a number.
     public var doubleValue: Double? {
-        if case .number(let number) = self { return number }
+        if case .number(let number) = self { return number.double }
         return nil
     }
 
-    /// The integer, when this is a number without a fractional part.
+    /// The integer, when this is a number without a fractional part that fits in an `Int`.
     public var intValue: Int? {
-        guard case .number(let number) = self, number.rounded() == number, abs(number) < 9.0e15 else { return nil }
-        return Int(number)
+        if case .number(let number) = self { return number.int }
+        return nil
     }
 
     /// The boolean, when this is `true` or `false`.
@@ -96,7 +99,7 @@ extension JSONValue: Codable {
             self = .null
         } else if let flag = try? container.decode(Bool.self) {
             self = .bool(flag)
-        } else if let number = try? container.decode(Double.self) {
+        } else if let number = try? container.decode(JSONNumber.self) {
             self = .number(number)
         } else if let text = try? container.decode(String.self) {
             self = .string(text)
@@ -107,15 +110,14 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Encodes the value; integral numbers are written without a fraction.
+    /// Encodes the value; integral numbers are written without a fraction (see `JSONNumber`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .object(let members): try container.encode(members)
         case .array(let elements): try container.encode(elements)
         case .string(let text): try container.encode(text)
-        case .number(let number):
-            if let integer = intValue { try container.encode(integer) } else { try container.encode(number) }
+        case .number(let number): try container.encode(number)
         case .bool(let flag): try container.encode(flag)
         case .null: try container.encodeNil()
         }
@@ -134,7 +136,7 @@ extension JSONValue: ExpressibleByStringLiteral {
 
 extension JSONValue: ExpressibleByIntegerLiteral {
     /// A JSON number.
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
 }
 
 extension JSONValue: ExpressibleByFloatLiteral {
@@ -163,7 +165,7 @@ extension JSONValue {
     /// Whether every number in it is finite (a literal too large for a `Double` is not).
     var isFinite: Bool {
         switch self {
-        case .number(let number): number.isFinite
+        case .number(let number): number.double.isFinite
         case .array(let elements): elements.allSatisfy(\.isFinite)
         case .object(let members): members.values.allSatisfy(\.isFinite)
         case .null, .bool, .string: true
