@@ -36,24 +36,25 @@ extension MusterClient {
     /// The longest pause between reconnection attempts.
     static let maximumReconnectionTime: Duration = .seconds(30)
 
+    /// The most events a live stream holds for its consumer; past it, it stops reading until half are taken.
+    static let liveStreamBufferLimit = 1024
+
     func liveStream<Event: Sendable & Hashable>(
-        path: [String], query: [URLQueryItem] = [], after position: String?,
+        path: [String], query: [URLQueryItem] = [], after position: String?, bufferLimit: Int = liveStreamBufferLimit,
         decode: @escaping @Sendable (ServerSentEvent) throws(MusterClientError) -> Event?
     ) -> LiveStream<Event> {
         LiveStream { [self] in
-            let (events, continuation) = AsyncThrowingStream<LiveEvent<Event>, any Error>.makeStream()
+            let buffer = EventBuffer<LiveEvent<Event>>(limit: bufferLimit)
             let pump = Task {
                 do {
-                    try await follow(path: path, query: query, after: position ?? "", decode: decode) {
-                        continuation.yield($0)
-                    }
-                    continuation.finish()
+                    try await follow(path: path, query: query, after: position ?? "", decode: decode, into: buffer)
+                    buffer.finish()
                 } catch {
-                    continuation.finish(throwing: error)
+                    buffer.finish(throwing: error)
                 }
             }
-            continuation.onTermination = { _ in pump.cancel() }
-            return events
+            buffer.onConsumerGone { pump.cancel() }
+            return buffer
         }
     }
 
@@ -61,7 +62,7 @@ extension MusterClient {
     private func follow<Event: Sendable & Hashable>(
         path: [String], query: [URLQueryItem], after position: String,
         decode: @Sendable (ServerSentEvent) throws(MusterClientError) -> Event?,
-        deliver: (LiveEvent<Event>) -> Void
+        into buffer: EventBuffer<LiveEvent<Event>>
     ) async throws(MusterClientError) {
         var lastEventId = position
         var reconnectionTime = Self.defaultReconnectionTime
@@ -80,7 +81,8 @@ extension MusterClient {
                 if !lastEventId.isEmpty { urlRequest.setValue(lastEventId, forHTTPHeaderField: "Last-Event-ID") }
                 let deliveries = EventStreamConnection.open(
                     urlRequest, lastEventId: lastEventId, configuration: streamConfiguration())
-                for try await delivery in deliveries {
+                var full = false
+                reading: for try await delivery in deliveries {
                     switch delivery {
                     case .opened:
                         failures = 0
@@ -92,10 +94,19 @@ extension MusterClient {
                         reconnectionTime = time
                     case .event(let event):
                         lastEventId = event.lastEventId
-                        if let decoded = try decode(event) {
-                            deliver(LiveEvent(position: event.lastEventId, event: decoded))
+                        if let decoded = try decode(event),
+                            !buffer.append(LiveEvent(position: event.lastEventId, event: decoded))
+                        {
+                            full = true
+                            break reading
                         }
                     }
+                }
+                if full {
+                    // Leaving the loop closed the connection: the consumer is behind. Go on after the last event
+                    // buffered once it has taken half.
+                    await buffer.room()
+                    continue
                 }
                 // The server closed the stream (a restart, a shutdown): resume after the last event.
                 pause = reconnectionTime

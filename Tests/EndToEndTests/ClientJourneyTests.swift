@@ -1,7 +1,8 @@
 import Foundation
-import MusterClient
 import MusterWire
 import Testing
+
+@testable import MusterClient
 
 /// The whole loop through a real server over real sockets, driven by the Swift client SDK as an app
 /// would: log in, register devices, receive a form live, answer it, see the answer on its topic.
@@ -129,6 +130,31 @@ import Testing
             return
         }
         #expect(item.messageId == second.messageIds[0])
+        #expect(await server.stop() == 0)
+    }
+
+    /// A consumer slower than the server — a long backlog sent at once — holds at most the stream's buffer, not the
+    /// backlog: the stream stops reading when the buffer is full, and goes on after the last event it buffered once
+    /// half is taken. Every event arrives once, in order.
+    @Test func aSlowConsumerOfALongBacklogHoldsAtMostItsBufferAndMissesNothing() async throws {
+        let (server, ada) = try await server()
+        let head = try #require(try await server.send("GET", "healthz").object["head"] as? Int)
+        let count = 600
+        for n in 0..<count { _ = try await ada.publish(["n": .number(Double(n))], to: "/backlog/\(n % 3)") }
+
+        let stream = ada.liveStream(
+            path: ["topics", "backlog", "#"], after: String(head), bufferLimit: 50, decode: TopicEvent.decode)
+        var events = stream.makeAsyncIterator()
+        var received = [try #require(try await events.next()).event]
+        let buffer = try #require(events.buffer)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !buffer.producerWaits && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(buffer.producerWaits, "the stream did not stop reading with its buffer full")
+        #expect(buffer.largest == 50)
+
+        while received.count < count, let event = try await events.next() { received.append(event.event) }
+        #expect(received == (0..<count).map { TopicEvent.publish(["n": .number(Double($0))]) })
+        #expect(buffer.largest == 50)
         #expect(await server.stop() == 0)
     }
 

@@ -9,9 +9,9 @@ public struct LiveStream<Event: Sendable & Hashable>: AsyncSequence, Sendable {
     /// Why the stream stopped.
     public typealias Failure = MusterClientError
 
-    private let start: @Sendable () -> AsyncThrowingStream<LiveEvent<Event>, any Error>
+    private let start: @Sendable () -> EventBuffer<LiveEvent<Event>>
 
-    init(start: @escaping @Sendable () -> AsyncThrowingStream<LiveEvent<Event>, any Error>) {
+    init(start: @escaping @Sendable () -> EventBuffer<LiveEvent<Event>>) {
         self.start = start
     }
 
@@ -25,12 +25,15 @@ public struct LiveStream<Event: Sendable & Hashable>: AsyncSequence, Sendable {
         /// Why the stream stopped.
         public typealias Failure = MusterClientError
 
-        private let start: @Sendable () -> AsyncThrowingStream<LiveEvent<Event>, any Error>
-        private var base: AsyncThrowingStream<LiveEvent<Event>, any Error>.Iterator?
+        private let start: @Sendable () -> EventBuffer<LiveEvent<Event>>
+        private var base: EventBuffer<LiveEvent<Event>>.Iterator?
 
-        init(start: @escaping @Sendable () -> AsyncThrowingStream<LiveEvent<Event>, any Error>) {
+        init(start: @escaping @Sendable () -> EventBuffer<LiveEvent<Event>>) {
             self.start = start
         }
+
+        /// The events held for this iteration, once it has started.
+        var buffer: EventBuffer<LiveEvent<Event>>? { base?.buffer }
 
         /// The next event; nil when the task is cancelled.
         public mutating func next() async throws(MusterClientError) -> LiveEvent<Event>? {
@@ -48,7 +51,7 @@ public struct LiveStream<Event: Sendable & Hashable>: AsyncSequence, Sendable {
         {
             if base == nil { base = start().makeAsyncIterator() }
             do {
-                return try await base?.next(isolation: actor)
+                return try await base?.next()
             } catch {
                 throw MusterClientError.transport(error, url: nil)
             }
