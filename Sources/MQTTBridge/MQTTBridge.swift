@@ -210,7 +210,9 @@ public final class MQTTBridge: Service, Sendable {
             broker: options.connection.address,
             state: client.map { "\($0.state)" } ?? "not connected: \(lastFailure.withLock { $0 } ?? "connecting")",
             clientId: options.connection.clientID, devices: routes.count,
-            subscriptions: client?.subscriptions ?? [], counts: counters.now)
+            subscriptions: client?.subscriptions ?? [], counts: counters.now,
+            topicsPublishedThrough: options.topicPrefix == nil
+                ? nil : try? log.followerPosition(TopicForwarder.followerName))
     }
 }
 

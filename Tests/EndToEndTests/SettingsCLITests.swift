@@ -22,6 +22,13 @@ import Testing
         let list = try await MusterProcess.run(["settings", "list", "--json"] + data)
         let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
         #expect(entries?.first { $0["key"] as? String == "pushSizeLimit" }?["isDefault"] as? Bool == false)
+        #expect(entries?.first { $0["key"] as? String == "pushSizeLimit" }?["defaultValue"] as? String == "4096")
+        // The table shows a set value's default beside it, and marks a default one.
+        let table = try await MusterProcess.run(["settings", "list"] + data)
+        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.first == ["SETTING", "VALUE", "DEFAULT"], "\(table)")
+        #expect(rows.contains(["pushSizeLimit", "300", "4096"]), "\(table)")
+        #expect(rows.contains(["traceLogging", "false", "(default)"]), "\(table)")
 
         let reset = try await MusterProcess.run(["settings", "reset", "pushSizeLimit"] + data)
         #expect(reset.status == 0, "\(reset)")

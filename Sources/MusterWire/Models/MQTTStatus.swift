@@ -12,9 +12,13 @@ public struct MQTTStatus: Sendable, Hashable, Codable {
     public var subscriptions: [String]
     /// What the bridge did since the server started.
     public var counts: MQTTBridgeCounts
+    /// The log position through which response topics are published and acknowledged by the broker: after a
+    /// restart or a crash, what comes later is published (again). Nil when response topics are not published.
+    public var topicsPublishedThrough: UInt64?
 
     public init(
-        broker: String, state: String, clientId: String, devices: Int, subscriptions: [String], counts: MQTTBridgeCounts
+        broker: String, state: String, clientId: String, devices: Int, subscriptions: [String], counts: MQTTBridgeCounts,
+        topicsPublishedThrough: UInt64? = nil
     ) {
         self.broker = broker
         self.state = state
@@ -22,6 +26,7 @@ public struct MQTTStatus: Sendable, Hashable, Codable {
         self.devices = devices
         self.subscriptions = subscriptions
         self.counts = counts
+        self.topicsPublishedThrough = topicsPublishedThrough
     }
 }
 
@@ -37,7 +42,7 @@ public struct MQTTBridgeCounts: Sendable, Hashable, Codable {
     public var refusedParts = 0
     /// Replies recorded as responses.
     public var responses = 0
-    /// DialogMessages and settings messages the broker acknowledged.
+    /// DialogMessages, settings messages and response topics' documents the broker acknowledged.
     public var published = 0
     /// Publishes that failed (not connected, refused, no acknowledgement in time).
     public var publishFailures = 0

@@ -159,7 +159,8 @@ struct LocalBackend: Backend {
 
     func set(_ setting: Setting, to value: String) async throws -> NamespaceSetting {
         let stored = try await Settings(log: log).set(setting, to: value, namespace: namespace, actor: "cli")
-        return NamespaceSetting(key: setting.rawValue, value: stored, isDefault: false)
+        return NamespaceSetting(
+            Settings.Entry(key: setting, value: stored, isDefault: false))
     }
 
     func reset(_ setting: Setting) async throws -> NamespaceSetting {

@@ -73,8 +73,8 @@ extension RequestTemplate: TableRow {
 }
 
 extension NamespaceSetting: TableRow {
-    static let header = ["SETTING", "VALUE", ""]
-    var cells: [String] { [key, value ?? "unset", isDefault ? "(default)" : ""] }
+    static let header = ["SETTING", "VALUE", "DEFAULT"]
+    var cells: [String] { [key, value ?? "unset", isDefault ? "(default)" : defaultValue ?? "unset"] }
 }
 
 extension RuleCounters.Counter: TableRow {

@@ -225,11 +225,18 @@ extension WebAppBrowserTests {
                 #expect(try await driver.run("return document.querySelector('#audit-user').value") as? String == "joe")
 
                 try await stage.show("#/console/settings", waitingFor: "#setting-dailyNotificationLimit")
+                let marker =
+                    "return document.querySelector('tr[data-setting=\"dailyNotificationLimit\"] label .notice').textContent"
+                #expect(try await driver.run(marker) as? String == " (default)")
+                let sizeMarker = "return document.querySelector('tr[data-setting=\"pushSizeLimit\"] label .notice').textContent"
+                #expect(try await driver.run(sizeMarker) as? String == " (default)")
                 let limit = try await driver.find("#setting-dailyNotificationLimit")
                 try await driver.clear(limit)
                 try await driver.type("5", into: limit)
                 try await driver.click(try await driver.find("button[data-setting='dailyNotificationLimit']"))
                 try await stage.wait(for: "dailyNotificationLimit is now 5", in: "#settings-outcome")
+                // Set, it shows what its default is beside it.
+                #expect(try await driver.run(marker) as? String == " (default: unset)")
                 let ada = try await stage.server.login("ada", password: "secret-ada")
                 let settings = try await stage.server.send("GET", "api/v1/settings", token: ada).array
                 #expect(settings.first { $0["key"] as? String == "dailyNotificationLimit" }?["value"] as? String == "5")
@@ -237,13 +244,11 @@ extension WebAppBrowserTests {
                 try await driver.clear(limit)
                 try await driver.click(try await driver.find("button[data-setting='dailyNotificationLimit']"))
                 try await stage.wait(for: "dailyNotificationLimit is now unset", in: "#settings-outcome")
-                let marker =
-                    "return document.querySelector('tr[data-setting=\"dailyNotificationLimit\"] label .notice').hidden"
-                #expect(try await driver.run(marker) as? Bool == true, "not marked as the default")
+                #expect(try await driver.run(marker) as? String == " (default: unset)", "not marked as the default")
                 // Back to the default: marked so again, and the server lists it as default.
                 try await driver.click(try await driver.find("button[data-reset='dailyNotificationLimit']"))
                 try await stage.wait(for: "dailyNotificationLimit is now default", in: "#settings-outcome")
-                #expect(try await driver.run(marker) as? Bool == false, "marked as the default")
+                #expect(try await driver.run(marker) as? String == " (default)", "marked as the default")
                 let resetButton =
                     "return document.querySelector('button[data-reset=\"dailyNotificationLimit\"]').hidden"
                 #expect(try await driver.run(resetButton) as? Bool == true, "nothing more to reset")

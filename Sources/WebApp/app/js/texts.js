@@ -238,6 +238,8 @@ const english = {
   consoleSetting: "Setting",
   consoleValue: "Value",
   consoleDefault: "default",
+  consoleDefaultIs: "default: {value}",
+  consoleDefaultUnset: "default: unset",
   consoleUnset: "unset (no value)",
   consoleSettingSaved: "{key} is now {value}.",
   consoleResetSetting: "Back to default",

@@ -1,4 +1,4 @@
-// The namespace's settings: each shown with its value (or its default), changed in place or put back to its default.
+// The namespace's settings: each shown with its value and its default, changed in place or put back to its default.
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
@@ -21,7 +21,7 @@ export async function settingsView(main) {
           placeholder: setting.isDefault ? t("consoleDefault") : "",
           "aria-label": setting.key,
         });
-        const marker = h("span.notice", { hidden: !setting.isDefault }, ` (${t("consoleDefault")})`);
+        const marker = h("span.notice", {}, defaultMarker(setting));
         const path = `/api/v1/settings/${encodeURIComponent(setting.key)}`;
         const reset = h(
           "button.secondary.reset",
@@ -32,7 +32,7 @@ export async function settingsView(main) {
           try {
             const saved = await request();
             input.value = saved.value ?? "";
-            marker.hidden = !saved.isDefault;
+            marker.textContent = defaultMarker(saved);
             reset.hidden = saved.isDefault;
             // As the server has it: a value cleared here is unset, which is not the default.
             const value = saved.isDefault ? t("consoleDefault") : (saved.value ?? t("consoleUnset"));
@@ -64,4 +64,11 @@ export async function settingsView(main) {
     ),
     outcome,
   );
+}
+
+// Beside the name: "(default)" while the setting holds its default, else what its default is.
+function defaultMarker(setting) {
+  if (setting.isDefault) return ` (${t("consoleDefault")})`;
+  const text = setting.defaultValue == null ? t("consoleDefaultUnset") : t("consoleDefaultIs", { value: setting.defaultValue });
+  return ` (${text})`;
 }
