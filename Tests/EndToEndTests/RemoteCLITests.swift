@@ -126,7 +126,9 @@ import Testing
 
         // The namespace's push size limit bounds what a push carries, not what may be sent.
         let limit = try await ada.run(["settings", "set", "pushSizeLimit", "300"])
-        #expect(limit.stdout == #"{"defaultValue":"4096","isDefault":false,"key":"pushSizeLimit","value":"300"}"# + "\n", "\(limit)")
+        #expect(
+            limit.stdout == #"{"defaultValue":"4096","isDefault":false,"key":"pushSizeLimit","value":"300"}"# + "\n",
+            "\(limit)")
         let settings = try await ada.run(["settings", "list", "--json"])
         #expect(settings.stdout == (try await ada.run(["settings", "list", "--json"] + server.data)).stdout)
         let big = NotificationsCLITests.payload.replacingOccurrences(

@@ -17,7 +17,8 @@ public struct MQTTStatus: Sendable, Hashable, Codable {
     public var topicsPublishedThrough: UInt64?
 
     public init(
-        broker: String, state: String, clientId: String, devices: Int, subscriptions: [String], counts: MQTTBridgeCounts,
+        broker: String, state: String, clientId: String, devices: Int, subscriptions: [String],
+        counts: MQTTBridgeCounts,
         topicsPublishedThrough: UInt64? = nil
     ) {
         self.broker = broker

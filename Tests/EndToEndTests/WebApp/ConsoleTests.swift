@@ -228,7 +228,8 @@ extension WebAppBrowserTests {
                 let marker =
                     "return document.querySelector('tr[data-setting=\"dailyNotificationLimit\"] label .notice').textContent"
                 #expect(try await driver.run(marker) as? String == " (default)")
-                let sizeMarker = "return document.querySelector('tr[data-setting=\"pushSizeLimit\"] label .notice').textContent"
+                let sizeMarker =
+                    "return document.querySelector('tr[data-setting=\"pushSizeLimit\"] label .notice').textContent"
                 #expect(try await driver.run(sizeMarker) as? String == " (default)")
                 let limit = try await driver.find("#setting-dailyNotificationLimit")
                 try await driver.clear(limit)
