@@ -205,6 +205,28 @@ final class StopFlag: Sendable {
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
 
+    /// The backup checks the chain in two halves at once (split at the commit holding the middle position): an event
+    /// changed with a correct checksum, as a forger would, is found on either side, and nothing is left behind.
+    @Test(arguments: [3, 14, 15, 16, 29])
+    func aBackupOfALogWhoseHistoryWasRewrittenIsRefused(forged position: UInt64) async throws {
+        let source = try TestLog("forged")
+        defer { source.directory.remove() }
+        let log = try source.open()
+        defer { log.close() }
+        for i in 1...30 { try await log.append(AppendRequest(stream: "s\(i % 3)", events: [.sample(n: i)])) }
+        let intact = source.directory.url.appendingPathComponent("intact")
+        #expect(try await log.backup(to: intact).headHash == (try log.checkpoint().hash))
+        try await CommitChainTests.forge(log, at: position)
+        let backup = source.directory.url.appendingPathComponent("backup")
+        let error = await #expect(throws: StoreError.self) { try await log.backup(to: backup) }
+        #expect(error?.code == .corrupt)
+        #expect(
+            error?.message.contains("the commit of positions \(position)…\(position) does not match its link hash")
+                == true,
+            "\(error?.message ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: backup.path))
+    }
+
     /// A closed log with `events` events and a backup of it in `<dir>/backup`.
     static func sourceWithBackup(events: Int) async throws -> (TestLog, URL) {
         let source = try TestLog("restore")

@@ -8,6 +8,8 @@ struct ChainIntegrityCheck {
     let tables: LogTables
     let txn: Transaction
     var progress: @Sendable (OperationProgress) -> Void = { _ in }
+    /// Called with each event the walk reads (position, envelope as stored); what it throws ends the walk.
+    var eachEvent: ((UInt64, UnsafeRawBufferPointer) throws -> Void)?
 
     /// What the walk found.
     struct Outcome {
@@ -21,8 +23,9 @@ struct ChainIntegrityCheck {
         var chainMissing = false
     }
 
-    /// Walks the chain from its start; with `through`, stops after the link ending at that position.
-    func run(through stop: UInt64? = nil) throws -> Outcome {
+    /// Walks the chain from its start, or from the link after `start` (judged against `start`'s stored hash); with
+    /// `through`, stops after the link ending at that position. Two walks that meet at one link check what one does.
+    func run(after start: CommitChain.Link? = nil, through stop: UInt64? = nil) throws -> Outcome {
         var outcome = Outcome()
         let head = try LogReading(tables: tables, txn: txn).head()
         guard let commits = try tables.commits(in: txn) else {
@@ -32,12 +35,12 @@ struct ChainIntegrityCheck {
             }
             return outcome
         }
-        var previous = CommitChain.genesis
-        var expected: UInt64 = 1
+        var previous = start?.hash ?? CommitChain.genesis
+        var expected = (start?.last ?? 0) + 1
         var malformed = false
         let events = try Cursor(txn, tables.events)
         defer { events.close() }
-        try txn.scan(commits) { key, value in
+        func visit(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool {
             guard let link = CommitChain.decode(key: key, value: value) else {
                 outcome.problems.append(
                     "the link row after position \(expected - 1) is malformed (\(key.count)-byte key, \(value.count)-byte value); the chain cannot be followed past it"
@@ -65,6 +68,11 @@ struct ChainIntegrityCheck {
                 progress(OperationProgress(phase: "chain", done: link.last, total: stop ?? head, unit: "events"))
             }
             return stop != link.last
+        }
+        if let start {
+            try Key.position(start.last + 1).withUnsafeBytes { try txn.scan(commits, from: $0, visit) }
+        } else {
+            try txn.scan(commits, visit)
         }
         guard !malformed else { return outcome }
         if let stop {
@@ -98,6 +106,7 @@ struct ChainIntegrityCheck {
                     "positions \(next)…\(position - 1) of the commit of positions \(link.first)…\(link.last) are missing"
                 )
             }
+            try eachEvent?(position, value)
             hasher.add(envelope: value)
             next = position + 1
             entry = try events.next()

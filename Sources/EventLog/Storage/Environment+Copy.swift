@@ -12,8 +12,8 @@ extension Environment {
     /// Writes a compacted, consistent copy of the environment to the new file `file` (owner only), flushed to disk,
     /// and returns its size and SHA-256 (hex).
     ///
-    /// LMDB writes the copy into a pipe; this thread writes what comes out into the file and hashes it on the way, so
-    /// the copy is read once. `cancelled` is looked at after every piece: once it holds, the pipe is closed, LMDB's
+    /// LMDB writes the copy into a pipe; this thread writes what comes out into the file and another hashes it on the
+    /// way, so the copy is read once. `cancelled` is looked at after every piece: once it holds, the pipe is closed, LMDB's
     /// next write into it fails and its copy stops — a backup interrupted stops at once, not when the copy is done.
     ///
     /// The caller holds the environment open (and its map from growing) meanwhile.
@@ -32,6 +32,11 @@ extension Environment {
         // side from ever seeing the copy's end. (Glibc's module has no pipe2.)
         _ = fcntl(reading, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writing, F_SETFD, FD_CLOEXEC)
+        #if os(Linux)
+            // A pipe of LMDB's write size (1 MiB; the default is 64 KiB): each of its writes is one read here, not 16.
+            // Glibc's module has no F_SETPIPE_SZ; a system with a lower pipe-max-size keeps the default.
+            _ = fcntl(writing, 1031 /* F_SETPIPE_SZ */, 1 << 20)
+        #endif
         var readingOpen = true
         defer { if readingOpen { closeDescriptor(reading) } }
 
@@ -46,21 +51,20 @@ extension Environment {
             copier.wait()
         }
 
-        var hasher = SHA256()
+        let hasher = PieceHasher()
+        defer { hasher.close() }
         var size: UInt64 = 0
         var flushed: UInt64 = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         do {
             while true {
-                let count = buffer.withUnsafeMutableBytes { readDescriptor(reading, into: $0) }
-                if count < 0 && errno == EINTR { continue }
+                let buffer = hasher.nextBuffer()
+                var count: Int
+                repeat { count = readDescriptor(reading, into: buffer) } while count < 0 && errno == EINTR
                 guard count >= 0 else { throw StoreError(.io, "cannot copy: \(String(cString: strerror(errno)))") }
                 if count == 0 { break }
-                try buffer.withUnsafeBytes { bytes in
-                    let piece = UnsafeRawBufferPointer(rebasing: bytes[..<count])
-                    hasher.update(bufferPointer: piece)
-                    try Self.writeAll(piece, to: output, path: file.path)
-                }
+                let piece = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+                try Self.writeAll(piece, to: output, path: file.path)
+                hasher.hash(piece)
                 size += UInt64(count)
                 // Flushed as it goes: a whole copy left for one flush at the end would queue the writers' own
                 // commits behind it (a 1 GB backup held an append's acknowledgement 150 ms).
@@ -77,7 +81,7 @@ extension Environment {
         stopCopy()
         try check(copier.status, "mdb_env_copyfd2(\(file.path))")
         try Self.flush(output, path: file.path)
-        return (size, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        return (size, hasher.finish())
     }
 
     /// How much of the copy is written before it is flushed to disk.
@@ -100,6 +104,58 @@ extension Environment {
             offset += written
         }
     }
+}
+
+/// The SHA-256 of the copy, computed on a thread of its own while the next pieces are read and written (hashing on
+/// the thread that writes took about a third of the copy's time). The pieces are read into a few buffers in turn; a
+/// buffer is handed out again only once its piece is hashed.
+private final class PieceHasher: @unchecked Sendable {
+    // `hasher` is touched on `queue` only; `buffers` are written by the copying thread and read on `queue`, one
+    // buffer by one side at a time (the semaphore hands a buffer out only after its hash ran).
+    private var hasher = SHA256()
+    private let queue = DispatchQueue(label: "muster-backup-hash")
+    private let buffers: [UnsafeMutableRawBufferPointer]
+    private let free: DispatchSemaphore
+    private var next = 0
+
+    init(buffers count: Int = 4, size: Int = 1 << 20) {
+        buffers = (0..<count).map { _ in
+            UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: Int(getpagesize()))
+        }
+        // Made at 0 and signalled once a buffer: libdispatch traps when a semaphore goes away below the value it
+        // was made with, which this one does (the last `nextBuffer()`, for the read that finds the end, keeps one).
+        free = DispatchSemaphore(value: 0)
+        for _ in 0..<count { free.signal() }
+    }
+
+    /// A buffer to read the next piece into; waits while every buffer's piece is still being hashed.
+    func nextBuffer() -> UnsafeMutableRawBufferPointer {
+        free.wait()
+        defer { next = (next + 1) % buffers.count }
+        return buffers[next]
+    }
+
+    /// Hashes `piece` (of the buffer `nextBuffer()` gave last) after the pieces before it.
+    func hash(_ piece: UnsafeRawBufferPointer) {
+        let piece = SendablePiece(bytes: piece)
+        queue.async { [self] in
+            hasher.update(bufferPointer: piece.bytes)
+            free.signal()
+        }
+    }
+
+    /// The hash of every piece, as hex.
+    func finish() -> String {
+        queue.sync { hasher.finalize().map { String(format: "%02x", $0) }.joined() }
+    }
+
+    /// Waits for the hashes under way and lets the buffers go.
+    func close() {
+        queue.sync {}
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    private struct SendablePiece: @unchecked Sendable { let bytes: UnsafeRawBufferPointer }
 }
 
 /// LMDB's compacting copy into a pipe, on a thread of its own, with SIGPIPE blocked there (LMDB's own writer thread

@@ -1,15 +1,18 @@
 import EventLog
 import EventLogTesting
 import Foundation
+import Synchronization
 
 /// A hot backup of a data directory filled to `--backup-mb` while writers keep appending, against
 /// `mdb_copy -c` on the same directory.
 struct Backup: Scenario {
     let name = "backup"
 
-    /// Muster's backup: a hot, compacted copy plus its manifest, while the writers keep appending.
-    static let musterBackup: (@Sendable (EventLog, URL) async throws -> Void)? = { log, destination in
-        _ = try await log.backup(to: destination)
+    /// Muster's backup: a hot, compacted copy plus its manifest, while the writers keep appending; `phases` notes
+    /// when each phase the backup reports began.
+    static let musterBackup: (@Sendable (EventLog, URL, PhaseClock) async throws -> Void)? = {
+        log, destination, phases in
+        _ = try await log.backup(to: destination, progress: { phases.note($0.phase) })
     }
 
     static let writers = 4
@@ -56,11 +59,14 @@ struct Backup: Scenario {
             return
         }
         let destination = directory.url.appendingPathComponent("muster")
+        let phases = PhaseClock()
         let (backupSeconds, writers) = try await whileWriting(log, settings) {
             let start = ContinuousClock.now
-            try await musterBackup(log, destination)
+            try await musterBackup(log, destination, phases)
+            phases.note("manifest and secrets")
             return seconds(since: start)
         }
+        report.notes.append("muster backup's phases: \(phases.summary)")
         report.comparisons.append(
             Comparison(
                 "backup / mdb_copy -c",
@@ -102,5 +108,27 @@ struct Backup: Scenario {
             for try await latencies in group { all.merge(latencies) }
             return (result, all)
         }
+    }
+}
+
+/// When each phase of an operation began, as its progress reports them.
+final class PhaseClock: Sendable {
+    private let started = Mutex<[(phase: String, at: ContinuousClock.Instant)]>([])
+
+    /// Notes `phase` when it differs from the last one noted.
+    func note(_ phase: String) {
+        started.withLock { started in
+            if started.last?.phase != phase { started.append((phase, .now)) }
+        }
+    }
+
+    /// Each phase and how long it took (up to the next one's start), e.g. `copy 2.10 s, events 0.41 s`.
+    var summary: String {
+        let started = started.withLock { $0 }
+        return zip(started, started.dropFirst()).map { phase, next in
+            let duration = next.at - phase.at
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            return "\(phase.phase) \(String(format: "%.2f", seconds)) s"
+        }.joined(separator: ", ")
     }
 }
