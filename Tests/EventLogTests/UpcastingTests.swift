@@ -59,7 +59,7 @@ struct RenameN: Upcaster {
         defer { t.directory.remove() }
         let reader = try t.open()
         let writer = try t.open()
-        var iterator = reader.follow(EventQuery(type: "Ping"), pollInterval: .milliseconds(10)).makeAsyncIterator()
+        var iterator = reader.follow(EventQuery(type: "Ping")).makeAsyncIterator()
         try await writer.append(AppendRequest(stream: "x", events: [.sample("Ping", n: 1)]))
         let seen = try await iterator.next()
         #expect(seen?.type == "Ping")

@@ -10,7 +10,8 @@ protocol Scenario: Sendable {
 let allScenarios: [any Scenario] = [
     DurableAppend(), Rebuild(), JSONLinesImport(), Backup(), BlobIngest(), SendToAll(), HTTPSubmission(),
     HTTPLocations(),
-    Geofences(), EventDecode(), PushFanout(), WebInbox(), TopicStream(), MQTTIngest(), Cluster(), ClusterScale(),
+    Geofences(), EventDecode(), PushFanout(), WebInbox(), TopicStream(), IdleFollowers(), MQTTIngest(), Cluster(),
+    ClusterScale(),
     ClusterNamespaces(),
     Soak(),
 ]

@@ -3,9 +3,10 @@ extension EventLog {
     /// another one on the same data directory — until the consumer stops iterating.
     ///
     /// Read a page at a time as the consumer asks: a consumer slower than the log holds one page, never the backlog,
-    /// and the log is read at the consumer's pace.
-    public func follow(_ query: EventQuery, pollInterval: Duration = .milliseconds(50)) -> FollowedEvents {
-        FollowedEvents(log: self, query: query, pollInterval: pollInterval)
+    /// and the log is read at the consumer's pace. Caught up, it waits without cost: this process's commits wake it
+    /// at once, another process's within 50 ms (one look at the stored head for every follower).
+    public func follow(_ query: EventQuery) -> FollowedEvents {
+        FollowedEvents(log: self, query: query)
     }
 
     /// Returns when this process commits past `position`, or after `timeout` (commits of other processes are
@@ -15,25 +16,23 @@ extension EventLog {
     }
 }
 
-/// The events of a query as ``EventLog/follow(_:pollInterval:)`` reads them: the recorded ones, then each new one.
+/// The events of a query as ``EventLog/follow(_:)`` reads them: the recorded ones, then each new one.
 /// Iteration ends when its task is cancelled, or after the query's `limit`.
 public struct FollowedEvents: AsyncSequence, Sendable {
     public typealias Element = RecordedEvent
 
     let log: EventLog
     let query: EventQuery
-    let pollInterval: Duration
 
     public func makeAsyncIterator() -> Iterator {
         var next = query
         next.limit = nil
         next.from = Swift.max(next.from, 1)  // positions start at 1; 0 would read as "one before the first"
-        return Iterator(log: log, pollInterval: pollInterval, next: next, remaining: query.limit ?? Int.max)
+        return Iterator(log: log, next: next, remaining: query.limit ?? Int.max)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         let log: EventLog
-        let pollInterval: Duration
         /// What the next page reads: the query from the first position not yet read.
         var next: EventQuery
         var remaining: Int
@@ -46,7 +45,7 @@ public struct FollowedEvents: AsyncSequence, Sendable {
             while index == page.count {
                 if let examined = caughtUp {
                     caughtUp = nil
-                    await log.signal.wait(beyond: examined, timeout: pollInterval)
+                    await log.signal.wait(beyond: examined)
                 }
                 guard !Task.isCancelled, remaining > 0 else { return nil }
                 try readPage()

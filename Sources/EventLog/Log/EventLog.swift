@@ -49,7 +49,7 @@ public final class EventLog: Sendable {
 
     let core: LogCore
     let writer: Writer
-    let signal = HeadSignal()
+    let signal: HeadSignal
     /// The configuration the log was opened with.
     public let configuration: Configuration
 
@@ -78,7 +78,11 @@ public final class EventLog: Sendable {
             environment.close()
             throw Self.explained(error, directory: directory)
         }
-        let signal = self.signal
+        let core = self.core
+        let signal = HeadSignal(storedHead: {
+            try? core.environment.read { try LogReading(tables: core.tables, txn: $0).head() }
+        })
+        self.signal = signal
         let observer = configuration.commitObserver
         writer = Writer(core: core, maximumBatch: configuration.maximumBatch) { head, commit in
             signal.publish(head)
