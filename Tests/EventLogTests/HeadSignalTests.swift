@@ -1,3 +1,4 @@
+import EventLogTesting
 import Synchronization
 import Testing
 
@@ -26,7 +27,8 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<1000 { group.addTask { await signal.wait(beyond: 0) } }
             // Some polls go by with every tail waiting (at least one read sees nothing new), then the head moves.
-            while stored.reads < 2 { await Task.yield() }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while stored.reads < 2 && ContinuousClock.now < deadline { await Task.yield() }
             stored.move(to: 1)
             await group.waitForAll()
         }
@@ -46,5 +48,22 @@ import Testing
         let cancelled = Task { await signal.wait(beyond: 4) }
         cancelled.cancel()
         await cancelled.value
+    }
+
+    /// A follower caught up and waiting when its log is closed is woken by the next look at the stored head, which
+    /// fails: it ends with the store's error rather than waiting for ever.
+    @Test func aFollowerWaitingWhenTheLogClosesEndsWithTheError() async throws {
+        let t = try TestLog()
+        defer { t.directory.remove() }
+        let log = try t.open()
+        let follower = Task {
+            var events = log.follow(EventQuery()).makeAsyncIterator()
+            return try await events.next()
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while log.signal.waiting == 0 && ContinuousClock.now < deadline { await Task.yield() }
+        try #require(log.signal.waiting == 1, "the follower never waited")
+        log.close()
+        await #expect(throws: StoreError.self) { try await follower.value }
     }
 }

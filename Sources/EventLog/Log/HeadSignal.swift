@@ -85,18 +85,29 @@ final class HeadSignal: Sendable {
         }
     }
 
+    /// How many wait now (for tests).
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     private func resume(_ id: UInt64) {
         state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
     }
 
-    /// While anyone waits: reads the stored head every `pollInterval` and wakes those it moved past.
+    /// While anyone waits: reads the stored head every `pollInterval` and wakes those it moved past — everyone when it
+    /// cannot be read (the log was closed): they look again and meet the error themselves.
     private func poll() async {
         while true {
             try? await Task.sleep(for: Self.pollInterval)
-            let stored = state.withLock { $0.waiters.isEmpty } ? nil : storedHead()
+            let anyone = state.withLock { !$0.waiters.isEmpty }
+            let stored = anyone ? storedHead() : nil
             let (ready, more) = state.withLock { s -> ([CheckedContinuation<Void, Never>], Bool) in
-                if let stored { s.head = max(s.head, stored) }
-                let ready = s.takeReady()
+                var ready: [CheckedContinuation<Void, Never>]
+                if anyone && stored == nil {
+                    ready = s.waiters.values.map(\.continuation)
+                    s.waiters.removeAll()
+                } else {
+                    if let stored { s.head = max(s.head, stored) }
+                    ready = s.takeReady()
+                }
                 if s.waiters.isEmpty { s.polling = false }
                 return (ready, s.polling)
             }
