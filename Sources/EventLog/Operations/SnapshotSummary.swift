@@ -87,11 +87,12 @@ struct SnapshotSummary {
                         var check = ChainIntegrityCheck(tables: try logTables(environment, txn), txn: txn)
                         let base = halves[half].after?.last ?? 0
                         check.progress = { step in
-                            let done = walked.withLock { walked in
+                            // Reported under the lock, so the two halves' sums arrive in order.
+                            walked.withLock { walked in
                                 walked[half] = step.done - base
-                                return walked.reduce(0, +)
+                                let done = walked.reduce(0, +)
+                                progress(OperationProgress(phase: "events", done: done, total: head, unit: "events"))
                             }
-                            progress(OperationProgress(phase: "events", done: done, total: head, unit: "events"))
                         }
                         check.eachEvent = { position, envelope in
                             guard envelope.count >= 4 else {
