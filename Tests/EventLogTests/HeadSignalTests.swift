@@ -45,6 +45,8 @@ import Testing
         await woken.value
         // Nothing moves: the timeout ends the wait.
         await signal.wait(beyond: 4, timeout: .milliseconds(20))
+        // A timeout that runs out before the wait is registered still ends it.
+        for _ in 0..<200 { await signal.wait(beyond: 4, timeout: .zero) }
         let cancelled = Task { await signal.wait(beyond: 4) }
         cancelled.cancel()
         await cancelled.value

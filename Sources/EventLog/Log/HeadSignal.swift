@@ -17,6 +17,8 @@ final class HeadSignal: Sendable {
         var waiters: [UInt64: Waiter] = [:]
         var nextId: UInt64 = 0
         var polling = false
+        /// Waits whose timeout came before they were registered: they return at once when they are.
+        var expired: Set<UInt64> = []
 
         /// Removes and returns the waiters the head has moved past.
         mutating func takeReady() -> [CheckedContinuation<Void, Never>] {
@@ -64,15 +66,18 @@ final class HeadSignal: Sendable {
         else { return }
         let timer = timeout.map { timeout in
             Task {
-                try? await Task.sleep(for: timeout)
-                self.resume(id)
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                self.resume(id, expiring: true)
             }
         }
-        defer { timer?.cancel() }
+        defer {
+            timer?.cancel()
+            _ = state.withLock { $0.expired.remove(id) }
+        }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let (ready, startPolling) = state.withLock { s -> (Bool, Bool) in
-                    if s.head > position || Task.isCancelled { return (true, false) }
+                    if s.head > position || Task.isCancelled || s.expired.remove(id) != nil { return (true, false) }
                     s.waiters[id] = Waiter(position: position, continuation: continuation)
                     defer { s.polling = true }
                     return (false, !s.polling)
@@ -88,8 +93,14 @@ final class HeadSignal: Sendable {
     /// How many wait now (for tests).
     var waiting: Int { state.withLock { $0.waiters.count } }
 
-    private func resume(_ id: UInt64) {
-        state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+    /// Wakes the wait `id`; with `expiring`, a wait not registered yet returns as soon as it is.
+    private func resume(_ id: UInt64, expiring: Bool = false) {
+        let waiter = state.withLock { s in
+            let waiter = s.waiters.removeValue(forKey: id)
+            if waiter == nil && expiring { s.expired.insert(id) }
+            return waiter
+        }
+        waiter?.continuation.resume()
     }
 
     /// While anyone waits: reads the stored head every `pollInterval` and wakes those it moved past — everyone when it
