@@ -82,4 +82,31 @@ import Testing
             values: ["x": .number(.infinity)])
         #expect(infinite.jsonData().isEmpty, "the encoder refuses an infinite number: no text, as before")
     }
+
+    @Test func aLocationAnswerIsWrittenAsTheEncoderWritesIt() throws {
+        var generator = SystemRandomNumberGenerator()
+        func text() -> String { Self.texts.randomElement(using: &generator)! }
+        func maybe<T>(_ value: @autoclosure () -> T) -> T? { Bool.random(using: &generator) ? value() : nil }
+        #expect(LocationAnswer().jsonBytes() == (try Self.encoded(LocationAnswer())))
+        for _ in 0..<500 {
+            let answer = LocationAnswer(
+                transitions: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    LocationAnswer.Transition(area: text(), trigger: text())
+                },
+                outcomes: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    LocationAnswer.Outcome(
+                        rule: text(), area: text(), fired: Bool.random(using: &generator), reason: text(),
+                        messageId: maybe(UUID().uuidString.lowercased()))
+                },
+                geotriggers: (0..<Int.random(in: 0...2, using: &generator)).map { _ in
+                    LocationAnswer.GeotriggerOutcome(
+                        geotrigger: text(), fence: text(), notificationType: text(),
+                        fired: Bool.random(using: &generator), reason: text(), message: maybe(text()),
+                        actions: maybe((0..<Int.random(in: 0...2, using: &generator)).map { _ in text() }),
+                        messageId: maybe(text()))
+                },
+                ignored: maybe(text()))
+            #expect(answer.jsonBytes() == (try Self.encoded(answer)), "\(answer)")
+        }
+    }
 }

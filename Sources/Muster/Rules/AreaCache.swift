@@ -28,11 +28,22 @@ final class AreaCache: Sendable {
 
     private let entries = Mutex<[String: Compiled]>([:])
 
+    /// The version of the namespace's areas and geotriggers in a snapshot.
+    static func version(_ namespace: String, _ snapshot: some LogSnapshot) throws -> UInt64 {
+        try snapshot.streamVersion(namespace: namespace, stream: "areas") << 32
+            | snapshot.streamVersion(namespace: namespace, stream: "geotriggers")
+    }
+
+    /// The compiled areas as of a snapshot when they are compiled already; nil otherwise. A read never compiles:
+    /// a hundred requests missing at once would each compile them.
+    func cached(_ namespace: String, _ snapshot: some LogSnapshot) throws -> Compiled? {
+        let version = try Self.version(namespace, snapshot)
+        return entries.withLock { $0[namespace] }.flatMap { $0.version == version ? $0 : nil }
+    }
+
     /// The compiled areas as of the writer's transaction.
     func compiled(_ namespace: String, _ scope: WriteScope) throws -> Compiled {
-        let version =
-            try scope.streamVersion(namespace: namespace, stream: "areas") << 32
-            | scope.streamVersion(namespace: namespace, stream: "geotriggers")
+        let version = try Self.version(namespace, scope)
         if let hit = entries.withLock({ $0[namespace] }), hit.version == version { return hit }
         let areas = try scope.areas.areas(namespace: namespace)
         var index = CircleIndex<String>()

@@ -158,12 +158,24 @@ public struct RuleEngine: Sendable {
         if let accuracy = location.accuracy, !(accuracy >= 0 && accuracy.isFinite) {
             throw MusterError(.invalidArgument, "accuracy: expected metres ≥ 0, not \(accuracy)", field: "accuracy")
         }
+        let fix = Fix(coordinate, accuracy: location.accuracy)
+        let prepared = try log.read { snapshot in
+            try PreparedFix(
+                snapshot, cache: cache, namespace: location.namespace, user: location.user,
+                deviceId: location.deviceId, fix: fix)
+        }
+        return try await locate(location, fix: fix, prepared: prepared)
+    }
+
+    /// Records a checked fix on the writer, with the crossings worked out before when they still hold.
+    func locate(_ location: LocationReport, fix: Fix, prepared: PreparedFix?) async throws -> LocationAnswer {
         let (evaluation, hooks) = try await log.perform { scope in
             let run = try RuleRun(scope: scope, namespace: location.namespace, user: location.user, cache: cache)
+            let current = try prepared.flatMap { try $0.isCurrent(in: run, deviceId: location.deviceId) ? $0 : nil }
             let at = location.at.map(Self.microseconds) ?? scope.now
             try run.requireOwnDevice(location.deviceId)
             try run.fireDueLatches(user: location.user, deviceId: location.deviceId, upTo: at)
-            try run.locate(deviceId: location.deviceId, fix: Fix(coordinate, accuracy: location.accuracy), at: at)
+            try run.locate(deviceId: location.deviceId, fix: fix, at: at, prepared: current)
             return (run.evaluation, run.hooks)
         }
         return try await evaluation.merging(callServerHooks(hooks))

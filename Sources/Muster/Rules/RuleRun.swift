@@ -38,9 +38,15 @@ final class RuleRun {
 
     // MARK: Reports
 
-    func locate(deviceId: String, fix: Fix, at: Int64) throws {
+    /// `prepared`: the crossings worked out before, when `PreparedFix.isCurrent` said they still hold.
+    func locate(deviceId: String, fix: Fix, at: Int64, prepared: PreparedFix? = nil) throws {
         let user = reporter!.name
-        let previous = try lastFix(user, deviceId)
+        let previous: Coordinate?
+        if let prepared {
+            previous = prepared.previous
+        } else {
+            previous = try lastFix(user, deviceId)
+        }
         try append(
             stream: deviceId,
             LocationReported(
@@ -52,8 +58,13 @@ final class RuleRun {
                 "accuracy \(fix.accuracy!) m is above \(areas.detector.maximumAccuracy) m: the fix decides no transition"
             return
         }
-        let inside = try insideGeofences(user, deviceId)
-        for crossing in areas.detector.crossings(inside: inside, previous: previous, fix: fix) {
+        let crossings =
+            try prepared?.crossings
+            ?? areas.detector.crossings(
+                inside: ProjectionView<RulesProjection>(state: state).geofencesInside(
+                    user: user, deviceId: deviceId, namespace: namespace),
+                previous: previous, fix: fix)
+        for crossing in crossings {
             try transition(
                 deviceId: deviceId, user: user, area: Area.Identity(kind: .geofence, id: crossing.id),
                 trigger: crossing.trigger.rawValue,
@@ -426,9 +437,13 @@ final class RuleRun {
     @discardableResult
     func append(stream deviceId: String, _ event: some DomainEvent) throws -> UInt64 {
         try scope.append(
-            AppendRequest(namespace: namespace, stream: "device/\(deviceId)", events: [event.newEvent(actor: "rules")]))
+            AppendRequest(
+                namespace: namespace, stream: Self.deviceStream(deviceId), events: [event.newEvent(actor: "rules")]))
         return scope.head
     }
+
+    /// The stream of everything the rules record for a device.
+    static func deviceStream(_ deviceId: String) -> String { "device/\(deviceId)" }
 
     private func count(_ table: String, _ key: [UInt8]) throws -> Int {
         guard let bytes = try state.get(table, key) else { return 0 }
@@ -446,15 +461,6 @@ final class RuleRun {
             let count = Int(try r.readVarint("count"))
             return try r.readVarint("last transition") == transition ? count : count + 1
         }
-    }
-
-    private func insideGeofences(_ user: String, _ deviceId: String) throws -> Set<String> {
-        var inside = Set<String>()
-        try state.scan("inside", prefix: Key.joined(namespace, user, deviceId, Area.Kind.geofence.rawValue)) { key, _ in
-            inside.insert(Self.lastComponent(key))
-            return true
-        }
-        return inside
     }
 
     private func lastFix(_ user: String, _ deviceId: String) throws -> Coordinate? {

@@ -297,6 +297,16 @@ extension ProjectionView<RulesProjection> {
         }
     }
 
+    /// The ids of the geofences the device is inside.
+    func geofencesInside(user: String, deviceId: String, namespace: String) throws -> Set<String> {
+        var inside = Set<String>()
+        try state.scan("inside", prefix: Key.joined(namespace, user, deviceId, Area.Kind.geofence.rawValue)) { key, _ in
+            inside.insert(RuleRun.lastComponent(key))
+            return true
+        }
+        return inside
+    }
+
     /// The areas the device is inside.
     func inside(user: String, deviceId: String, namespace: String) throws -> Set<Area.Identity> {
         var found = Set<Area.Identity>()

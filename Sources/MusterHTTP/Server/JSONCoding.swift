@@ -12,8 +12,10 @@ public struct MusterRequestDecoder: RequestDecoder {
         async throws -> T
     {
         let data = try await request.jsonBody(context: context)
-        // The answer routes' bodies are read without the decoder when they are plain (see `AnswerBody(plainJSON:)`).
-        if T.self == AnswerBody.self, let answer = AnswerBody(plainJSON: Array(data)) { return answer as! T }
+        // The busiest routes' bodies are read without the decoder when they are plain (`PlainJSONDecodable`).
+        if let plain = T.self as? any PlainJSONDecodable.Type, let body = plain.init(plainJSON: Array(data)) {
+            return body as! T
+        }
         do {
             return try MusterJSON.decoder().decode(T.self, from: data)
         } catch let error as DecodingError {
@@ -34,20 +36,24 @@ public struct MusterResponseEncoder: ResponseEncoder {
     public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws
         -> Response
     {
-        try JSONText(MusterJSON.encoder().encode(value)).response(from: request, context: context)
+        if let writable = value as? any JSONWritable {
+            return try JSONText(writable.jsonBytes()).response(from: request, context: context)
+        }
+        return try JSONText(MusterJSON.encoder().encode(value)).response(from: request, context: context)
     }
 }
 
 /// An answer whose body is JSON text already (an area in the Ubudu format, a stored payload, the events).
 struct JSONText: ResponseGenerator {
-    let json: Data
+    let json: ByteBuffer
 
-    init(_ json: Data) { self.json = json }
+    init(_ json: Data) { self.json = ByteBuffer(bytes: json) }
+    init(_ json: [UInt8]) { self.json = ByteBuffer(bytes: json) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: json)))
+            body: .init(byteBuffer: json))
     }
 }
 

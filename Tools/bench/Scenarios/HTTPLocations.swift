@@ -50,14 +50,18 @@ struct HTTPLocations: Scenario {
             let headBefore = log.head
             commits.arm(target: Int.max)
             let io = ProcessIO.now()
+            let cpuBefore = CPUTime.now()
             let posted = try await HTTPSubmission.wrk(
                 wrk, ["-s", script.path, "\(base)/api/v1/locations"], seconds: seconds)
+            let cpuBetween = CPUTime.now()
             let tally = commits.disarm()
             let written = ProcessIO.perCommit(since: io, commits: tally.commits)
             let recorded = log.head - headBefore
             let transitions =
                 try log.read { try $0.events(EventQuery(type: AreaTransition.type)).count } - transitionsBefore
+            let cpuTrivial = CPUTime.now()
             let trivial = try await HTTPSubmission.wrk(wrk, ["\(base)/api/v1/server"], seconds: seconds)
+            let cpuAfter = CPUTime.now()
             guard posted.failures == 0 else {
                 throw BenchError.command("\(posted.failures) fixes were not answered 200")
             }
@@ -70,6 +74,10 @@ struct HTTPLocations: Scenario {
                     figure: Figure(label: "POST /api/v1/locations", value: posted.perSecond, unit: "req/s"),
                     baseline: Figure(label: "GET /api/v1/server", value: trivial.perSecond, unit: "req/s")))
             report.context.append(Figure(label: "location p99", value: posted.p99Milliseconds, unit: "ms"))
+            // The machine's speed swings within minutes; what a fix costs in CPU swings less than fixes per second.
+            HTTPSubmission.reportCPU(cpuBetween - cpuBefore, requests: posted.requests, route: "fix", into: &report)
+            HTTPSubmission.reportCPU(
+                cpuAfter - cpuTrivial, requests: trivial.requests, route: "trivial route", into: &report)
             report.context.append(Figure(label: "events recorded", value: Double(recorded), unit: "events"))
             report.context.append(Figure(label: "area transitions", value: Double(transitions), unit: "events"))
             report.context.append(Figure(label: "writer commits", value: Double(tally.commits), unit: "commits"))
@@ -79,6 +87,10 @@ struct HTTPLocations: Scenario {
                 Figure(
                     label: "writer busy (sum of commit times / wall time)",
                     value: 100 * tally.commitTime / Double(seconds), unit: "%"))
+            report.context.append(
+                Figure(
+                    label: "writer time per fix (commit times / fixes)",
+                    value: 1_000_000 * tally.commitTime / Double(max(posted.requests, 1)), unit: "µs"))
             if let written {
                 // Every dirty page of a commit is written (LMDB copies a page on its first change in a transaction):
                 // what a fix costs the disk, and the kernel on the writer thread.
