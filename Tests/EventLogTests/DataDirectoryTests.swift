@@ -46,7 +46,8 @@ import Testing
         defer { work.remove() }
         try await Self.makeLog(in: work.url, padding: 20_000)
         let file = work.url.appendingPathComponent("data.mdb")
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        // Cut within the pages LMDB uses: the file reaches further (`PageCachePrimer` extends it, sparse).
+        let size = try Self.pagesEnd(work.url)
         #expect(truncate(file.path, off_t(Double(size) * fraction)) == 0)
         try FileManager.default.removeItem(at: work.url.appendingPathComponent("lock.mdb"))
         try Self.expectDamaged(work.url, saying: "cut short")
@@ -163,6 +164,13 @@ import Testing
             try await log.append(AppendRequest(stream: "s\(i)", events: [NewEvent(type: "Noted", body: body)]))
         }
         log.close()
+    }
+
+    /// Where the pages LMDB uses end in the data file of `directory`.
+    static func pagesEnd(_ directory: URL) throws -> Int {
+        let environment = try Environment(directory: directory, readOnly: true)
+        defer { environment.close() }
+        return environment.usedSize
     }
 
     /// Opening fails with `.corrupt` naming the directory, and creates no lock file.

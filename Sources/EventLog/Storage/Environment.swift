@@ -56,6 +56,10 @@ public final class Environment: @unchecked Sendable {
     private let use: DirectoryUse
     /// Set once LMDB reports the environment failed (`MDB_PANIC`).
     let failure = EnvironmentFailure()
+    /// Reads the pages LMDB will write next into the page cache first (Linux; nil when read-only).
+    private let primer: PageCachePrimer?
+    /// LMDB's descriptor of the data file.
+    private let dataFile: Int32
 
     /// Opens (creating when missing) the environment in `directory`.
     ///
@@ -87,6 +91,17 @@ public final class Environment: @unchecked Sendable {
         pthread_mutexattr_settype(&mutexAttributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
         pthread_mutex_init(openLock, &mutexAttributes)
         pthread_mutexattr_destroy(&mutexAttributes)
+        var file: Int32 = -1
+        mdb_env_get_fd(raw, &file)
+        dataFile = file
+        var stat = MDB_stat()
+        mdb_env_stat(raw, &stat)
+        primer =
+            readOnly
+            ? nil
+            : PageCachePrimer(
+                dataFile: directory.appendingPathComponent(DataDirectory.dataFileName).path,
+                pageSize: Int(stat.ms_psize))
         try openExistingTables()
     }
 
@@ -147,6 +162,7 @@ public final class Environment: @unchecked Sendable {
         pthread_rwlock_wrlock(resizeLock)
         defer { pthread_rwlock_unlock(resizeLock) }
         if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
+        primer?.stop()
         mdb_env_close(raw)
         use.release()
     }
@@ -204,6 +220,7 @@ public final class Environment: @unchecked Sendable {
             pthread_rwlock_unlock(resizeLock)
             throw StoreError(.invalidArgument, "a write transaction began inside another on the writer thread")
         }
+        primer?.prepare(used: usedSize, mapSize: mapSize, file: dataFile)
         return Transaction(raw: raw, environment: self, isWrite: true)
     }
 

@@ -56,6 +56,7 @@ struct HTTPLocations: Scenario {
             let cpuBetween = CPUTime.now()
             let tally = commits.disarm()
             let written = ProcessIO.perCommit(since: io, commits: tally.commits)
+            let amplification = ProcessIO.diskBytesPerByte(since: io)
             let recorded = log.head - headBefore
             let transitions =
                 try log.read { try $0.events(EventQuery(type: AreaTransition.type)).count } - transitionsBefore
@@ -98,6 +99,11 @@ struct HTTPLocations: Scenario {
                 report.context.append(
                     Figure(label: "written per fix", value: written.bytes / fixesPerCommit / 1024, unit: "KiB"))
                 report.context.append(Figure(label: "write calls per commit", value: written.calls, unit: "calls"))
+            }
+            if let amplification {
+                // Large page-cache folios made this ×12 before `PageCachePrimer` (BENCHMARKS.md, session 25).
+                report.context.append(
+                    Figure(label: "disk writes per byte LMDB wrote", value: amplification, unit: "×"))
             }
             return report
         }
