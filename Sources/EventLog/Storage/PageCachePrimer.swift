@@ -3,6 +3,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Brings the data file's next pages into the page cache one 4 KiB page at a time, before LMDB writes them.
@@ -14,7 +16,7 @@ import Synchronization
 /// location route (BENCHMARKS.md, http-locations), and the kernel's walk of those folios was a fifth of the writer
 /// thread. A page first read with readahead off comes in as one 4 KiB folio and stays one whatever is written to it
 /// later. So the file is extended past LMDB's last page — sparse: no disk is taken until LMDB writes there, and a full
-/// disk still fails LMDB's write, not this — and that range is read page by page on a thread of its own.
+/// disk still fails LMDB's write, not this — and that range is read with readahead off on a thread of its own.
 ///
 /// Pages cached before this ran (a data file written by an earlier release, or evicted and written again in one call)
 /// keep the size the kernel gave them.
@@ -71,13 +73,17 @@ final class PageCachePrimer: Sendable {
     /// Stops reading ahead; the environment is closing.
     func stop() { stopped.store(true, ordering: .relaxed) }
 
+    /// Reads `range` in 256 KiB pieces: with readahead off (`POSIX_FADV_RANDOM`) the kernel still brings each page in
+    /// as a folio of its own (measured: disk bytes per byte LMDB wrote ×1.01, as with one `pread` a page), in a third
+    /// less CPU than a page a call.
     private func read(_ range: Range<Int>) {
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: pageSize)
+        let piece = 256 << 10
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: piece, alignment: pageSize)
         defer { buffer.deallocate() }
-        var offset = (range.lowerBound + pageSize - 1) / pageSize * pageSize
+        var offset = range.lowerBound / pageSize * pageSize
         while offset < range.upperBound, !stopped.load(ordering: .relaxed) {
-            guard pread(reader, buffer, pageSize, off_t(offset)) > 0 else { return }
-            offset += pageSize
+            guard pread(reader, buffer, min(piece, range.upperBound - offset), off_t(offset)) > 0 else { return }
+            offset += piece
         }
     }
 }
