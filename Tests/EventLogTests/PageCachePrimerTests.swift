@@ -33,13 +33,13 @@ import Testing
         defer { directory.remove() }
         let (descriptor, primer) = try Self.file(directory, size: 8192)
         defer { close(descriptor) }
-        // A small store: 4 MiB ahead, rounded up to a MiB.
+        // A small store: 1 MiB ahead, rounded up to a MiB.
         primer.prepare(used: 8192, mapSize: 1 << 40, file: descriptor)
-        #expect(Self.size(descriptor) == 5 * Self.mebibyte)
-        primer.prepare(used: 2 * Self.mebibyte, mapSize: 1 << 40, file: descriptor)
-        #expect(Self.size(descriptor) == 5 * Self.mebibyte, "3 MiB still ahead: not extended again")
-        primer.prepare(used: 4 * Self.mebibyte, mapSize: 1 << 40, file: descriptor)
-        #expect(Self.size(descriptor) == 8 * Self.mebibyte)
+        #expect(Self.size(descriptor) == 2 * Self.mebibyte)
+        primer.prepare(used: Self.mebibyte, mapSize: 1 << 40, file: descriptor)
+        #expect(Self.size(descriptor) == 2 * Self.mebibyte, "a MiB still ahead: not extended again")
+        primer.prepare(used: 7 * Self.mebibyte / 4, mapSize: 1 << 40, file: descriptor)
+        #expect(Self.size(descriptor) == 3 * Self.mebibyte)
         // A large one: a quarter of its size ahead, at most 64 MiB.
         primer.prepare(used: 100 * Self.mebibyte, mapSize: 1 << 40, file: descriptor)
         #expect(Self.size(descriptor) == 125 * Self.mebibyte)

@@ -22,9 +22,9 @@ import Synchronization
 /// keep the size the kernel gave them.
 final class PageCachePrimer: Sendable {
     /// How far ahead of LMDB's last page the file is extended and read (rounded up to a MiB), when it is `used` bytes
-    /// long: a quarter of that, from 4 to 64 MiB, so a small store does not read much. Extended again when less than
-    /// half of it is left.
-    static func reach(used: Int) -> Int { min(64 << 20, max(4 << 20, used / 4)) }
+    /// long: a quarter of that, from 1 to 64 MiB, so a small store (a cluster node holds one a namespace) keeps little
+    /// in the page cache. Extended again when less than half of it is left.
+    static func reach(used: Int) -> Int { min(64 << 20, max(1 << 20, used / 4)) }
 
     /// A descriptor of the data file of our own, for reading without readahead.
     private let reader: Int32
