@@ -35,6 +35,19 @@ import Testing
         return try await world.engine.locate(report, fix: fix, prepared: prepared)
     }
 
+    /// A world with the shop defined and compiled: the writer has decided one fix, outside it.
+    static func shopWorld() async throws -> RulesWorld {
+        let world = try await RulesWorld()
+        do {
+            try await Areas(log: world.log).define([Self.shop])
+            _ = try await world.leave(Self.shop, at: Self.monday)
+            return world
+        } catch {
+            world.remove()
+            throw error
+        }
+    }
+
     @Test func nothingIsPreparedBeforeTheWriterHasCompiledTheAreas() async throws {
         let world = try await RulesWorld()
         defer { world.remove() }
@@ -46,10 +59,8 @@ import Testing
     }
 
     @Test func aPreparationStillCurrentIsTakenAsItIs() async throws {
-        let world = try await RulesWorld()
+        let world = try await Self.shopWorld()
         defer { world.remove() }
-        try await Areas(log: world.log).define([Self.shop])
-        _ = try await world.leave(Self.shop, at: Self.monday)
         var prepared = try #require(try Self.prepare(Self.inside(minutes: 1), in: world))
         // Told that the fix crosses nothing, the writer believes it: it did not work the crossings out again.
         prepared.crossings = []
@@ -58,10 +69,8 @@ import Testing
     }
 
     @Test func aFixOfTheSameDeviceInBetweenMakesTheWriterDecideAgain() async throws {
-        let world = try await RulesWorld()
+        let world = try await Self.shopWorld()
         defer { world.remove() }
-        try await Areas(log: world.log).define([Self.shop])
-        _ = try await world.leave(Self.shop, at: Self.monday)
         let prepared = try #require(try Self.prepare(Self.inside(minutes: 2), in: world))
         #expect(prepared.crossings == [FenceCrossing(id: "shop", trigger: .entry)])
         let entered = try await world.engine.report(Self.inside(minutes: 1))
@@ -73,10 +82,8 @@ import Testing
     }
 
     @Test func areasChangedInBetweenMakeTheWriterDecideAgain() async throws {
-        let world = try await RulesWorld()
+        let world = try await Self.shopWorld()
         defer { world.remove() }
-        try await Areas(log: world.log).define([Self.shop])
-        _ = try await world.leave(Self.shop, at: Self.monday)
         let prepared = try #require(try Self.prepare(Self.inside(minutes: 1), in: world))
         let kiosk = RulesWorld.shop("kiosk", radius: 30, rules: [RuleEngineTests.notify(text: "Kiosk")])
         try await Areas(log: world.log).define([kiosk])
