@@ -7,7 +7,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// Brings the data file's next pages into the page cache one 4 KiB page at a time, before LMDB writes them.
+/// Brings the data file's next pages into the page cache as 4 KiB pages, before LMDB writes them.
 ///
 /// Linux (ext4, kernel 6) caches a range of a file that is first brought in by a write of several pages as one large
 /// folio, and writes a large folio back whole once any of its pages is dirty. LMDB writes a commit's contiguous new

@@ -8,11 +8,11 @@ public protocol PlainJSONDecodable: Decodable {
 /// A top-level JSON object read by `JSONScanner` for a `PlainJSONDecodable` body: only an object whose members are
 /// all among those allowed, each once, with no `\u` escape anywhere (one may spell a lone surrogate, which the
 /// decoder refuses and `JSONValue` would replace).
-public struct PlainJSONObject {
+struct PlainJSONObject {
     private let bytes: [UInt8]
     private var members: [String: Range<Int>] = [:]
 
-    public init?(_ bytes: [UInt8], allowed: Set<String>) {
+    init?(_ bytes: [UInt8], allowed: Set<String>) {
         if bytes.indices.dropLast().contains(where: {
             bytes[$0] == UInt8(ascii: "\\") && bytes[$0 + 1] == UInt8(ascii: "u")
         }) {
@@ -28,18 +28,18 @@ public struct PlainJSONObject {
     }
 
     /// The member's value; nil when the object has no such member.
-    public func value(_ key: String) -> JSONValue? {
+    func value(_ key: String) -> JSONValue? {
         members[key].map { JSONValue(scanned: bytes, range: $0) }
     }
 
     /// Whether the member is missing or `null`, which the decoder reads alike as an optional's nil.
-    public func isAbsent(_ key: String) -> Bool {
+    func isAbsent(_ key: String) -> Bool {
         guard let range = members[key] else { return true }
         return bytes[range].elementsEqual("null".utf8)
     }
 
     /// The integer the member's literal (`-?[0-9]+`) spells, when it is one and fits an `Int`.
-    public func integer(_ key: String) -> Int? {
+    func integer(_ key: String) -> Int? {
         guard let range = members[key] else { return nil }
         let text = bytes[range]
         let digits = text.first == UInt8(ascii: "-") ? text.dropFirst() : text
@@ -50,7 +50,7 @@ public struct PlainJSONObject {
     }
 
     /// The member's number, when it is a finite one (the decoder refuses one too large for a `Double`).
-    public func number(_ key: String) -> Double? {
+    func number(_ key: String) -> Double? {
         guard case .number(let number) = value(key), number.double.isFinite else { return nil }
         return number.double
     }
