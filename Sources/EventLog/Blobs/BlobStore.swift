@@ -75,14 +75,7 @@ public struct BlobStore: Sendable {
     /// Stores content arriving as a sequence of byte arrays of any size (an HTTP body, a pipe).
     @discardableResult
     public func put<Bytes: AsyncSequence>(_ sequence: Bytes) async throws -> Receipt where Bytes.Element == [UInt8] {
-        let upload = try BlobUpload(log: log)
-        do {
-            for try await piece in sequence { try await upload.add(piece[...]) }
-        } catch {
-            await upload.discard()
-            throw error
-        }
-        return try await upload.finish()
+        try await put(sequence) { _, receipt in receipt }
     }
 
     /// Stores content arriving as a sequence of byte arrays and, in the write transaction that completes the

@@ -59,7 +59,7 @@ public struct Areas: Sendable {
                 events += changes.map { $0.newEvent(actor: actor) }
             }
             if !events.isEmpty {
-                try scope.append(AppendRequest(namespace: namespace, stream: "areas", events: events))
+                try scope.append(AppendRequest(namespace: namespace, stream: Streams.areas, events: events))
             }
             return result
         }
@@ -74,7 +74,7 @@ public struct Areas: Sendable {
             let area = try scope.areas.resolve(id, kind: kind, namespace: namespace)
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "areas",
+                    namespace: namespace, stream: Streams.areas,
                     events: [AreaRemoved(area.identity).newEvent(actor: actor)]))
         }
     }

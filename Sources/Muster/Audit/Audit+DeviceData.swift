@@ -8,26 +8,25 @@ extension Audit.Scan {
     ) throws -> [AuditEntry]? {
         if let refused = try ReplyRefused.decode(event) {
             guard concerns(refused.user) else { return [] }
-            var e = entry(
-                .replyRefused,
-                "\(refused.user)'s device \(refused.deviceId) replied"
-                    + (refused.messageId.map { " to message \($0.uuidString.lowercased())" } ?? "")
-                    + " (position \(refused.report)); not taken as a response: \(refused.reason)")
-            e.user = refused.user
-            e.deviceId = refused.deviceId
-            e.messageId = refused.messageId
-            e.reason = refused.reason
-            return [e]
+            return [
+                entry(
+                    .replyRefused,
+                    "\(refused.user)'s device \(refused.deviceId) replied"
+                        + (refused.messageId.map { " to message \($0.uuidString.lowercased())" } ?? "")
+                        + " (position \(refused.report)); not taken as a response: \(refused.reason)"
+                ).about(
+                    user: refused.user, deviceId: refused.deviceId, messageId: refused.messageId,
+                    reason: refused.reason)
+            ]
         }
         guard let data = try DeviceDataReported.decode(event) else { return nil }
         guard concerns(data.user) else { return [] }
-        var e = entry(
-            .deviceDataReported,
-            "\(data.user)'s device \(data.deviceId) published \(data.body.count) bytes on \(data.topic)"
-                + (data.document.map { ", a picture stored as \($0)" } ?? ""))
-        e.user = data.user
-        e.deviceId = data.deviceId
-        e.document = data.document
-        return [e]
+        return [
+            entry(
+                .deviceDataReported,
+                "\(data.user)'s device \(data.deviceId) published \(data.body.count) bytes on \(data.topic)"
+                    + (data.document.map { ", a picture stored as \($0)" } ?? "")
+            ).about(user: data.user, deviceId: data.deviceId, document: data.document)
+        ]
     }
 }

@@ -99,26 +99,23 @@ public struct Audit: Sendable {
             }
             if let response = try ResponseReceived.decode(event) {
                 guard concerns(response.user) else { return [] }
-                var e = entry(
-                    .responseReceived,
-                    "\(response.user) answered message \(response.messageId.uuidString.lowercased())"
-                        + (titles[response.messageId].map { " (\(String(reflecting: $0)))" } ?? "")
-                        + " from device \(response.deviceId) (\(response.deviceName)) with submitValue \(response.submitValue)"
-                )
-                e.user = response.user
-                e.messageId = response.messageId
-                e.title = titles[response.messageId]
-                e.deviceId = response.deviceId
-                e.submitValue = response.submitValue
-                return [e]
+                return [
+                    entry(
+                        .responseReceived,
+                        "\(response.user) answered \(message(response.messageId)) from device \(response.deviceId) "
+                            + "(\(response.deviceName)) with submitValue \(response.submitValue)"
+                    ).about(
+                        user: response.user, deviceId: response.deviceId, messageId: response.messageId,
+                        title: titles[response.messageId], submitValue: response.submitValue)
+                ]
             }
             if let user = try UserCreated.decode(event) {
                 guard concerns(user.name) else { return [] }
-                var e = entry(
-                    .userCreated,
-                    "user \(user.name) created (time zone \(user.timeZone)\(user.isAdmin ? ", administrator" : ""))")
-                e.user = user.name
-                return [e]
+                let administrator = user.isAdmin ? ", administrator" : ""
+                return [
+                    entry(.userCreated, "user \(user.name) created (time zone \(user.timeZone)\(administrator))")
+                        .about(user: user.name)
+                ]
             }
             if let group = try GroupDefined.decode(event) {
                 let key = "\(event.namespace)\u{0}\(group.name)"
@@ -127,47 +124,41 @@ public struct Audit: Sendable {
                 let after = Set(group.members)
                 var result: [AuditEntry] = []
                 for name in group.members where !before.contains(name) && concerns(name) {
-                    var e = entry(.groupJoined, "\(name) joined group \(group.name)")
-                    e.user = name
-                    e.group = group.name
-                    result.append(e)
+                    result.append(
+                        entry(.groupJoined, "\(name) joined group \(group.name)").about(user: name, group: group.name))
                 }
                 for name in before.subtracting(after).sorted() where concerns(name) {
-                    var e = entry(.groupLeft, "\(name) left group \(group.name)")
-                    e.user = name
-                    e.group = group.name
-                    result.append(e)
+                    result.append(
+                        entry(.groupLeft, "\(name) left group \(group.name)").about(user: name, group: group.name))
                 }
                 return result
             }
             if let target = try PushTargetRegistered.decode(event) {
                 guard concerns(target.user) else { return [] }
-                var e = entry(
-                    .deviceRegistered,
-                    "device \(target.deviceId) (\(target.deviceName), \(target.platform.rawValue)) registered for \(target.user)"
-                )
-                e.user = target.user
-                e.deviceId = target.deviceId
-                return [e]
+                return [
+                    entry(
+                        .deviceRegistered,
+                        "device \(target.deviceId) (\(target.deviceName), \(target.platform.rawValue)) registered for \(target.user)"
+                    ).about(user: target.user, deviceId: target.deviceId)
+                ]
             }
             if let gone = try PushTargetUnregistered.decode(event) {
                 guard concerns(gone.user) else { return [] }
-                var e = entry(
-                    .deviceUnregistered,
-                    "device \(gone.deviceId) of \(gone.user) unregistered" + (gone.reason.map { ": \($0)" } ?? ""))
-                e.user = gone.user
-                e.deviceId = gone.deviceId
-                e.reason = gone.reason
-                return [e]
+                return [
+                    entry(
+                        .deviceUnregistered,
+                        "device \(gone.deviceId) of \(gone.user) unregistered" + (gone.reason.map { ": \($0)" } ?? "")
+                    ).about(user: gone.user, deviceId: gone.deviceId, reason: gone.reason)
+                ]
             }
             if let document = try DocumentUploaded.decode(event) {
                 guard concerns(document.uploader) else { return [] }
-                var e = entry(
-                    .documentUploaded,
-                    "\(document.uploader) uploaded \(document.name) (\(document.contentType), \(document.size) bytes)")
-                e.user = document.uploader
-                e.document = document.name
-                return [e]
+                return [
+                    entry(
+                        .documentUploaded,
+                        "\(document.uploader) uploaded \(document.name) (\(document.contentType), \(document.size) bytes)"
+                    ).about(user: document.uploader, document: document.name)
+                ]
             }
             if let found = try deliveryEntries(for: event, entry) { return found }
             if let found = try deviceDataEntries(for: event, entry) { return found }
@@ -199,29 +190,31 @@ public struct Audit: Sendable {
             for event: RecordedEvent, _ entry: (AuditEntry.What, String) -> AuditEntry
         ) throws -> [AuditEntry]? {
             if let defined = try AreaDefined.decode(event) {
+                guard filter.user == nil else { return [] }
                 let area = defined.area
-                var e = entry(
-                    .areaDefined,
-                    "\(area.kind) \(area.id) (\(String(reflecting: area.name))) defined with \(area.rules.count) rule\(area.rules.count == 1 ? "" : "s")"
-                )
-                e.area = area.id
-                return filter.user == nil ? [e] : []
+                let rules = "\(area.rules.count) rule\(area.rules.count == 1 ? "" : "s")"
+                return [
+                    entry(
+                        .areaDefined, "\(area.kind) \(area.id) (\(String(reflecting: area.name))) defined with \(rules)"
+                    )
+                    .about(area: area.id)
+                ]
             }
             if let removed = try AreaRemoved.decode(event) {
+                guard filter.user == nil else { return [] }
                 let kind = Area.Kind(rawValue: removed.kind)?.description ?? "area"
-                var e = entry(.areaRemoved, "\(kind) \(removed.id) removed")
-                e.area = removed.id
-                return filter.user == nil ? [e] : []
+                return [entry(.areaRemoved, "\(kind) \(removed.id) removed").about(area: removed.id)]
             }
             if let changed = try AreaCountsChanged.decode(event) {
+                guard filter.user == nil else { return [] }
                 let kind = Area.Kind(rawValue: changed.kind)?.description ?? changed.kind
-                var e = entry(
-                    .areaCountsChanged,
-                    "rule \(changed.rule) of \(kind) \(changed.area): counts changed from \(changed.old) to \(changed.new); its counters start again"
-                        + (changed.resetsGroup ? ", and group \(changed.group ?? "")'s for \(changed.trigger)" : ""))
-                e.area = changed.area
-                e.rule = changed.rule
-                return filter.user == nil ? [e] : []
+                return [
+                    entry(
+                        .areaCountsChanged,
+                        "rule \(changed.rule) of \(kind) \(changed.area): counts changed from \(changed.old) to \(changed.new); its counters start again"
+                            + (changed.resetsGroup ? ", and group \(changed.group ?? "")'s for \(changed.trigger)" : "")
+                    ).about(area: changed.area, rule: changed.rule)
+                ]
             }
             if let transition = try AreaTransition.decode(event) {
                 guard concerns(transition.user) else { return [] }
@@ -231,20 +224,17 @@ public struct Audit: Sendable {
                 let waiting = transition.latches.map {
                     "rule \($0.rule) waits until \(Timestamp.iso8601(microseconds: $0.dueAt))"
                 }
-                var e = entry(
-                    .areaTransition,
-                    "\(transition.user)'s device \(transition.deviceId) \(verb) area \(transition.area) (\(transition.source.rawValue)\(transition.proximity.map { ", \($0)" } ?? ""))"
-                        + (waiting.isEmpty ? "" : "; " + waiting.joined(separator: ", ")))
-                e.user = transition.user
-                e.deviceId = transition.deviceId
-                e.area = transition.area
-                return [e]
+                return [
+                    entry(
+                        .areaTransition,
+                        "\(transition.user)'s device \(transition.deviceId) \(verb) area \(transition.area) (\(transition.source.rawValue)\(transition.proximity.map { ", \($0)" } ?? ""))"
+                            + (waiting.isEmpty ? "" : "; " + waiting.joined(separator: ", "))
+                    ).about(user: transition.user, deviceId: transition.deviceId, area: transition.area)
+                ]
             }
             /// A change to a geotrigger itself: no user's and no area's.
             func geotrigger(_ what: AuditEntry.What, _ id: String, _ detail: String) -> [AuditEntry] {
-                var e = entry(what, detail)
-                e.geotrigger = id
-                return filter.user == nil && filter.area == nil ? [e] : []
+                filter.user == nil && filter.area == nil ? [entry(what, detail).about(geotrigger: id)] : []
             }
             if let defined = try GeotriggerDefined.decode(event) {
                 let trigger = defined.geotrigger
@@ -266,18 +256,16 @@ public struct Audit: Sendable {
             }
             if let notified = try GeotriggerNotified.decode(event) {
                 guard concerns(notified.user) else { return [] }
-                var e = entry(
-                    .geotriggerNotified,
-                    "\(notified.user)'s device \(notified.deviceId) \(notified.notificationType) fence \(notified.fence) of geotrigger \(notified.geotrigger): "
-                        + (notified.fired ? "" : "no notification, ") + notified.reason)
-                e.user = notified.user
-                e.deviceId = notified.deviceId
-                e.area = notified.fence
-                e.geotrigger = notified.geotrigger
-                e.fired = notified.fired
-                e.reason = notified.reason
-                e.messageId = notified.messageId
-                return [e]
+                return [
+                    entry(
+                        .geotriggerNotified,
+                        "\(notified.user)'s device \(notified.deviceId) \(notified.notificationType) fence \(notified.fence) of geotrigger \(notified.geotrigger): "
+                            + (notified.fired ? "" : "no notification, ") + notified.reason
+                    ).about(
+                        user: notified.user, deviceId: notified.deviceId, messageId: notified.messageId,
+                        area: notified.fence, geotrigger: notified.geotrigger, fired: notified.fired,
+                        reason: notified.reason)
+                ]
             }
             if let decision = try RuleEvaluated.decode(event) {
                 guard concerns(decision.user) else { return [] }
@@ -286,19 +274,16 @@ public struct Audit: Sendable {
                     decision.groupCount.map { "event \($0) in group \(decision.group ?? "")" },
                     decision.dailyCount.map { "notification \($0) of \(decision.day ?? "the day")" },
                 ].compactMap { $0 }
-                var e = entry(
-                    .ruleEvaluated,
-                    "rule \(decision.rule) of area \(decision.area) (\(decision.trigger), \(decision.user)) "
-                        + (decision.awaitingServer ? "waits" : decision.fired ? "fired" : "did not fire")
-                        + ": \(decision.reason)" + (counts.isEmpty ? "" : " [\(counts.joined(separator: "; "))]"))
-                e.user = decision.user
-                e.deviceId = decision.deviceId
-                e.area = decision.area
-                e.rule = decision.rule
-                e.fired = decision.fired
-                e.reason = decision.reason
-                e.messageId = decision.messageId
-                return [e]
+                return [
+                    entry(
+                        .ruleEvaluated,
+                        "rule \(decision.rule) of area \(decision.area) (\(decision.trigger), \(decision.user)) "
+                            + (decision.awaitingServer ? "waits" : decision.fired ? "fired" : "did not fire")
+                            + ": \(decision.reason)" + (counts.isEmpty ? "" : " [\(counts.joined(separator: "; "))]")
+                    ).about(
+                        user: decision.user, deviceId: decision.deviceId, messageId: decision.messageId,
+                        area: decision.area, rule: decision.rule, fired: decision.fired, reason: decision.reason)
+                ]
             }
             return nil
         }
@@ -311,14 +296,11 @@ public struct Audit: Sendable {
             if let issued = try TokenIssued.decode(event) {
                 guard concerns(issued.user) else { return [] }
                 let session = issued.sessionId.uuidString.lowercased()
-                var e =
+                let e =
                     issued.reason == .login
                     ? entry(.loggedIn, "\(issued.user) logged in\(from(issued.deviceId)) (session \(session))")
                     : entry(.sessionRefreshed, "\(issued.user) refreshed session \(session)\(from(issued.deviceId))")
-                e.user = issued.user
-                e.deviceId = issued.deviceId
-                e.sessionId = issued.sessionId
-                return [e]
+                return [e.about(user: issued.user, deviceId: issued.deviceId, sessionId: issued.sessionId)]
             }
             if let revoked = try TokenRevoked.decode(event) {
                 guard revoked.reason != .refreshRotation, concerns(revoked.user) else { return [] }
@@ -327,11 +309,10 @@ public struct Audit: Sendable {
                     revoked.reason == .logout
                     ? "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))"
                     : "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: a refresh token it had replaced was presented again"
-                var e = entry(.loggedOut, detail)
-                e.user = revoked.user
-                e.deviceId = revoked.deviceId
-                e.sessionId = revoked.sessionId
-                return [e]
+                return [
+                    entry(.loggedOut, detail).about(
+                        user: revoked.user, deviceId: revoked.deviceId, sessionId: revoked.sessionId)
+                ]
             }
             if let failed = try LoginFailed.decode(event) {
                 guard concerns(failed.user) else { return [] }
@@ -342,12 +323,12 @@ public struct Audit: Sendable {
                     case .noPassword: "the user has no password"
                     }
                 let address = failed.clientAddress.map { " (address \($0))" } ?? ""
-                var e = entry(
-                    .loginFailed,
-                    "login as \(String(reflecting: failed.user)) failed\(from(failed.deviceId))\(address): \(why)")
-                e.user = failed.user
-                e.deviceId = failed.deviceId
-                return [e]
+                return [
+                    entry(
+                        .loginFailed,
+                        "login as \(String(reflecting: failed.user)) failed\(from(failed.deviceId))\(address): \(why)"
+                    ).about(user: failed.user, deviceId: failed.deviceId)
+                ]
             }
             return []
         }

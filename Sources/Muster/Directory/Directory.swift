@@ -70,7 +70,7 @@ public struct Directory: Sendable {
             }
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "user/\(name)", expectedVersion: .noStream,
+                    namespace: namespace, stream: Streams.user(name), expectedVersion: .noStream,
                     events: [user.newEvent(actor: actor)]))
         }
         return user
@@ -128,7 +128,8 @@ public struct Directory: Sendable {
                 )
             }
             try scope.append(
-                AppendRequest(namespace: namespace, stream: "group/\(name)", events: [group.newEvent(actor: actor)]))
+                AppendRequest(namespace: namespace, stream: Streams.group(name), events: [group.newEvent(actor: actor)])
+            )
         }
         return group
     }
@@ -170,7 +171,8 @@ public struct Directory: Sendable {
             }
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "devices/\(target.user)", events: [target.newEvent(actor: actor)]))
+                    namespace: namespace, stream: Streams.devices(of: target.user),
+                    events: [target.newEvent(actor: actor)]))
         }
     }
 
@@ -209,7 +211,8 @@ public struct Directory: Sendable {
             guard try scope.directory.device(deviceId, user: user, namespace: namespace) != nil else { return false }
             let event = PushTargetUnregistered(user: user, deviceId: deviceId)
             try scope.append(
-                AppendRequest(namespace: namespace, stream: "devices/\(user)", events: [event.newEvent(actor: actor)]))
+                AppendRequest(
+                    namespace: namespace, stream: Streams.devices(of: user), events: [event.newEvent(actor: actor)]))
             return true
         }
     }

@@ -103,7 +103,7 @@ public struct Documents: Sendable {
             size: receipt.info.rawSize, uploader: user, durationMilliseconds: upload.durationMilliseconds)
         try scope.append(
             AppendRequest(
-                namespace: namespace, stream: "document/\(document.name)", expectedVersion: .noStream,
+                namespace: namespace, stream: Streams.document(document.name), expectedVersion: .noStream,
                 events: [document.newEvent(actor: user)]))
         return document
     }

@@ -40,7 +40,7 @@ public struct Geotriggers: Sendable {
             }
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "geotriggers",
+                    namespace: namespace, stream: Streams.geotriggers,
                     events: [GeotriggerDefined(geotrigger: geotrigger).newEvent(actor: actor)]))
             return true
         }
@@ -53,7 +53,7 @@ public struct Geotriggers: Sendable {
             }
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "geotriggers",
+                    namespace: namespace, stream: Streams.geotriggers,
                     events: [GeotriggerRemoved(id: id).newEvent(actor: actor)]))
         }
     }
@@ -86,7 +86,7 @@ public struct Geotriggers: Sendable {
                 running
                 ? GeotriggerMonitorStarted(id: id).newEvent(actor: actor)
                 : GeotriggerMonitorStopped(id: id).newEvent(actor: actor)
-            try scope.append(AppendRequest(namespace: namespace, stream: "geotriggers", events: [event]))
+            try scope.append(AppendRequest(namespace: namespace, stream: Streams.geotriggers, events: [event]))
             return true
         }
     }

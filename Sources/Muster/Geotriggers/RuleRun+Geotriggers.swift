@@ -38,7 +38,8 @@ extension RuleRun {
                 }
                 try scope.append(
                     AppendRequest(
-                        namespace: namespace, stream: "device/\(deviceId)", events: [event.newEvent(actor: "rules")]))
+                        namespace: namespace, stream: Streams.device(deviceId), events: [event.newEvent(actor: "rules")]
+                    ))
                 evaluation.geotriggers.append(
                     LocationAnswer.GeotriggerOutcome(
                         geotrigger: geotrigger.id, fence: crossing.id, notificationType: type.rawValue,
@@ -121,7 +122,7 @@ extension RuleRun {
             recipients: [PayloadSent.Recipient(user: event.user, messageId: messageId)])
         try scope.append(
             AppendRequest(
-                namespace: namespace, stream: "send/\(messageId.uuidString)", expectedVersion: .noStream,
+                namespace: namespace, stream: Streams.send(messageId), expectedVersion: .noStream,
                 events: [sent.newEvent(actor: "geotriggers")]))
         event.fired = true
         event.messageId = messageId

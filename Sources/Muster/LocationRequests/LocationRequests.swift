@@ -29,7 +29,8 @@ public struct LocationRequests: Sendable {
             }
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "location-requests/\(user)", events: [request.newEvent(actor: actor)])
+                    namespace: namespace, stream: Streams.locationRequests(of: user),
+                    events: [request.newEvent(actor: actor)])
             )
             return reachable.map(\.deviceId)
         }

@@ -116,7 +116,7 @@ extension MQTTDevices {
                 continue
             }
             firstInBatch[message] = i
-            let stream = "device/\(report.deviceId)"
+            let stream = Streams.device(report.deviceId)
             let request: Int
             if let known = requestOfStream["\(report.namespace)\u{0}\(stream)"] {
                 request = known

@@ -34,7 +34,8 @@ extension MQTTDevices {
         try await log.perform { scope in
             _ = try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "device/\(refused.deviceId)", events: [refused.newEvent(actor: actor)]
+                    namespace: namespace, stream: Streams.device(refused.deviceId),
+                    events: [refused.newEvent(actor: actor)]
                 ))
         }
     }

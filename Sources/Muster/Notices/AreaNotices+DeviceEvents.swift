@@ -32,7 +32,7 @@ extension AreaNotices {
     ) -> some AsyncSequence<DeviceEvent, any Error> & Sendable {
         let log = self.log
         let events = log.follow(
-            EventQuery(namespace: namespace, stream: "device/\(deviceId)", from: from ?? (log.head + 1)))
+            EventQuery(namespace: namespace, stream: Streams.device(deviceId), from: from ?? (log.head + 1)))
         return events.compactMap { @Sendable event in
             let tracing = {
                 try trace

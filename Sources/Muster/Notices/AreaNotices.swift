@@ -98,7 +98,7 @@ public struct AreaNotices: Sendable {
     {
         try scope.append(
             AppendRequest(
-                namespace: namespace, stream: "device/\(event.deviceId)", events: [event.newEvent(actor: actor)])
+                namespace: namespace, stream: Streams.device(event.deviceId), events: [event.newEvent(actor: actor)])
         )
     }
 }

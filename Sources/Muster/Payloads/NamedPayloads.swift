@@ -42,7 +42,8 @@ public struct NamedPayloads: Sendable {
         let replaced = try await log.perform { scope in
             let existing = try scope.namedPayloads.payload(name, namespace: namespace)
             try scope.append(
-                AppendRequest(namespace: namespace, stream: "payload/\(name)", events: [stored.newEvent(actor: actor)]))
+                AppendRequest(
+                    namespace: namespace, stream: Streams.payload(name), events: [stored.newEvent(actor: actor)]))
             return existing != nil
         }
         return PutResult(name: name, replaced: replaced, warnings: report.warnings.map(\.description))

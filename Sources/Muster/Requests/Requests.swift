@@ -43,7 +43,7 @@ public struct Requests: Sendable {
         _ = try await log.perform { scope in
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "request/\(name)", events: [template.newEvent(actor: actor)]))
+                    namespace: namespace, stream: Streams.request(name), events: [template.newEvent(actor: actor)]))
         }
         return PutResult(template: template, warnings: report.warnings.map(\.description))
     }

@@ -30,8 +30,8 @@ final class AreaCache: Sendable {
 
     /// The version of the namespace's areas and geotriggers in a snapshot.
     static func version(_ namespace: String, _ snapshot: some LogSnapshot) throws -> UInt64 {
-        try snapshot.streamVersion(namespace: namespace, stream: "areas") << 32
-            | snapshot.streamVersion(namespace: namespace, stream: "geotriggers")
+        try snapshot.streamVersion(namespace: namespace, stream: Streams.areas) << 32
+            | snapshot.streamVersion(namespace: namespace, stream: Streams.geotriggers)
     }
 
     /// The compiled areas as of a snapshot when they are compiled already; nil otherwise. A read never compiles:

@@ -25,7 +25,7 @@ struct PreparedFix: Sendable {
         guard let areas = try cache.cached(namespace, snapshot), areas.detector.isUsable(fix) else { return nil }
         let rules = try snapshot.view(RulesProjection())
         areasVersion = areas.version
-        deviceVersion = try snapshot.streamVersion(namespace: namespace, stream: RuleRun.deviceStream(deviceId))
+        deviceVersion = try snapshot.streamVersion(namespace: namespace, stream: Streams.device(deviceId))
         previous = try rules.fix(user: user, deviceId: deviceId, namespace: namespace)
         crossings = areas.detector.crossings(
             inside: try rules.geofencesInside(user: user, deviceId: deviceId, namespace: namespace),
@@ -36,6 +36,6 @@ struct PreparedFix: Sendable {
     func isCurrent(in run: RuleRun, deviceId: String) throws -> Bool {
         try areasVersion == run.areas.version
             && deviceVersion
-                == run.scope.streamVersion(namespace: run.namespace, stream: RuleRun.deviceStream(deviceId))
+                == run.scope.streamVersion(namespace: run.namespace, stream: Streams.device(deviceId))
     }
 }

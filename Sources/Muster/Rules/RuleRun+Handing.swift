@@ -60,7 +60,7 @@ extension RuleRun {
             recipients: [PayloadSent.Recipient(user: user, messageId: messageId)])
         try scope.append(
             AppendRequest(
-                namespace: namespace, stream: "send/\(messageId.uuidString)", expectedVersion: .noStream,
+                namespace: namespace, stream: Streams.send(messageId), expectedVersion: .noStream,
                 events: [sent.newEvent(actor: "rules")]))
         return messageId
     }

@@ -438,12 +438,9 @@ final class RuleRun {
     func append(stream deviceId: String, _ event: some DomainEvent) throws -> UInt64 {
         try scope.append(
             AppendRequest(
-                namespace: namespace, stream: Self.deviceStream(deviceId), events: [event.newEvent(actor: "rules")]))
+                namespace: namespace, stream: Streams.device(deviceId), events: [event.newEvent(actor: "rules")]))
         return scope.head
     }
-
-    /// The stream of everything the rules record for a device.
-    static func deviceStream(_ deviceId: String) -> String { "device/\(deviceId)" }
 
     private func count(_ table: String, _ key: [UInt8]) throws -> Int {
         guard let bytes = try state.get(table, key) else { return 0 }

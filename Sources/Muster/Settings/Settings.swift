@@ -28,7 +28,7 @@ public struct Settings: Sendable {
         _ = try await log.perform { scope in
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "settings",
+                    namespace: namespace, stream: Streams.settings,
                     events: [SettingChanged(setting: setting, value: value).newEvent(actor: actor)]))
         }
         return value
@@ -43,7 +43,7 @@ public struct Settings: Sendable {
         _ = try await log.perform { scope in
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "settings",
+                    namespace: namespace, stream: Streams.settings,
                     events: [SettingReset(setting: setting).newEvent(actor: actor)]
                 ))
         }

@@ -36,7 +36,8 @@ extension Notifications {
         let event = TopicPublished(topic: topic, document: Array(compact))
         return try await log.perform { scope in
             try scope.append(
-                AppendRequest(namespace: namespace, stream: "topic\(topic)", events: [event.newEvent(actor: actor)])
+                AppendRequest(
+                    namespace: namespace, stream: Streams.topic(topic), events: [event.newEvent(actor: actor)])
             )
             .lastPosition
         }
