@@ -67,7 +67,7 @@ import Testing
             try await log.append(AppendRequest(stream: "s", events: [.sample(n: 0), twice, .sample(n: 2), twice]))
         }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.message.contains("\(twice.id) appears twice") == true)
+        #expect(error?.message.contains("\(twice.id.uuidString.lowercased()) appears twice") == true)
         #expect(log.head == 0)
         let many = (0..<1_000).map { NewEvent.sample(n: $0) }
         #expect(try await log.append(AppendRequest(stream: "s", events: many)).positions == Array(1...1_000))

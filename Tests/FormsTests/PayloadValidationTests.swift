@@ -156,7 +156,25 @@ struct BrokenField: Sendable, CustomTestStringConvertible {
         #expect(report.warnings.map(\.rule) == [.unknownType])
         #expect(
             report.warnings.first?.description
-                == #"fields[0] (id "video1"): type "video1" is not a known field type; ignored [unknown-type]"#)
+                == #"fields[0] (id "video1"): type "video1" is not a known field type; ignored (did you mean "video"?) [unknown-type]"#
+        )
+    }
+
+    @Test(arguments: [
+        ("Text", "text"), ("InputString", "inputString"), ("dropList", "droplist"), ("textt", "text"),
+        ("inputInterger", "inputInteger"), ("NumberInput", nil), ("slider", nil), ("tx", nil),
+    ])
+    func anUnknownTypeCloseToAKnownOneNamesIt(written: String, meant: String?) {
+        let report = SeedExamples.payload(#"{"id": "f", "type": "\#(written)"}"#).validate()
+        #expect(report.errors.isEmpty)
+        let message = report.warnings.first?.message ?? ""
+        #expect(message.hasPrefix(#"type "\#(written)" is not a known field type; ignored"#), "\(message)")
+        #expect(FieldType.nearest(to: written)?.rawValue == meant)
+        if let meant {
+            #expect(message.hasSuffix(#"(did you mean "\#(meant)"?)"#), "\(message)")
+        } else {
+            #expect(!message.contains("did you mean"), "\(message)")
+        }
     }
 
     @Test func aSectionLabelIgnoresItsStylingPropertiesAsTheSeedSays() {

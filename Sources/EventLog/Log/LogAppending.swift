@@ -42,7 +42,10 @@ struct LogAppending {
         var seen = Set<UUID>(minimumCapacity: request.events.count > 1 ? request.events.count : 0)
         for (offset, event) in request.events.enumerated() {
             guard request.events.count == 1 || seen.insert(event.id).inserted else {
-                throw StoreError(.invalidArgument, "event id \(event.id) appears twice in one append")
+                throw StoreError(
+                    .invalidArgument,
+                    "event id \(event.id.uuidString.lowercased())"
+                        + " appears twice in one append")
             }
             let position = logHead + UInt64(offset) + 1
             let stored = RecordedEvent(
@@ -79,12 +82,15 @@ struct LogAppending {
         var version: UInt64 = 0
         for (event, position) in zip(request.events, positions) {
             guard let stored = try reading.event(at: position) else {
-                throw StoreError(.corrupt, "event id \(event.id) points at missing position \(position)")
+                throw StoreError(
+                    .corrupt,
+                    "event id \(event.id.uuidString.lowercased())"
+                        + " points at missing position \(position)")
             }
             guard stored.namespace == request.namespace, stored.stream == request.stream else {
                 throw StoreError(
                     .idempotency,
-                    "event id \(event.id) is already used by stream \(String(reflecting: stored.stream)) at position \(position); use a new id"
+                    "event id \(event.id.uuidString.lowercased()) is already used by stream \(String(reflecting: stored.stream)) at position \(position); use a new id"
                 )
             }
             version = stored.version

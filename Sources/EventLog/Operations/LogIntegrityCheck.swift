@@ -72,7 +72,10 @@ struct LogIntegrityCheck {
                 byId.map {
                     $0.count == 8 ? "position \($0.withUnsafeBytes { Key.readPosition($0) })" : "\($0.count) bytes"
                 } ?? "nothing"
-            report.add("eventIds", "event id \(event.id) at position \(event.position) maps to \(found)")
+            report.add(
+                "eventIds",
+                "event id \(event.id.uuidString.lowercased())"
+                    + " at position \(event.position) maps to \(found)")
         }
     }
 

@@ -21,7 +21,7 @@ extension LogAppending {
         if let position = try reading.position(ofEventId: event.id) {
             throw StoreError(
                 .idempotency,
-                "the replicated event at position \(stored.position) has id \(event.id), which this log holds at position \(position): the logs have diverged"
+                "the replicated event at position \(stored.position) has id \(event.id.uuidString.lowercased()), which this log holds at position \(position): the logs have diverged"
             )
         }
         let streamHead = try reading.streamHead(namespace: event.namespace, stream: event.stream)

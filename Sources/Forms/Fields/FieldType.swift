@@ -26,3 +26,17 @@ public enum FieldType: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 }
+
+extension FieldType {
+    /// The type a writer most likely meant by `name`: the same name in other case (`Text`), or one a letter or two
+    /// away (`textt`, `dropList`); nil when none is that close.
+    public static func nearest(to name: String) -> FieldType? {
+        let wanted = Array(name.lowercased())
+        guard wanted.count >= 3 else { return nil }
+        let scored = allCases.map { type in
+            (type, wanted.difference(from: Array(type.rawValue.lowercased())).count)
+        }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+        return best.0
+    }
+}

@@ -9,7 +9,8 @@ extension Field {
                 report.warnings.append(
                     FormError(
                         path: path, rule: .unknownType,
-                        message: "type \"\(typeName)\" is not a known field type; ignored"))
+                        message: "type \"\(typeName)\" is not a known field type; ignored"
+                            + (FieldType.nearest(to: typeName).map { " (did you mean \"\($0.rawValue)\"?)" } ?? "")))
             } else if !problems.contains(where: { $0.path.hasSuffix(".type") }) {
                 report.errors.append(FormError(path: "\(path).type", rule: .missingType, message: "is required"))
             }

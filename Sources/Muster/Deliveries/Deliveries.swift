@@ -89,7 +89,9 @@ public struct Deliveries: Sendable {
         guard let event, let handed = try AreaNotificationHanded.decode(event), handed.noticeId == delivery.messageId
         else {
             throw StoreError(
-                .corrupt, "the outbox refers to a missing AreaNotificationHanded for notice \(delivery.messageId)")
+                .corrupt,
+                "the outbox refers to a missing AreaNotificationHanded for notice "
+                    + delivery.messageId.uuidString.lowercased())
         }
         return handed
     }
@@ -104,7 +106,10 @@ public struct Deliveries: Sendable {
                 return nil
             }
             guard let entry = try sends.sent(at: position, in: reader) else {
-                throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(id)")
+                throw StoreError(
+                    .corrupt,
+                    "the inbox refers to a missing PayloadSent for message "
+                        + id.uuidString.lowercased())
             }
             let sent = entry.sent
             let message = PayloadMessage(
@@ -125,7 +130,11 @@ public struct Deliveries: Sendable {
         switch stored {
         case .parsed(let message): return message
         case .stored(let stored): return try Message(stored)
-        case nil: throw StoreError(.corrupt, "the outbox holds message \(id), which the inbox does not")
+        case nil:
+            throw StoreError(
+                .corrupt,
+                "the outbox holds message \(id.uuidString.lowercased()),"
+                    + " which the inbox does not")
         }
     }
 
@@ -197,11 +206,11 @@ public struct Deliveries: Sendable {
             else { return }
             try scope.append(
                 AppendRequest(
-                    namespace: delivery.namespace, stream: "push/\(delivery.messageId.uuidString)", events: events))
+                    namespace: delivery.namespace, stream: Streams.push(delivery.messageId), events: events))
             if let device {
                 try scope.append(
                     AppendRequest(
-                        namespace: delivery.namespace, stream: "devices/\(delivery.user)",
+                        namespace: delivery.namespace, stream: Streams.devices(of: delivery.user),
                         events: [device]))
             }
         }

@@ -75,7 +75,7 @@ extension Notifications {
             } else if let built = try build(question, on: scope, now: scope.now) {
                 answer = built
             } else {
-                throw StoreError(.corrupt, "message \(messageId) has no payload to answer")
+                throw StoreError(.corrupt, "message \(messageId.uuidString.lowercased()) has no payload to answer")
             }
             let received = ResponseReceived(
                 messageId: messageId, user: user, deviceId: deviceId, deviceName: answer.deviceName,
@@ -84,7 +84,7 @@ extension Notifications {
             if let responseId { event.id = responseId }
             let result = try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "message/\(messageId.uuidString)", expectedVersion: .noStream,
+                    namespace: namespace, stream: Streams.message(messageId), expectedVersion: .noStream,
                     events: [event]))
             return Answer(
                 messageId: messageId, response: answer.response, json: answer.json, position: result.lastPosition)

@@ -66,14 +66,25 @@ extension Notifications {
         let (user, namespace) = (respondent.user, respondent.namespace)
         return try await answer(messageId: messageId, answers: answers, as: respondent) { snapshot, isWriter in
             guard let (position, isAnswered) = try snapshot.inbox.addressed(messageId, user: user, namespace: namespace)
-            else { throw MusterError(.notFound, "user \(user) has no message \(messageId) in namespace \(namespace)") }
+            else {
+                throw MusterError(
+                    .notFound,
+                    "user \(user) has no message \(messageId.uuidString.lowercased())"
+                        + " in namespace \(namespace)")
+            }
             guard !isAnswered else {
-                throw MusterError(.conflict, "message \(messageId) was answered already by \(user)")
+                throw MusterError(
+                    .conflict,
+                    "message \(messageId.uuidString.lowercased())"
+                        + " was answered already by \(user)")
             }
             // Decoded only when needed: a send to everyone carries every recipient.
             return Question(basis: Key.position(position)) {
                 guard let event = try snapshot.event(at: position), let sent = try PayloadSent.decode(event) else {
-                    throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(messageId)")
+                    throw StoreError(
+                        .corrupt,
+                        "the inbox refers to a missing PayloadSent for message "
+                            + messageId.uuidString.lowercased())
                 }
                 let payload = ParsedPayloads.parse(Data(sent.payload))
                 guard payload.payloadName != nil else { return (payload, sent.responseTopic) }

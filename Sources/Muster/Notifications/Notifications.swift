@@ -111,7 +111,7 @@ public struct Notifications: Sendable {
                 mqtt: PayloadSent.DialogSettings(dialog))
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: "send/\(sent.recipients[0].messageId.uuidString)",
+                    namespace: namespace, stream: Streams.send(sent.recipients[0].messageId),
                     expectedVersion: .noStream, events: [sent.newEvent(actor: actor)]))
             let notCarried = try Self.notCarried(
                 shown, to: sent.recipients, namespace: namespace, devices: scope.mqttDevices)
@@ -176,7 +176,10 @@ public struct Notifications: Sendable {
             guard let event = try reader.event(at: position),
                 let sent = try PayloadSent.decode(event)
             else {
-                throw StoreError(.corrupt, "the inbox refers to a missing PayloadSent for message \(id)")
+                throw StoreError(
+                    .corrupt,
+                    "the inbox refers to a missing PayloadSent for message "
+                        + id.uuidString.lowercased())
             }
             let message = PayloadMessage(
                 messageId: id, title: sent.title, body: sent.body, sentAt: event.recordedAt,
