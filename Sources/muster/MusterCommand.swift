@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Muster
 
 /// `muster`: the operator's command line for a Muster data directory.
 @main
@@ -33,6 +34,12 @@ struct MusterCommand: AsyncParsableCommand {
     /// Parses, runs, and maps every failure to one stderr line and the contract's exit status.
     static func main() async {
         do {
+            if let rounds = ProcessInfo.processInfo.environment[PasswordHash.roundsVariable],
+                PasswordHash.rounds(named: rounds) == nil
+            {
+                throw CommandFailure.invalid(
+                    "\(PasswordHash.roundsVariable)=\(rounds): expected a power of two from 1024 to 1048576 (scrypt N)")
+            }
             let arguments = try dataAfterSubcommand(Array(CommandLine.arguments.dropFirst()))
             try checkSubcommandNames(arguments)
             var command = try parseWithNegativeNumbers(arguments)

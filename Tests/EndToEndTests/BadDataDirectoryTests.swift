@@ -14,9 +14,7 @@ import Testing
         defer { work.remove() }
         let data = work.url.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: false)
-        var generator = SystemRandomNumberGenerator()
-        let junk = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        try Data(junk).write(to: data.appendingPathComponent("data.mdb"))
+        try Data(randomBytes(200_000)).write(to: data.appendingPathComponent("data.mdb"))
         let before = try DirectorySnapshot(data)
 
         let outcome = try await MusterProcess.run(verb + ["--data", data.path], timeout: 60)

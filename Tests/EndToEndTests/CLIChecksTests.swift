@@ -19,6 +19,24 @@ import Testing
         #expect(north.status == 0, "\(north)")
     }
 
+    @Test(arguments: ["1000", "512", "2097152", "many"])
+    func aPasswordCostThatIsNoPowerOfTwoFrom1024To1048576IsRefusedBeforeAnything(rounds: String) async throws {
+        let work = try TemporaryDirectory("password-rounds")
+        defer { work.remove() }
+        let data = work.url.appendingPathComponent("data")
+        var environment = ProcessInfo.processInfo.environment
+        environment["MUSTER_PASSWORD_ROUNDS"] = rounds
+        let refused = try await MusterProcess.run(
+            ["users", "add", "joe", "--password-stdin", "--data", data.path], stdin: "a long secret\n",
+            environment: environment)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(
+            refused.stderr
+                == "muster: MUSTER_PASSWORD_ROUNDS=\(rounds): expected a power of two from 1024 to 1048576 (scrypt N)\n",
+            "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: data.path))
+    }
+
     @Test func aResponseTopicWithAnMQTTWildcardIsRefused() async throws {
         let work = try TemporaryDirectory("wildcard-topic")
         defer { work.remove() }

@@ -17,22 +17,6 @@ func compressibleBytes(_ count: Int) -> [UInt8] {
     return Array(bytes.prefix(count))
 }
 
-/// Bytes zstd cannot shrink, like JPEG or MP4 content.
-func randomBytes(_ count: Int) -> [UInt8] {
-    var generator = SystemRandomNumberGenerator()
-    var bytes = [UInt8](repeating: 0, count: count)
-    var i = 0
-    while i < count {
-        var word = generator.next() as UInt64
-        for _ in 0..<8 where i < count {
-            bytes[i] = UInt8(truncatingIfNeeded: word)
-            word >>= 8
-            i += 1
-        }
-    }
-    return bytes
-}
-
 /// Flips one byte of a stored chunk value through a write transaction, as disk damage would.
 func damageChunk(_ log: EventLog, of info: BlobInfo, index: UInt32, at offset: Int) async throws {
     let upload = info.uploadId

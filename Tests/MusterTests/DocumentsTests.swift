@@ -21,10 +21,7 @@ import Testing
 
     static let compressible = Array(
         String(repeating: "{\"level\":\"info\",\"msg\":\"recorded\"}\n", count: 80_000).utf8)
-    static func random(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
+    static func random(_ count: Int) -> [UInt8] { randomBytes(count) }
 
     @Test func compressibleAndRandomFilesRoundTripByName() async throws {
         let (t, log) = try open()

@@ -5,10 +5,19 @@ import Testing
 struct PasswordHashTests {
     @Test func aHashOfTheDefaultCostMatchesItsPasswordOnly() async throws {
         let hash = try await PasswordHash.make("correct horse")
-        #expect(hash.rounds == 1 << 14)
+        #expect(hash.rounds == PasswordHash.defaultRounds)
         #expect(await hash.matches("correct horse"))
         #expect(await !hash.matches("correct horse "))
         #expect(await !hash.matches(""))
+    }
+
+    @Test(
+        arguments: [
+            (nil, nil), ("1024", 1024), ("16384", 16384), ("1048576", 1_048_576), ("512", nil), ("2097152", nil),
+            ("1000", nil), ("0", nil), ("-1024", nil), ("many", nil), ("", nil),
+        ] as [(String?, UInt32?)])
+    func theCostOfNewHashesIsAPowerOfTwoFrom1024To1048576(text: String?, rounds: UInt32?) {
+        #expect(PasswordHash.rounds(named: text) == rounds)
     }
 
     @Test func manyChecksAtOnceAllAnswer() async throws {

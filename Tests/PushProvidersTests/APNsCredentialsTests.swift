@@ -14,9 +14,10 @@ import Testing
                 authentication: .certificate(identity), topic: APNsWorld.topic, endpoint: server.endpoint),
             options: .init(additionalTrustRoots: server.trustRoots))
         let outcome = await provider.send(try APNsWorld.push())
-        let received = try #require(await server.waitForPushes(1).first)
+        let pushes = await server.waitForPushes(1)
         try await provider.shutdown()
         await server.stop()
+        let received = try #require(pushes.first)
 
         #expect(outcome == .delivered(providerId: received.apnsId))
         #expect(received.refusal == nil)

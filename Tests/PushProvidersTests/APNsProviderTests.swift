@@ -51,8 +51,9 @@ struct APNsWorld {
         let expiresAt = Date(timeIntervalSince1970: 1_900_000_000)
         let push = try APNsWorld.push(expiresAt: expiresAt)
         let outcome = await world.provider.send(push)
-        let received = try #require(await world.server.waitForPushes(1).first)
+        let pushes = await world.server.waitForPushes(1)
         try await world.stop()
+        let received = try #require(pushes.first)
 
         #expect(received.refusal == nil)
         #expect(outcome == .delivered(providerId: received.apnsId))
@@ -85,8 +86,9 @@ struct APNsWorld {
         var push = try APNsWorld.push(notice: PushNotice(kind: .locationRequest))
         push.silent = true
         let outcome = await world.provider.send(push)
-        let received = try #require(await world.server.waitForPushes(1).first)
+        let pushes = await world.server.waitForPushes(1)
         try await world.stop()
+        let received = try #require(pushes.first)
 
         #expect(outcome.isDelivered)
         #expect(received.refusal == nil)
@@ -109,6 +111,7 @@ struct APNsWorld {
         #expect(await world.provider.send(push).isDelivered)
         let received = await world.server.waitForPushes(4)
         try await world.stop()
+        try #require(received.count == 4)
 
         let tokens = received.map { $0.headers["authorization"] }
         #expect(received.allSatisfy { $0.refusal == nil })
@@ -125,6 +128,7 @@ struct APNsWorld {
         let second = await world.provider.send(push)
         let received = await world.server.waitForPushes(2)
         try await world.stop()
+        try #require(received.count == 2)
 
         #expect(first == .retry(status: 403, reason: "ExpiredProviderToken", after: nil))
         #expect(second.isDelivered)
@@ -161,6 +165,7 @@ struct APNsWorld {
         let second = await world.provider.send(push)
         let received = await world.server.waitForPushes(2)
         try await world.stop()
+        try #require(received.count == 2)
 
         #expect(first == .retry(status: 500, reason: "InternalServerError", after: nil))
         #expect(second == .delivered(providerId: received[1].apnsId))

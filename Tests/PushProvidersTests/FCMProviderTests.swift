@@ -42,9 +42,10 @@ struct FCMWorld {
         let world = try await FCMWorld.start()
         let push = try world.push()
         let outcome = await world.provider.send(push)
-        let received = try #require(await world.server.waitForMessages(1).first)
+        let messages = await world.server.waitForMessages(1)
         let tokenRequests = world.server.tokenRequests
         try await world.stop()
+        let received = try #require(messages.first)
 
         #expect(received.refusal == nil)
         #expect(outcome == .delivered(providerId: received.name))
@@ -80,8 +81,9 @@ struct FCMWorld {
         push.notice = Array(try JSONEncoder().encode(PushNotice(kind: .locationRequest)))
         push.silent = true
         let outcome = await world.provider.send(push)
-        let received = try #require(await world.server.waitForMessages(1).first)
+        let messages = await world.server.waitForMessages(1)
         try await world.stop()
+        let received = try #require(messages.first)
 
         #expect(outcome.isDelivered)
         let message = received.message()

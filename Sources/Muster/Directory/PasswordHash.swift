@@ -13,9 +13,25 @@ public struct PasswordHash: Sendable, Hashable {
     public var blockSize: UInt32
     public var parallelism: UInt32
 
-    /// Hashes `password` with a fresh random salt (N = 2^14, r = 8, p = 1: about 16 MiB and tens of ms), on
-    /// the hashing threads.
-    public static func make(_ password: String, rounds: UInt32 = 1 << 14) async throws -> PasswordHash {
+    /// scrypt N of new hashes: 2^14 (about 16 MiB and tens of milliseconds a hash), or what
+    /// `MUSTER_PASSWORD_ROUNDS` names (`roundsVariable`). A stored hash keeps its own N, so changing it changes
+    /// only hashes made after.
+    public static let defaultRounds: UInt32 =
+        rounds(named: ProcessInfo.processInfo.environment[roundsVariable]) ?? 1 << 14
+
+    /// The environment variable that sets `defaultRounds`: a power of two from 2^10 to 2^20. Lower costs less
+    /// CPU a login and resists guessing less; the test suite sets 2^10, where a debug build's scrypt would
+    /// otherwise take most of a small machine.
+    public static let roundsVariable = "MUSTER_PASSWORD_ROUNDS"
+
+    /// The N `text` names, or nil when it is not a power of two from 2^10 to 2^20.
+    public static func rounds(named text: String?) -> UInt32? {
+        guard let text, let n = UInt32(text), n >= 1 << 10, n <= 1 << 20, n & (n - 1) == 0 else { return nil }
+        return n
+    }
+
+    /// Hashes `password` with a fresh random salt (N = `defaultRounds`, r = 8, p = 1), on the hashing threads.
+    public static func make(_ password: String, rounds: UInt32 = defaultRounds) async throws -> PasswordHash {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let hash = try await hashing { try derive(password, salt: salt, rounds: rounds, blockSize: 8, parallelism: 1) }
@@ -37,8 +53,8 @@ public struct PasswordHash: Sendable, Hashable {
     /// A hash of the default cost that no password is expected to match: checking against it costs what a real
     /// check does, so a login for a user without a password takes as long as any other.
     static let decoy = PasswordHash(
-        salt: [UInt8](repeating: 0, count: 16), hash: [UInt8](repeating: 0, count: 32), rounds: 1 << 14, blockSize: 8,
-        parallelism: 1)
+        salt: [UInt8](repeating: 0, count: 16), hash: [UInt8](repeating: 0, count: 32), rounds: defaultRounds,
+        blockSize: 8, parallelism: 1)
 
     /// Where scrypt runs: Dispatch's threads, at most about one per core, never a thread of Swift concurrency's
     /// pool, which tens of milliseconds of work would hold from every other task.
