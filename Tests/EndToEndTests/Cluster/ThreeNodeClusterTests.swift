@@ -28,7 +28,12 @@ extension ClusterSuites {
                 a, "POST", "api/v1/notifications", token: ada,
                 json: #"{"to":["joe"],"title":"Drill","body":"Where are you?","payload":\#(Cluster.payload)}"#)
             #expect(sent.status == 201, "\(sent.text)")
-            let joe = try await a.login("joe", password: "secret-joe")
+            // A login is a write too: sent again after a 503, as the writes above are.
+            let joe = try await eventually("joe logged in on the primary") {
+                let answer = try await a.send(
+                    "POST", "api/v1/auth/token", json: #"{"username":"joe","password":"secret-joe"}"#)
+                return answer.status == 200 ? answer.object["accessToken"] as? String : nil
+            }
             for (name, replica) in [("b", b), ("c", c)] {
                 let titles = try await eventually("joe's message in \(name)'s inbox, read there") {
                     let inbox = try await replica.send("GET", "api/v1/inbox", token: joe)
