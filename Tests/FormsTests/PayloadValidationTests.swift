@@ -162,7 +162,9 @@ struct BrokenField: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: [
         ("Text", "text"), ("InputString", "inputString"), ("dropList", "droplist"), ("textt", "text"),
-        ("inputInterger", "inputInteger"), ("NumberInput", nil), ("slider", nil), ("tx", nil),
+        ("inputInterger", "inputInteger"), ("radio", "radioButtons"), ("String", "inputString"),
+        ("label", "sectionLabel"), ("location", "currentLocation"), ("button", nil), ("input", nil),
+        ("NumberInput", nil), ("slider", nil), ("tx", nil),
     ])
     func anUnknownTypeCloseToAKnownOneNamesIt(written: String, meant: String?) {
         let report = SeedExamples.payload(#"{"id": "f", "type": "\#(written)"}"#).validate()

@@ -23,6 +23,23 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        (#"{"deviceId":"p1","deviceName":"P","#, "line 1, column 35"),
+        ("{\n  \"deviceId\": \"p1\",\n  \"deviceName\": \"P\",\n}", "line 4, column 1"),
+    ])
+    func aTypedBodyThatIsNotJSONNamesWhereItStops(_ body: String, place: String) async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let head = api.log.head
+            let refused = try await client.send(.post, "/api/v1/devices", token: ada, json: body)
+            #expect(refused.status == .badRequest, "\(refused.text)")
+            #expect(refused.errorMessage.hasPrefix("the body is not valid JSON: \(place): "), "\(refused.text)")
+            #expect(api.log.head == head)
+        }
+    }
+
     @Test func topicsWithoutATopicIsNoRouteNotAWrongMethod() async throws {
         let api = try await APITester.make()
         defer { api.remove() }

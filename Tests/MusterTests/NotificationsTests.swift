@@ -181,6 +181,13 @@ let colourPayload = Data(
                 messageId: sent.messageIds[0], values: Data("[1]".utf8), as: Respondent(user: "joe", deviceId: "d"))
         }
         #expect(notObject?.problems.map(\.field) == ["values"])
+        let notJSON = await #expect(throws: FormRejection.self) {
+            try await f.notifications.respond(
+                messageId: sent.messageIds[0], values: Data(#"{"simpleDropList":"Red",}"#.utf8),
+                as: Respondent(user: "joe", deviceId: "d"))
+        }
+        #expect(notJSON?.problems.map(\.field) == ["values"])
+        #expect(notJSON?.problems.first?.message.hasPrefix("is not valid JSON (line 1, column 25: ") == true)
         #expect(f.log.head == head)
         #expect(try f.notifications.inbox(user: "joe").count == 1)
     }

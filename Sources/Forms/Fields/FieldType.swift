@@ -28,15 +28,30 @@ public enum FieldType: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 extension FieldType {
-    /// The type a writer most likely meant by `name`: the same name in other case (`Text`), or one a letter or two
-    /// away (`textt`, `dropList`); nil when none is that close.
+    /// The type a writer most likely meant by `name`: the same name in other case (`Text`), the one type with
+    /// `name` as one of its words (`radio` → `radioButtons`, `string` → `inputString`), or one a letter or two away
+    /// (`textt`, `dropList`); nil when none is that close or several are.
     public static func nearest(to name: String) -> FieldType? {
-        let wanted = Array(name.lowercased())
+        let wanted = name.lowercased()
         guard wanted.count >= 3 else { return nil }
+        if let same = allCases.first(where: { $0.rawValue.lowercased() == wanted }) { return same }
+        let havingTheWord = allCases.filter { $0.words.contains(wanted) }
+        if havingTheWord.count == 1 { return havingTheWord[0] }
         let scored = allCases.map { type in
-            (type, wanted.difference(from: Array(type.rawValue.lowercased())).count)
+            (type, Array(wanted).difference(from: Array(type.rawValue.lowercased())).count)
         }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
         return best.0
+    }
+
+    /// The lower-cased words of the camel-case name: `radioButtons` → `radio`, `buttons`.
+    private var words: [String] {
+        rawValue.reduce(into: [String]()) { words, character in
+            if character.isUppercase || words.isEmpty {
+                words.append(String(character).lowercased())
+            } else {
+                words[words.count - 1].append(character)
+            }
+        }
     }
 }

@@ -102,9 +102,18 @@ extension FormRejection {
         subject: "response",
         errors: [FormError(path: "values", rule: .notJSON, message: "must be a JSON object of field id → value")])
 
-    /// The answers of a response: `values` must be a JSON object of field id → value.
-    static func answers(_ values: Data) throws -> [String: JSONValue] {
-        guard let object = try? JSONValue(json: values).objectValue else { throw notObject }
+    /// The answers of a response: `values` must be a JSON object of field id → value; text that is not JSON is
+    /// refused naming where it stops being JSON.
+    public static func answers(_ values: Data) throws -> [String: JSONValue] {
+        let value: JSONValue
+        do {
+            value = try JSONValue(json: values)
+        } catch {
+            throw FormRejection(
+                subject: "response",
+                errors: [FormError(path: "values", rule: .notJSON, message: "is not valid JSON (\(error))")])
+        }
+        guard let object = value.objectValue else { throw notObject }
         return object
     }
 }

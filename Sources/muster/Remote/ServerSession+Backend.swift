@@ -76,11 +76,7 @@ extension ServerSession: Backend {
 
     func respond(_ answer: Answer) async throws -> ResponseObject {
         try requireSelf(answer.user, option: "--user", why: "a response is its user's own")
-        guard let values = (try? JSONValue(json: answer.values))?.objectValue else {
-            throw FormProblems(
-                subject: "response",
-                problems: [.init(field: "values", message: "must be a JSON object of field id → value [not-json]")])
-        }
+        let values = try FormRejection.answers(answer.values)
         return try await call { client in
             if let request = answer.request {
                 try await client.respond(
