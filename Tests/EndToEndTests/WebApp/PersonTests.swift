@@ -63,6 +63,9 @@ extension WebAppBrowserTests {
                 try await driver.wait(
                     for: "the banner to count one waiting answer",
                     until: "return document.querySelector('#waiting-count')?.dataset.count === '1'")
+                #expect(
+                    try await driver.run("return document.querySelector('#waiting-count').textContent") as? String
+                        == "1 answer waiting to be sent")
                 try await driver.wait(
                     for: "the offline banner",
                     until: "const b = document.getElementById('offline-banner'); return b !== null && !b.hidden")

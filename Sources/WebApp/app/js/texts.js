@@ -1,11 +1,12 @@
 // Every text the app shows, in one place; English first. A language the browser prefers is used where it has
-// the text, English where not. t("key", {name: value}) fills {name} in.
+// the text, English where not. t("key", {name: value}) fills {name} in; a text that counts is written once per
+// plural category of its language ({one, other} in English) and chosen by {count}.
 
 const english = {
   appName: "Muster",
   loading: "Loading…",
   offline: "Offline: answers are kept and sent when the connection returns.",
-  queued: "{count} answer(s) waiting to be sent",
+  queued: { one: "{count} answer waiting to be sent", other: "{count} answers waiting to be sent" },
   refusedAnswer: "Your answer to “{label}”, kept while offline, was not recorded: {message}",
   dismissRefused: "Dismiss",
   logIn: "Log in",
@@ -47,7 +48,10 @@ const english = {
   formSending: "Sending your answer…",
   formBackToInbox: "Back to the inbox",
   formAlreadyAnswered: "This message has been answered already.",
-  formProblems: "{count} answer(s) need attention before this can be sent.",
+  formProblems: {
+    one: "{count} answer needs attention before this can be sent.",
+    other: "{count} answers need attention before this can be sent.",
+  },
   formRequired: "Enter a value: this field is not optional.",
   formChoiceRequired: "Choose one: this field is not optional.",
   formPhotoRequired: "Take or choose a photo: this field is not optional.",
@@ -159,7 +163,7 @@ const english = {
   consoleBody: "Body",
   consolePayload: "Payload (JSON)",
   consolePayloadObject: "the payload must be a JSON object",
-  consolePayloadFields: "Valid JSON: {count} field(s).",
+  consolePayloadFields: { one: "Valid JSON: {count} field.", other: "Valid JSON: {count} fields." },
   consolePayloadInvalid: "Not valid JSON: {message}",
   consoleAddField: "Add a field",
   consolePreview: "Preview",
@@ -257,7 +261,7 @@ const english = {
   consoleLast: "Last answer",
   consoleFences: "Fences",
   consoleFenceAreas: "areas {areas}",
-  consoleFenceFeatures: "{count} feature(s)",
+  consoleFenceFeatures: { one: "{count} feature", other: "{count} features" },
   consoleBuffer: "Buffer",
   consoleExpression: "Message expression",
   consoleNoGeotriggers: "No geotriggers.",
@@ -281,9 +285,12 @@ function pick() {
 const chosen = pick();
 
 export function t(key, values = {}) {
-  const text = chosen[key] ?? english[key] ?? key;
+  const texts = chosen[key] ?? english[key] ?? key;
+  const text = typeof texts === "string" ? texts : texts[plurals.select(values.count ?? 0)] ?? texts.other;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
 /// The language the app speaks, for `<html lang>`.
 export const language = Object.entries(languages).find(([, texts]) => texts === chosen)?.[0] ?? "en";
+
+const plurals = new Intl.PluralRules(language);
