@@ -109,4 +109,36 @@ import Testing
         let plain = try await MusterProcess.run(["logout"], environment: environment)
         #expect(plain.status == 0 && plain.stdout == "not logged in\n", "\(plain)")
     }
+
+    @Test func aVerbOfDataDirectoriesMakesNoneWhereYouStandWhileYouAreLoggedIn() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("global-options-logged-in-local-verb")
+        defer { work.remove() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["MUSTER_DATA"] = nil
+        environment["MUSTER_SESSION"] = work.url.appendingPathComponent("session.json").path
+        let login = try await MusterProcess.run(
+            ["login", "--server", server.base.absoluteString, "ada", "--password-stdin"], stdin: "secret-ada\n",
+            environment: environment)
+        #expect(login.status == 0, "\(login)")
+        let inWork = ["/usr/bin/env", "-C", work.url.path]
+        let here = work.url.appendingPathComponent("muster-data")
+
+        for verb in [["append", "--stream", "s-1", "--type", "Noted", #"{"a":1}"#], ["areas", "import", "-"]] {
+            let refused = try await MusterProcess.run(verb, stdin: "{}", environment: environment, launcher: inWork)
+            #expect(refused.status == 2, "\(refused)")
+            #expect(
+                refused.stderr.contains(
+                    "acts on a data directory only, not on \(server.base.absoluteString) where you are logged in"),
+                "\(refused)")
+            #expect(!FileManager.default.fileExists(atPath: here.path), "\(verb)")
+        }
+        // Named, the directory is made as before.
+        let named = try await MusterProcess.run(
+            ["append", "--stream", "s-1", "--type", "Noted", "--data", "muster-data", #"{"a":1}"#],
+            environment: environment, launcher: inWork)
+        #expect(named.status == 0, "\(named)")
+        #expect(FileManager.default.fileExists(atPath: here.appendingPathComponent("data.mdb").path))
+        #expect(await server.stop() == 0)
+    }
 }

@@ -63,8 +63,7 @@ struct BackendOptions: ParsableArguments {
             }
             return ServerSession(server: try Self.url(server), stored: try SessionFile.load())
         }
-        guard data.data == nil, ProcessInfo.processInfo.environment["MUSTER_DATA"] == nil,
-            let stored = try SessionFile.load(), let server = stored.server
+        guard data.isDefault, let stored = try SessionFile.load(), let server = stored.server
         else { return nil }
         return ServerSession(server: server, stored: stored)
     }

@@ -29,6 +29,9 @@ struct DataOptions: ParsableArguments {
         return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     }
 
+    /// Whether the directory is the default one: neither `--data` nor `MUSTER_DATA` named it.
+    var isDefault: Bool { data == nil && ProcessInfo.processInfo.environment["MUSTER_DATA"] == nil }
+
     /// The configuration of this release: built-in and domain projections, upcasters and migrations.
     static func configuration(allowOlderFormat: Bool = false) -> EventLog.Configuration {
         var configuration = EventLog.Configuration()
@@ -42,8 +45,18 @@ struct DataOptions: ParsableArguments {
     /// Runs `body` on the log, closed afterwards. A data directory that did not exist is made for it, and removed
     /// again when `body` fails having stored nothing: a refused command leaves no data directory behind at a
     /// mistyped path.
+    ///
+    /// The default `./muster-data` is not made while a login is stored: whoever logged in to a server and runs a
+    /// verb that acts on a data directory only (`append`, `import`, `areas import`) would otherwise write to a new
+    /// directory where they stand and believe it went to the server.
     func withLog<T>(creating: Bool, _ body: (EventLog) async throws -> T) async throws -> T {
         let created = creating ? Self.firstMissing(directory) : nil
+        if created != nil, isDefault, let server = (try? SessionFile.load())??.server {
+            throw CommandFailure.invalid(
+                "no Muster data directory at \(directory.path), and this command acts on a data directory only, "
+                    + "not on \(server.absoluteString) where you are logged in; pass --data DIR (made if missing) "
+                    + "or set MUSTER_DATA")
+        }
         let log: EventLog
         do {
             log = try open(mustExist: !creating)
