@@ -13,8 +13,10 @@ struct MusterCommand: AsyncParsableCommand {
             Every command takes --data DIR (or MUSTER_DATA; default ./muster-data), after its name or before \
             it (muster --data DIR users list). Every verb takes --json.
             The domain verbs (users, groups, devices, send, inbox, respond, listen, payloads, requests, \
-            documents, settings, audit, push-sources, deliveries, request-location, geotriggers, notices) also act on a running server as the user of muster login: with \
-            --server URL, or when a login is stored and neither --data nor MUSTER_DATA is given.
+            documents, settings, audit, push-sources, deliveries, request-location, geotriggers, notices, \
+            location, beacon, transition, counters, quota, areas list, areas monitored) also act on a running \
+            server as the user of muster login: with --server URL, or when a login is stored and neither --data \
+            nor MUSTER_DATA is given.
             Exit status: 0 ok, 1 runtime failure, 2 bad usage or invalid input, 3 conflict.
             """,
         version: "muster \(MusterRelease.version), store format \(DataOptions.configuration().formatVersion)",

@@ -135,6 +135,13 @@ import Testing
         #expect(left.stdout.contains("door  on_exit"))
         let counters = try await server.run(["counters", "--json"], environment: environment)
         #expect(counters.stdout.contains(#""count":1"#), "\(counters)")
+        // The areas as the server lists them: the table and the JSON its data directory gives.
+        for format in [[], ["--json"]] {
+            let remote = try await server.run(["areas", "list"] + format, environment: environment)
+            let local = try await MusterProcess.run(["areas", "list"] + format + server.data)
+            #expect(remote.status == 0 && local.status == 0, "\(remote)\n\(local)")
+            #expect(remote.stdout == local.stdout && remote.stdout.contains("door"), "\(remote)\n\(local)")
+        }
         let quota = try await server.run(["quota", "ada"], environment: environment)
         #expect(quota.status == 0, "\(quota)")
         #expect(quota.stdout.contains("unlimited"))

@@ -111,6 +111,8 @@ protocol Backend: Sendable {
         _ device: DeviceReportOptions, area: String, kind: Area.Kind?, trigger: String, latitude: Double?,
         longitude: Double?
     ) async throws -> LocationAnswer
+    /// The namespace's areas (geofences and beacon regions), by kind and id.
+    func areas() async throws -> [Area]
     /// The device's position and the areas it monitors and is active in.
     func deviceAreas(user: String, deviceId: String) async throws -> DeviceAreas
 

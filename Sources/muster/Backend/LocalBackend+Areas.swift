@@ -10,6 +10,10 @@ extension LocalBackend {
                 namespace: namespace))
     }
 
+    func areas() async throws -> [Area] {
+        try Areas(log: log).list(namespace: namespace)
+    }
+
     func deviceAreas(user: String, deviceId: String) async throws -> DeviceAreas {
         try requireUser(user)
         return try Areas(log: log).monitoring(user: user, deviceId: deviceId, namespace: namespace)

@@ -53,15 +53,12 @@ struct AreasCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the areas of a namespace.")
 
-        @OptionGroup var data: DataOptions
+        @OptionGroup var options: BackendOptions
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-        @Flag(help: "Print one JSON array (the Ubudu web-API objects).") var json = false
 
         func run() async throws {
-            let log = try data.open()
-            defer { log.close() }
-            let areas = try Areas(log: log).list(namespace: namespace)
-            if json {
+            let areas = try await options.run(namespace: namespace) { try await $0.areas() }
+            if options.json {
                 return Output.line(String(decoding: UbuduFormat.json(areas), as: UTF8.self))
             }
             Output.table(

@@ -10,6 +10,15 @@ extension ServerSession {
         }
     }
 
+    /// Both kinds' Ubudu objects read back as the data directory holds them, in its order (kind, then id).
+    func areas() async throws -> [Area] {
+        let document = JSONValue.object([
+            "u_geofences": .array(try await call { try await $0.geofences() }),
+            "u_beacons": .array(try await call { try await $0.beacons() }),
+        ])
+        return try UbuduFormat.read(document.jsonData()).areas.sorted { $0.identity < $1.identity }
+    }
+
     func deviceAreas(user: String, deviceId: String) async throws -> DeviceAreas {
         try await call { try await $0.deviceAreas(deviceId: deviceId, user: user) }
     }
