@@ -124,7 +124,9 @@ import Testing
         let inWork = ["/usr/bin/env", "-C", work.url.path]
         let here = work.url.appendingPathComponent("muster-data")
 
-        for verb in [["append", "--stream", "s-1", "--type", "Noted", #"{"a":1}"#], ["areas", "import", "-"]] {
+        for verb in [
+            ["append", "--stream", "s-1", "--type", "Noted", #"{"a":1}"#], ["areas", "import", "-"], ["events"],
+        ] {
             let refused = try await MusterProcess.run(verb, stdin: "{}", environment: environment, launcher: inWork)
             #expect(refused.status == 2, "\(refused)")
             #expect(

@@ -29,6 +29,14 @@ struct DataOptions: ParsableArguments {
         return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     }
 
+    /// `, and this command acts on a data directory only, not on URL where you are logged in`, when the directory
+    /// is the default one and a login is stored; nil otherwise.
+    private func notTheServerYouAreLoggedInTo() -> String? {
+        guard isDefault, let server = (try? SessionFile.load())??.server else { return nil }
+        return ", and this command acts on a data directory only, not on \(server.absoluteString) where you are "
+            + "logged in"
+    }
+
     /// Whether the directory is the default one: neither `--data` nor `MUSTER_DATA` named it.
     var isDefault: Bool { data == nil && ProcessInfo.processInfo.environment["MUSTER_DATA"] == nil }
 
@@ -51,11 +59,10 @@ struct DataOptions: ParsableArguments {
     /// directory where they stand and believe it went to the server.
     func withLog<T>(creating: Bool, _ body: (EventLog) async throws -> T) async throws -> T {
         let created = creating ? Self.firstMissing(directory) : nil
-        if created != nil, isDefault, let server = (try? SessionFile.load())??.server {
+        if created != nil, let loggedIn = notTheServerYouAreLoggedInTo() {
             throw CommandFailure.invalid(
-                "no Muster data directory at \(directory.path), and this command acts on a data directory only, "
-                    + "not on \(server.absoluteString) where you are logged in; pass --data DIR (made if missing) "
-                    + "or set MUSTER_DATA")
+                "no Muster data directory at \(directory.path)\(loggedIn); pass --data DIR (made if missing) or set "
+                    + "MUSTER_DATA")
         }
         let log: EventLog
         do {
@@ -100,7 +107,8 @@ struct DataOptions: ParsableArguments {
         }
         if mustExist && !FileManager.default.fileExists(atPath: dataFile.path) {
             throw CommandFailure.invalid(
-                "no Muster data directory at \(directory.path) (no data.mdb); pass --data DIR or set MUSTER_DATA")
+                "no Muster data directory at \(directory.path) (no data.mdb)\(notTheServerYouAreLoggedInTo() ?? ""); "
+                    + "pass --data DIR or set MUSTER_DATA")
         }
         var configuration = Self.configuration(allowOlderFormat: allowOlderFormat)
         configuration.commitObserver = commitObserver
