@@ -52,6 +52,8 @@ import Testing
         ("[1,1e999]", 1, 4, "out of range"),
         ("{\"a\":-1E+400}", 1, 6, "out of range"),
         ("[" + String(repeating: "9", count: 400) + "]", 1, 2, "out of range"),
+        // RFC 8259 §8.1 lets a reader ignore a byte order mark or refuse it; refused, it is named as such.
+        ("\u{FEFF}{\"a\":1}", 1, 1, "a byte order mark (EF BB BF)"),
     ])
     func refusesWhatIsNotJSONNamingWhere(text: String, line: Int, column: Int, reason: String) {
         #expect {

@@ -52,6 +52,9 @@ public struct JSONScanner {
                 throw Problem(scanner.i, "empty input: expected a JSON object or array")
             }
             let first = bytes[scanner.i]
+            if first == 0xEF, bytes[scanner.i...].starts(with: [0xEF, 0xBB, 0xBF]) {
+                throw Problem(scanner.i, "a byte order mark (EF BB BF) before the JSON text: send the text without it")
+            }
             guard allowScalar || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
                 throw Problem(scanner.i, "expected a JSON object or array")
             }
