@@ -42,6 +42,10 @@ import Testing
         let users = try await ada.run(["users", "list", "--json"])
         let listed = try JSONSerialization.jsonObject(with: Data(users.stdout.utf8)) as? [[String: Any]]
         #expect(listed?.compactMap { $0["name"] as? String }.sorted() == ["ada", "ann", "joe"])
+        // The server says who can log in with a password, as the data directory does.
+        #expect(listed?.map { $0["hasPassword"] as? Bool } == [true, true, true], "\(users)")
+        let table = try await ada.run(["users", "list"])
+        #expect(table.lines.dropFirst().allSatisfy { $0.hasSuffix("set") }, "\(table)")
 
         let group = try await ada.run(["groups", "add", "ops", "--members", "joe,ann"])
         #expect(group.status == 0, "\(group)")

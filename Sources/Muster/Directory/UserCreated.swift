@@ -80,10 +80,10 @@ public struct UserCreated: DomainEvent, Hashable {
 }
 
 extension User {
-    /// The user as the wire shows it: never the password hash.
+    /// The user as the wire shows it: never the password hash, only whether there is one.
     public init(_ user: UserCreated) {
         self.init(
             username: user.name, email: user.email, firstName: user.firstName, lastName: user.lastName,
-            phone: user.phone, isAdmin: user.isAdmin, timeZone: user.timeZone)
+            phone: user.phone, isAdmin: user.isAdmin, timeZone: user.timeZone, hasPassword: user.password != nil)
     }
 }

@@ -14,11 +14,14 @@ public struct User: Sendable, Hashable, Codable {
     public var isAdmin: Bool
     /// The user's IANA time zone, e.g. `Europe/Paris`.
     public var timeZone: String
+    /// Whether the user can log in with a password (one made for an OpenID Connect issuer's `sub` cannot); nil when
+    /// the server does not say (before 0.2.0).
+    public var hasPassword: Bool?
 
     /// Creates a user from its parts.
     public init(
         username: String, email: String? = nil, firstName: String? = nil, lastName: String? = nil,
-        phone: String? = nil, isAdmin: Bool = false, timeZone: String
+        phone: String? = nil, isAdmin: Bool = false, timeZone: String, hasPassword: Bool? = nil
     ) {
         self.username = username
         self.email = email
@@ -27,5 +30,6 @@ public struct User: Sendable, Hashable, Codable {
         self.phone = phone
         self.isAdmin = isAdmin
         self.timeZone = timeZone
+        self.hasPassword = hasPassword
     }
 }

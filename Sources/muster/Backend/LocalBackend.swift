@@ -30,12 +30,12 @@ struct LocalBackend: Backend {
         let added = try await Directory(log: log).addUser(
             user.username, password: password, email: user.email, timeZone: user.timeZone, isAdmin: user.isAdmin,
             firstName: user.firstName, lastName: user.lastName, phone: user.phone, namespace: namespace, actor: "cli")
-        return UserEntry(User(added), namespace: namespace, hasPassword: added.password != nil)
+        return UserEntry(User(added), namespace: namespace)
     }
 
     func users() async throws -> [UserEntry] {
         try Directory(log: log).users(namespace: namespace).map {
-            UserEntry(User($0), namespace: namespace, hasPassword: $0.password != nil)
+            UserEntry(User($0), namespace: namespace)
         }
     }
 

@@ -16,12 +16,12 @@ extension ServerSession: Backend {
                 username: user.username, password: password, email: user.email, firstName: user.firstName,
                 lastName: user.lastName, phone: user.phone, timeZone: user.timeZone, isAdmin: user.isAdmin)
         }
-        return UserEntry(created, namespace: namespace, hasPassword: true)
+        return UserEntry(created, namespace: namespace)
     }
 
     /// The server does not say who has a password: `?` in the table.
     func users() async throws -> [UserEntry] {
-        try await call { try await $0.users() }.map { UserEntry($0, namespace: namespace, hasPassword: nil) }
+        try await call { try await $0.users() }.map { UserEntry($0, namespace: namespace) }
     }
 
     func defineGroup(_ group: Group) async throws -> Group {

@@ -14,20 +14,17 @@ protocol TableRow: Encodable {
 struct UserEntry: TableRow {
     var user: User
     var namespace: String
-    /// Nil when unknown: a server does not say.
-    var hasPassword: Bool?
 
-    init(_ user: User, namespace: String, hasPassword: Bool?) {
+    init(_ user: User, namespace: String) {
         self.user = user
         self.namespace = namespace
-        self.hasPassword = hasPassword
     }
 
     static let header = ["NAME", "EMAIL", "TIME ZONE", "ADMIN", "PASSWORD"]
     var cells: [String] {
         [
             user.username, user.email ?? "-", user.timeZone, user.isAdmin ? "yes" : "no",
-            hasPassword.map { $0 ? "set" : "-" } ?? "?",
+            user.hasPassword.map { $0 ? "set" : "-" } ?? "?",
         ]
     }
 
@@ -46,7 +43,7 @@ struct UserEntry: TableRow {
         try container.encodeIfPresent(user.phone, forKey: .phone)
         try container.encode(user.timeZone, forKey: .timeZone)
         try container.encode(user.isAdmin, forKey: .isAdmin)
-        try container.encodeIfPresent(hasPassword, forKey: .hasPassword)
+        try container.encodeIfPresent(user.hasPassword, forKey: .hasPassword)
     }
 }
 
