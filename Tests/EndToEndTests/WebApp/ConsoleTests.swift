@@ -217,6 +217,10 @@ extension WebAppBrowserTests {
                 try await stage.logIn("ada", password: "secret-ada")
 
                 try await stage.show("#/console/people", waitingFor: "tr[data-user='joe']")
+                #expect(
+                    try await driver.run(
+                        "return document.querySelector(\"tr[data-user='joe'] td:nth-child(5)\").textContent")
+                        as? String == "set")
                 try await driver.click(try await driver.find("button[data-devices-of='joe']"))
                 try await stage.wait(for: "Joe's phone", in: "#devices tr[data-device-id='joe-phone']")
 

@@ -61,7 +61,7 @@ export async function peopleView(main) {
     page,
     table(
       t("consoleUsers", { count: users.length }),
-      [t("consoleUser"), t("consoleName"), t("consoleEmail"), t("consoleRole"), ""],
+      [t("consoleUser"), t("consoleName"), t("consoleEmail"), t("consoleRole"), t("consolePassword"), ""],
       users.map((u) =>
         row(
           [
@@ -69,6 +69,7 @@ export async function peopleView(main) {
             [u.firstName, u.lastName].filter(Boolean).join(" "),
             u.email ?? "",
             u.isAdmin ? t("consoleAdministrator") : t("consoleUser"),
+            u.hasPassword === undefined ? "" : u.hasPassword ? t("consolePasswordSet") : t("consolePasswordNone"),
             h(
               "span.row-actions",
               {},
