@@ -32,7 +32,7 @@ struct DataOptions: ParsableArguments {
     /// `, and this command acts on a data directory only, not on URL where you are logged in`, when the directory
     /// is the default one and a login is stored; nil otherwise.
     private func notTheServerYouAreLoggedInTo() -> String? {
-        guard isDefault, let server = (try? SessionFile.load())??.server else { return nil }
+        guard isDefault, let stored = try? SessionFile.load(), let server = stored.server else { return nil }
         return ", and this command acts on a data directory only, not on \(server.absoluteString) where you are "
             + "logged in"
     }
