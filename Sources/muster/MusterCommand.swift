@@ -12,7 +12,7 @@ struct MusterCommand: AsyncParsableCommand {
         discussion: """
             Every command takes --data DIR (or MUSTER_DATA; default ./muster-data), after its name or before \
             it (muster --data DIR users list). Every verb takes --json.
-            The domain verbs (users, groups, devices, send, inbox, respond, listen, payloads, requests, \
+            The domain verbs and events (users, groups, devices, send, inbox, respond, listen, payloads, requests, \
             documents, settings, audit, push-sources, deliveries, request-location, geotriggers, notices, \
             location, beacon, transition, counters, quota, areas list, areas monitored) also act on a running \
             server as the user of muster login: with --server URL, or when a login is stored and neither --data \

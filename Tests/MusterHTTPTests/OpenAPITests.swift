@@ -126,6 +126,12 @@ import Yams
             for member in Self.requiredMembers(Self.schema("InboxItem")) {
                 #expect(inbox.array.first?[member] != nil, "InboxItem.\(member)")
             }
+            let events = try await client.send(.get, "/api/v1/events", token: ada)
+            #expect(Self.requiredMembers(Self.schema("Event")).count == 12)
+            for member in Self.requiredMembers(Self.schema("Event")) {
+                // A null causationId is there all the same (NSNull).
+                #expect(events.array.first?[member] != nil, "Event.\(member)")
+            }
             let refused = try await client.send(.get, "/api/v1/messages/not-a-uuid", token: joe)
             let error = try #require(refused.object["error"] as? [String: Any])
             let codes =

@@ -7,7 +7,19 @@ import MusterWire
 public enum EventJSON {
     /// One event as a JSON object on one line, keys in the contract's order. A JSON body is embedded
     /// as JSON, a binary body as `{"base64": "…"}`.
-    public static func line(_ event: RecordedEvent) -> [UInt8] {
+    public static func line(_ event: RecordedEvent) -> [UInt8] { render(event).line }
+
+    /// The event as an ``EventLine``: its line, and the members a table of events shows.
+    public static func eventLine(_ event: RecordedEvent) -> EventLine {
+        let (line, body) = render(event)
+        return EventLine(
+            json: line, position: event.position, recordedAt: timestamp(event.recordedAt), namespace: event.namespace,
+            stream: event.stream, version: event.version, type: event.type,
+            body: String(decoding: line[body], as: UTF8.self))
+    }
+
+    /// The line, and where its body stands in it.
+    private static func render(_ event: RecordedEvent) -> (line: [UInt8], body: Range<Int>) {
         var out: [UInt8] = []
         out.reserveCapacity(256 + event.body.bytes.count)
         func key(_ name: String) {
@@ -38,20 +50,11 @@ public enum EventJSON {
         key("correlationId")
         appendOptional(event.correlationId, to: &out)
         key("body")
+        let body = out.count
         appendBody(event, to: &out)
+        let bodyEnd = out.count
         out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    /// The body as it appears in a table cell: its JSON text on one line (domain events rendered by
-    /// the event catalogue), or `base64:…` for a binary body of an unknown type.
-    public static func bodyText(_ event: RecordedEvent) -> String {
-        if event.body.format == .binary && EventCatalogue.json(event) == nil {
-            return "base64:" + Data(event.body.bytes).base64EncodedString()
-        }
-        var out: [UInt8] = []
-        appendBody(event, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return (out, body..<bodyEnd)
     }
 
     /// `recordedAt` (microseconds since 1970) as ISO 8601 in UTC with microseconds.

@@ -20,18 +20,21 @@ public struct JSONScanner {
         public var description: String { "line \(line), column \(column): \(reason)" }
     }
 
-    /// The members of a top-level object: each key with the byte range of its value.
+    /// The members of a top-level object, or the elements of a top-level array.
     public struct Document {
         /// Whether the top level is an object.
         public var isObject: Bool
         /// Each key of a top-level object with the byte range of its value.
         public var members: [(key: String, value: Range<Int>)]
+        /// The byte range of each element of a top-level array.
+        public var elements: [Range<Int>] = []
     }
 
     private let bytes: [UInt8]
     private var i: Int
     private let end: Int
     private var members: [(key: String, value: Range<Int>)] = []
+    private var elements: [Range<Int>] = []
     private static let maximumDepth = 512
 
     private init(_ bytes: [UInt8], _ range: Range<Int>) {
@@ -61,7 +64,8 @@ public struct JSONScanner {
             try scanner.value(depth: 0, topLevel: true)
             scanner.skipWhitespace()
             if scanner.i < scanner.end { throw Problem(scanner.i, "unexpected text after the JSON value") }
-            return Document(isObject: first == UInt8(ascii: "{"), members: scanner.members)
+            return Document(
+                isObject: first == UInt8(ascii: "{"), members: scanner.members, elements: scanner.elements)
         } catch {
             throw Self.failure(bytes, error, start: range?.lowerBound ?? 0)
         }
@@ -119,7 +123,7 @@ public struct JSONScanner {
         guard i < end else { throw Problem(i, "unexpected end of input: expected a value") }
         switch bytes[i] {
         case UInt8(ascii: "{"): try object(depth: depth + 1, topLevel: topLevel)
-        case UInt8(ascii: "["): try array(depth: depth + 1)
+        case UInt8(ascii: "["): try array(depth: depth + 1, topLevel: topLevel)
         case UInt8(ascii: "\""): _ = try string()
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
@@ -167,7 +171,7 @@ public struct JSONScanner {
         }
     }
 
-    private mutating func array(depth: Int) throws(Problem) {
+    private mutating func array(depth: Int, topLevel: Bool) throws(Problem) {
         if depth > Self.maximumDepth { throw Problem(i, "nested more than \(Self.maximumDepth) levels deep") }
         i += 1
         skipWhitespace()
@@ -178,7 +182,9 @@ public struct JSONScanner {
         while true {
             skipWhitespace()
             if i < end && bytes[i] == UInt8(ascii: "]") { throw Problem(i, "trailing comma before ']'") }
+            let start = i
             try value(depth: depth)
+            if topLevel { elements.append(start..<i) }
             skipWhitespace()
             guard i < end else { throw Problem(i, "unexpected end of input: expected ',' or ']'") }
             if bytes[i] == UInt8(ascii: ",") {

@@ -1,3 +1,4 @@
+import EventLog
 import Forms
 import Foundation
 import MQTTConnect
@@ -88,6 +89,12 @@ protocol Backend: Sendable {
     func reset(_ setting: Setting) async throws -> NamespaceSetting
     /// Every setting of the namespace.
     func settings() async throws -> [NamespaceSetting]
+
+    /// The events `query` matches, in log order, handed to `each` until it returns false (over HTTP, of the login's
+    /// namespace only).
+    func events(_ query: EventQuery, _ each: (EventLine) throws -> Bool) async throws
+    /// The events `query` matches, then each new one as it is recorded, until the consumer stops.
+    func followEvents(_ query: EventQuery) async throws -> any AsyncSequence<EventLine, any Error> & Sendable
 
     /// The audit entries matching `filter`, oldest first, handed to `each` until it returns false.
     func audit(_ filter: Muster.Audit.Filter, _ each: (AuditLine) throws -> Bool) async throws

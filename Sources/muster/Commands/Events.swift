@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Muster
+import MusterWire
 
 /// `muster events`: prints events of the log, optionally following new ones.
 struct Events: AsyncParsableCommand {
@@ -9,10 +10,11 @@ struct Events: AsyncParsableCommand {
         abstract: "Print events, as JSON lines with --json or as a table.",
         discussion: """
             With --follow, keeps printing events as they are committed, by this machine's server or any \
-            other process on the data directory, until Ctrl-C.
+            other process on the data directory, until Ctrl-C. Over HTTP (administrators) the events are the \
+            login's namespace's, and a followed stream resumes by itself after a dropped connection.
             """)
 
-    @OptionGroup var data: DataOptions
+    @OptionGroup var options: BackendOptions
     @Option(help: "Only events of this stream (in --namespace, default: default).") var stream: String?
     @Option(help: "Only events of this type.") var type: String?
     @Option(help: "Only events of this namespace.") var namespace: String?
@@ -20,7 +22,6 @@ struct Events: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "First position to print.") var from: UInt64 = 1
     @Option(parsing: .unconditional, help: "Most events to print.") var limit: Int?
     @Flag(help: "Keep printing new events until interrupted.") var follow = false
-    @Flag(help: "Print JSON lines.") var json = false
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
@@ -31,16 +32,16 @@ struct Events: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let log = try data.open()
-        defer { log.close() }
         var out = StandardOutput()
         do {
-            if follow {
-                try await followEvents(log, &out)
-            } else if json {
-                try printJSON(log, &out)
-            } else {
-                try printTable(log, &out)
+            try await options.run(namespace: namespace) { backend in
+                if follow {
+                    try await followEvents(backend, &out)
+                } else if options.json {
+                    try await printJSON(backend, &out)
+                } else {
+                    try await printTable(backend, &out)
+                }
             }
             try out.flush()
         } catch is StandardOutput.Closed {
@@ -48,24 +49,26 @@ struct Events: AsyncParsableCommand {
         }
     }
 
-    private func printJSON(_ log: EventLog, _ out: inout StandardOutput) throws {
+    private func printJSON(_ backend: any Backend, _ out: inout StandardOutput) async throws {
         var closed = false
-        _ = try log.read { reader in
-            try reader.events(query) { event in
-                do {
-                    try out.line(EventJSON.line(event))
-                    return true
-                } catch {
-                    closed = true
-                    return false
-                }
+        try await backend.events(query) { event in
+            do {
+                try out.line(event.json)
+                return true
+            } catch {
+                closed = true
+                return false
             }
         }
         if closed { throw StandardOutput.Closed() }
     }
 
-    private func printTable(_ log: EventLog, _ out: inout StandardOutput) throws {
-        let rows = try log.read { try $0.events(query) }.map(Self.row)
+    private func printTable(_ backend: any Backend, _ out: inout StandardOutput) async throws {
+        var rows: [[String]] = []
+        try await backend.events(query) { event in
+            rows.append(Self.row(event))
+            return true
+        }
         var widths = Self.header.map(\.count)
         for row in rows {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
@@ -74,38 +77,35 @@ struct Events: AsyncParsableCommand {
         for row in rows { try out.line(Self.render(row, widths)) }
     }
 
-    private func followEvents(_ log: EventLog, _ out: inout StandardOutput) async throws {
+    private func followEvents(_ backend: any Backend, _ out: inout StandardOutput) async throws {
         // Follows in a child task so SIGINT/SIGTERM can stop it; the handlers are installed first.
         let stop = StopSignal()
         let widths = [8, 27, 9, 16, 7, 20]
-        let json = self.json
-        let events = log.follow(query)
+        let json = options.json
+        let limit = self.limit ?? Int.max
+        let events = try await backend.followEvents(query)
         if !json { try out.line(Self.render(Self.header, widths)) }
         try out.flush()
-        let printer = Task { [events] in
-            var out = StandardOutput()
+        try await Listen.print(until: stop) { out in
+            var printed = 0
             for try await event in events {
-                try out.line(json ? EventJSON.line(event) : Array(Self.render(Self.row(event), widths).utf8))
+                guard printed < limit else { break }
+                try out.line(json ? event.json : Array(Self.render(Self.row(event), widths).utf8))
                 try out.flush()
+                printed += 1
+                if printed == limit { break }
             }
         }
-        stop.onSignal { printer.cancel() }
-        do {
-            try await printer.value
-        } catch is CancellationError {
-            // Stopped by a signal.
-        }
-        withExtendedLifetime(stop) {}
     }
 
     private static let header = ["POSITION", "RECORDED AT", "NAMESPACE", "STREAM", "VERSION", "TYPE", "BODY"]
 
-    private static func row(_ event: RecordedEvent) -> [String] {
-        var body = EventJSON.bodyText(event)
+    private static func row(_ event: EventLine) -> [String] {
+        var body = event.body
         if body.count > 60 { body = String(body.prefix(59)) + "…" }
         return [
-            String(event.position), EventJSON.timestamp(event.recordedAt), event.namespace, event.stream,
-            String(event.version), event.type, body,
+            String(event.position), event.recordedAt, event.namespace, event.stream, String(event.version), event.type,
+            body,
         ]
     }
 

@@ -94,29 +94,12 @@ extension ServerSession: Backend {
     func listen(_ filter: TopicFilter, topic: String, from: UInt64?) async throws
         -> any AsyncSequence<[UInt8], any Error> & Sendable
     {
-        // The stream reconnects quietly; an unreachable server or a dead login should fail at once instead.
-        let verified = await client.verifyAuthToken()
-        if let error = verified.error { throw failure(error) }
         // `--from P` is inclusive; the stream resumes after a position.
-        let events = client.topic(topic, after: from.map { String(max($0, 1) - 1) })
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await delivery in events {
-                        switch delivery.event {
-                        case .response(let response):
-                            continuation.yield(Array(try MusterJSON.encoder().encode(response)))
-                        case .publish(let document): continuation.yield(Array(document.jsonData()))
-                        }
-                    }
-                    continuation.finish()
-                } catch let error as MusterClientError {
-                    continuation.finish(throwing: failure(error))
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        try await relay(client.topic(topic, after: from.map { String(max($0, 1) - 1) })) { delivery in
+            switch delivery.event {
+            case .response(let response): Array(try MusterJSON.encoder().encode(response))
+            case .publish(let document): Array(document.jsonData())
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

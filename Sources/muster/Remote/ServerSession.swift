@@ -73,6 +73,29 @@ struct ServerSession: Sendable {
         }
     }
 
+    /// A live stream of the client's as the command line reads it: each event through `transform`, and a failure of
+    /// the stream as the command's failure. The stream reconnects quietly, so an unreachable server or a dead login
+    /// fails here, before it starts.
+    func relay<Event: Sendable & Hashable, Line: Sendable>(
+        _ events: LiveStream<Event>, _ transform: @escaping @Sendable (LiveEvent<Event>) throws -> Line
+    ) async throws -> AsyncThrowingStream<Line, any Error> {
+        let verified = await client.verifyAuthToken()
+        if let error = verified.error { throw failure(error) }
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await event in events { continuation.yield(try transform(event)) }
+                    continuation.finish()
+                } catch let error as MusterClientError {
+                    continuation.finish(throwing: failure(error))
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     /// Refuses an option that names another user: over HTTP a verb acts as the logged-in user.
     func requireSelf(_ user: String?, option: String, why: String) throws {
         guard let user, user != username else { return }
