@@ -40,6 +40,23 @@ import Testing
         }
     }
 
+    @Test func contentOfNoKnownKindIsToldHowToNameItsKindOverHTTP() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let joe = try await client.login("joe")
+            let head = api.log.head
+            let unknown = try await client.send(
+                .post, "/api/v1/documents", token: joe, body: Array("not a picture".utf8),
+                headers: [.contentType: "application/octet-stream"])
+            #expect(unknown.status == .badRequest, "\(unknown.text)")
+            #expect(unknown.errorMessage.contains("application/octet-stream"), "\(unknown.text)")
+            #expect(unknown.errorMessage.contains("?kind=image"), "\(unknown.text)")
+            #expect(!unknown.errorMessage.contains("--kind"), "\(unknown.text)")
+            #expect(api.log.head == head)
+        }
+    }
+
     @Test func aTypeThatDoesNotMatchTheFirstBytesIsRefused() async throws {
         let api = try await APITester.make()
         defer { api.remove() }

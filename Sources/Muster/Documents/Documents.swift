@@ -38,11 +38,12 @@ public struct Documents: Sendable {
 
     /// Uploads content arriving in pieces (an HTTP body) as a document of `kind` (guessed from
     /// `fileExtension`, `contentType` or the content when nil), checked as `put(file:)` does; beyond a quota
-    /// the upload stops as soon as it passes it.
+    /// the upload stops as soon as it passes it. `kindHint` tells how to name the kind where it cannot be told.
     @discardableResult
     public func put<Content: AsyncSequence>(
         _ content: Content, kind: MediaKind? = nil, fileExtension: String = "", contentType: String? = nil,
-        user: String, namespace: String = Names.defaultNamespace
+        user: String, namespace: String = Names.defaultNamespace,
+        kindHint: String = "name the kind: audio, image or video"
     ) async throws -> DocumentUploaded where Content.Element == [UInt8] {
         try Names.validate(namespace, as: "namespace")
         try Names.validate(user, as: "user name")
@@ -55,7 +56,7 @@ public struct Documents: Sendable {
         }
         let upload = try Upload(
             kind: kind, fileExtension: fileExtension, declaredType: contentType, head: head,
-            what: "content of type \(contentType ?? "unknown")", hint: "name the kind: audio, image or video")
+            what: "content of type \(contentType ?? "unknown")", hint: kindHint)
         let allowance = try quotaAllowance(adding: nil, user: user, namespace: namespace)
         let pieces = QuotaLimitedPieces(read: read, rest: rest, allowance: allowance)
         return try await log.blobs.put(pieces) { scope, receipt in

@@ -73,7 +73,7 @@ struct DocumentController: APIController {
         let counted = LimitedBytes(base: pieces, limit: limit)
         let document = try await api.documents.put(
             counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
-            namespace: caller.namespace)
+            namespace: caller.namespace, kindHint: "name the kind with ?kind=audio, ?kind=image or ?kind=video")
         return EditedResponse(
             status: .created,
             response: Uploaded(name: document.name, size: document.size, contentType: document.contentType))
