@@ -101,42 +101,45 @@ static const unsigned char file_31[] = {
 #embed "app/js/handoff.js"
 };
 static const unsigned char file_32[] = {
-#embed "app/js/offline/database.js"
+#embed "app/js/map-tiles.js"
 };
 static const unsigned char file_33[] = {
-#embed "app/js/offline/outbox.js"
+#embed "app/js/offline/database.js"
 };
 static const unsigned char file_34[] = {
-#embed "app/js/person/documents.js"
+#embed "app/js/offline/outbox.js"
 };
 static const unsigned char file_35[] = {
-#embed "app/js/person/inbox.js"
+#embed "app/js/person/documents.js"
 };
 static const unsigned char file_36[] = {
-#embed "app/js/person/login.js"
+#embed "app/js/person/inbox.js"
 };
 static const unsigned char file_37[] = {
-#embed "app/js/person/message.js"
+#embed "app/js/person/login.js"
 };
 static const unsigned char file_38[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/person/message.js"
 };
 static const unsigned char file_39[] = {
-#embed "app/js/person/signin.js"
+#embed "app/js/person/routes.js"
 };
 static const unsigned char file_40[] = {
-#embed "app/js/person/start.js"
+#embed "app/js/person/signin.js"
 };
 static const unsigned char file_41[] = {
-#embed "app/js/push.js"
+#embed "app/js/person/start.js"
 };
 static const unsigned char file_42[] = {
-#embed "app/js/texts.js"
+#embed "app/js/push.js"
 };
 static const unsigned char file_43[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/texts.js"
 };
 static const unsigned char file_44[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_45[] = {
 #embed "app/sw.js"
 };
 
@@ -173,19 +176,20 @@ static const web_app_file files[] = {
     {"js/form/rules.js", file_29, sizeof(file_29)},
     {"js/form/shell.js", file_30, sizeof(file_30)},
     {"js/handoff.js", file_31, sizeof(file_31)},
-    {"js/offline/database.js", file_32, sizeof(file_32)},
-    {"js/offline/outbox.js", file_33, sizeof(file_33)},
-    {"js/person/documents.js", file_34, sizeof(file_34)},
-    {"js/person/inbox.js", file_35, sizeof(file_35)},
-    {"js/person/login.js", file_36, sizeof(file_36)},
-    {"js/person/message.js", file_37, sizeof(file_37)},
-    {"js/person/routes.js", file_38, sizeof(file_38)},
-    {"js/person/signin.js", file_39, sizeof(file_39)},
-    {"js/person/start.js", file_40, sizeof(file_40)},
-    {"js/push.js", file_41, sizeof(file_41)},
-    {"js/texts.js", file_42, sizeof(file_42)},
-    {"manifest.webmanifest", file_43, sizeof(file_43)},
-    {"sw.js", file_44, sizeof(file_44)},
+    {"js/map-tiles.js", file_32, sizeof(file_32)},
+    {"js/offline/database.js", file_33, sizeof(file_33)},
+    {"js/offline/outbox.js", file_34, sizeof(file_34)},
+    {"js/person/documents.js", file_35, sizeof(file_35)},
+    {"js/person/inbox.js", file_36, sizeof(file_36)},
+    {"js/person/login.js", file_37, sizeof(file_37)},
+    {"js/person/message.js", file_38, sizeof(file_38)},
+    {"js/person/routes.js", file_39, sizeof(file_39)},
+    {"js/person/signin.js", file_40, sizeof(file_40)},
+    {"js/person/start.js", file_41, sizeof(file_41)},
+    {"js/push.js", file_42, sizeof(file_42)},
+    {"js/texts.js", file_43, sizeof(file_43)},
+    {"manifest.webmanifest", file_44, sizeof(file_44)},
+    {"sw.js", file_45, sizeof(file_45)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {

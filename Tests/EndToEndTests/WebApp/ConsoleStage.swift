@@ -3,8 +3,8 @@ import Testing
 
 /// The console's stage: `WebAppStage` with a desktop-sized window, and the steps its tests share.
 extension WebAppStage {
-    static func console() async throws -> WebAppStage {
-        let server = try await ServerProcess(extraArguments: ["--no-push", "--map-tiles", ""])
+    static func console(serveArguments: [String] = ["--no-push", "--map-tiles", ""]) async throws -> WebAppStage {
+        let server = try await ServerProcess(extraArguments: serveArguments)
         let joe = try await server.run(
             ["users", "add", "joe", "--password-stdin"] + server.data, stdin: "secret-joe\n")
         try #require(joe.status == 0, "\(joe)")
@@ -34,8 +34,11 @@ extension WebAppStage {
     }
 
     /// Runs `body` on a console stage, with a screenshot named `name-failure` when it fails.
-    static func withConsole(_ name: String, _ body: (WebAppStage) async throws -> Void) async throws {
-        let stage = try await console()
+    static func withConsole(
+        _ name: String, serveArguments: [String] = ["--no-push", "--map-tiles", ""],
+        _ body: (WebAppStage) async throws -> Void
+    ) async throws {
+        let stage = try await console(serveArguments: serveArguments)
         do {
             try await body(stage)
         } catch {

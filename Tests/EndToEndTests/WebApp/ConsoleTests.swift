@@ -133,6 +133,35 @@ extension WebAppBrowserTests {
             }
         }
 
+        /// Tiles are credited once one has drawn: a map whose tiles never load credits no one.
+        @Test(arguments: [true, false]) func theMapCreditsItsTilesOnceOneHasDrawn(tilesLoad: Bool) async throws {
+            // The server's own icon stands in for a tile; nothing listens on port 9 of the loopback.
+            let tiles = tilesLoad ? "/icon.svg?{z}-{x}-{y}" : "http://127.0.0.1:9/{z}/{x}/{y}.png"
+            let arguments = ["--no-push", "--map-tiles", tiles, "--map-attribution", "Tiles of the test"]
+            try await WebAppStage.withConsole("console-map-tiles", serveArguments: arguments) { stage in
+                let driver = stage.driver
+                try await stage.logIn("ada", password: "secret-ada")
+                try await stage.show("#/console/areas", waitingFor: "#areas-map img.leaflet-tile")
+                if tilesLoad {
+                    try await stage.wait(for: "Tiles of the test", in: "#areas-map .leaflet-control-attribution")
+                    #expect(try await Self.count("#areas-map.no-tiles", driver) == 0)
+                } else {
+                    try await driver.wait(
+                        for: "every tile to fail",
+                        until:
+                            "return [...document.querySelectorAll('#areas-map img.leaflet-tile')].every((i) => i.complete)"
+                    )
+                    #expect(try await Self.count("#areas-map .leaflet-control-attribution", driver) == 0)
+                    #expect(try await Self.count("#areas-map.no-tiles", driver) == 1)
+                }
+            }
+        }
+
+        /// How many elements match `selector` now (`findAll` waits for one to appear).
+        static func count(_ selector: String, _ driver: WebDriver) async throws -> Int? {
+            try await driver.run("return document.querySelectorAll(arguments[0]).length", [selector]) as? Int
+        }
+
         @Test func anAreaNameWithHTMLInItIsShownAsTextOnTheMap() async throws {
             try await WebAppStage.withConsole("console-area-name") { stage in
                 let driver = stage.driver

@@ -1,7 +1,9 @@
 // Maps with Debian's Leaflet, which the server serves under /vendor/leaflet/ (never copied into the app). Tiles
-// come from /app/config.json; without them the map still draws its circles and markers on a plain background.
+// come from /app/config.json (map-tiles.js); without them the map still draws its circles and markers on a plain
+// background.
 
 import { serverConfiguration } from "../config.js";
+import { addTiles } from "../map-tiles.js";
 
 let leaflet = null;
 
@@ -28,11 +30,7 @@ export async function createMap(container, { label }) {
   const [L, config] = await Promise.all([loadLeaflet(), serverConfiguration()]);
   container.setAttribute("role", "region");
   container.setAttribute("aria-label", label);
-  const map = L.map(container, { zoomControl: true, attributionControl: true }).setView([48.8566, 2.3522], 12);
-  if (config.mapTiles) {
-    L.tileLayer(config.mapTiles, { attribution: config.mapAttribution ?? "", maxZoom: 19 }).addTo(map);
-  } else {
-    container.classList.add("no-tiles");
-  }
+  const map = L.map(container, { zoomControl: true, attributionControl: false }).setView([48.8566, 2.3522], 12);
+  addTiles(L, map, container, config);
   return { L, map };
 }

@@ -4,6 +4,7 @@
 // server names a tile source (/app/config.json); without Leaflet an SVG of the markers stands in.
 
 import { serverConfiguration } from "../config.js";
+import { addTiles } from "../map-tiles.js";
 import { h } from "../dom.js";
 import { t } from "../texts.js";
 import { domId, fieldBox, fieldLabel } from "./shell.js";
@@ -103,10 +104,8 @@ export function mapField(field, index, options) {
 /// The framing of the seed: every marker and the location in view, with 50 pixels to spare, no narrower than
 /// minMapWidth metres; the location alone centres the map; nothing at all, where the person is.
 function leafletMap(L, element, config, field, { markers, location, onPick, listeners, current }) {
-  const map = L.map(element, { attributionControl: Boolean(config.mapTiles), zoomSnap: 0.25 });
-  if (config.mapTiles) {
-    L.tileLayer(config.mapTiles, { attribution: config.mapAttribution ?? "", maxZoom: 19 }).addTo(map);
-  }
+  const map = L.map(element, { attributionControl: false, zoomSnap: 0.25 });
+  addTiles(L, map, element, config);
   for (const marker of markers) {
     const dot = L.circleMarker([marker.point.latitude, marker.point.longitude], {
       radius: 9, color: "#1b1f24", weight: 2, fillColor: fill(marker.hue), fillOpacity: 0.9,
