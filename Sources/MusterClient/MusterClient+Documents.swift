@@ -21,6 +21,14 @@ extension MusterClient {
         return try decode(Uploaded.self, from: try await perform(request), of: request).name
     }
 
+    /// The documents the logged-in user uploaded, newest first (`GET /api/v1/documents`); an administrator may
+    /// name another user of the namespace.
+    public func documents(uploadedBy user: String? = nil) async throws(MusterClientError) -> [UploadedDocument] {
+        var request = APIRequest("GET", ["documents"])
+        request.query = [user.map { URLQueryItem(name: "user", value: $0) }].compactMap { $0 }
+        return try decode([UploadedDocument].self, from: try await perform(request), of: request)
+    }
+
     /// A stored document's bytes and type (`GET /api/v1/documents/{name…}`); the user's own uploads, or any
     /// of the namespace for an admin.
     ///

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Muster
+import MusterWire
 
 /// `/documents`: media for audio, camera, video and markupImage fields — uploaded raw, fetched by name by their
 /// uploader, the recipients of messages showing them, and administrators.
@@ -23,17 +24,10 @@ struct DocumentController: APIController {
         var contentType: String
     }
 
-    /// A document in its uploader's list.
-    struct Listed: ResponseEncodable {
-        var name: String
-        var kind: String
-        var size: UInt64
-        var contentType: String
-        var uploadedAt: Date
-    }
-
     /// The caller's own uploads, newest first; an administrator may name another user with `?user=`.
-    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [Listed] {
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> [UploadedDocument]
+    {
         // `?user=` naming nobody is the caller's own list, as without it.
         var user =
             request.uri.queryParameters.get("user").map { String($0) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -51,11 +45,7 @@ struct DocumentController: APIController {
             }
             user = named.name
         }
-        return try api.documents.uploads(of: user, namespace: caller.namespace).map {
-            Listed(
-                name: $0.document.name, kind: $0.document.kind.rawValue, size: $0.document.size,
-                contentType: $0.document.contentType, uploadedAt: $0.uploadedAt)
-        }
+        return try api.documents.uploads(of: user, namespace: caller.namespace).map(UploadedDocument.init)
     }
 
     @Sendable func upload(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
@@ -73,7 +63,7 @@ struct DocumentController: APIController {
         let counted = LimitedBytes(base: pieces, limit: limit)
         let document = try await api.documents.put(
             counted, kind: kind, fileExtension: ext, contentType: type, user: caller.username,
-            namespace: caller.namespace, kindHint: "name the kind with ?kind=audio, ?kind=image or ?kind=video")
+            namespace: caller.namespace, kindHint: "name the kind: audio, image or video, as in ?kind=image")
         return EditedResponse(
             status: .created,
             response: Uploaded(name: document.name, size: document.size, contentType: document.contentType))

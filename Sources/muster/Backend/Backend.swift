@@ -80,6 +80,9 @@ protocol Backend: Sendable {
 
     /// Uploads a file as a document.
     func putDocument(file: URL, kind: MediaKind?, contentType: String?, user: String) async throws -> DocumentStored
+    /// The documents `user` uploaded (nil: on a data directory everyone's, over HTTP the logged-in user's), newest
+    /// first.
+    func documents(user: String?) async throws -> [UploadedDocument]
     /// Writes a document's bytes to `output`, or to stdout when nil.
     func writeDocument(name: String, to output: String?) async throws
 

@@ -147,6 +147,18 @@ struct LocalBackend: Backend {
         return DocumentStored(name: document.name, size: document.size, blob: document.blob)
     }
 
+    func documents(user: String?) async throws -> [UploadedDocument] {
+        let documents = Muster.Documents(log: log)
+        if let user {
+            try requireUser(user)
+            return try documents.uploads(of: user, namespace: namespace).map(UploadedDocument.init)
+        }
+        return try Directory(log: log).users(namespace: namespace)
+            .flatMap { try documents.uploads(of: $0.name, namespace: namespace) }
+            .sorted { ($0.uploadedAt, $1.document.name) > ($1.uploadedAt, $0.document.name) }
+            .map(UploadedDocument.init)
+    }
+
     func writeDocument(name: String, to output: String?) async throws {
         let documents = Muster.Documents(log: log)
         if let output {

@@ -7,8 +7,8 @@ import Muster
 /// `muster documents`: media uploaded for audio, camera, video and markupImage fields.
 struct Documents: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Upload media as documents (rcs/<kind>/<uuid>.<ext>) and download them by name.",
-        subcommands: [Put.self, Get.self])
+        abstract: "Upload media as documents (rcs/<kind>/<uuid>.<ext>), list them, and download them by name.",
+        subcommands: [Put.self, List.self, Get.self])
 
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -42,6 +42,23 @@ struct Documents: AsyncParsableCommand {
                     contentType: contentType, user: user)
             }
             try Output.json(stored)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List uploaded documents, newest first: a table, or JSON with --json.",
+            discussion: """
+                On a data directory: everyone's, or --user's. Over HTTP (after muster login): your own; an \
+                administrator may name another user with --user.
+                """)
+
+        @OptionGroup var options: BackendOptions
+        @Option(help: "Only this user's uploads.") var user: String?
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            try await options.printRows(namespace: namespace) { try await $0.documents(user: user) }
         }
     }
 

@@ -147,6 +147,11 @@ extension ServerSession: Backend {
         return DocumentStored(name: name, size: UInt64(content.count), blob: nil)
     }
 
+    /// The logged-in user's uploads; an administrator may name another user.
+    func documents(user: String?) async throws -> [UploadedDocument] {
+        try await call { try await $0.documents(uploadedBy: user) }
+    }
+
     /// The logged-in user's uploads, or any of the namespace for an administrator.
     func writeDocument(name: String, to output: String?) async throws {
         let document = try await call { try await $0.document(name: name) }

@@ -83,3 +83,10 @@ extension RuleCounters.QuotaReport: TableRow {
     static let header = ["USER", "DATE", "NOTIFICATIONS", "LIMIT"]
     var cells: [String] { [user, date, String(notifications), limit.map(String.init) ?? "unlimited"] }
 }
+
+extension UploadedDocument: TableRow {
+    static let header = ["NAME", "KIND", "SIZE", "CONTENT TYPE", "UPLOADED AT", "USER"]
+    var cells: [String] {
+        [name, kind.rawValue, String(size), contentType, MusterJSON.formatDate(uploadedAt), user]
+    }
+}

@@ -1,0 +1,58 @@
+import EventLogTesting
+import Foundation
+import Testing
+
+/// `muster documents list`: the uploads, newest first, on a data directory and on a server.
+@Suite struct DocumentsListCLITests {
+    @Test func theUploadsAreListedNewestFirstWithWhoUploadedThem() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("documents-list")
+        defer { work.remove() }
+        let ada = Terminal(work.url.appendingPathComponent("ada/session.json"))
+        let joe = Terminal(work.url.appendingPathComponent("joe/session.json"))
+        try await ada.login(server.base, "ada", password: "secret-ada")
+        let added = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "secret-joe\n")
+        #expect(added.status == 0, "\(added)")
+        try await joe.login(server.base, "joe", password: "secret-joe")
+
+        let photo = work.url.appendingPathComponent("photo.jpg")
+        try Data(MediaSamples.file("jpeg", size: 2_000)).write(to: photo)
+        var names: [String] = []
+        for terminal in [joe, ada, joe] {
+            let put = try await terminal.run(["documents", "put", photo.path])
+            #expect(put.status == 0, "\(put)")
+            names.append(try #require(try put.json()["name"] as? String))
+        }
+
+        // Over HTTP, one's own uploads, newest first; as on the data directory for that user, byte for byte.
+        let own = try await joe.run(["documents", "list", "--json"])
+        #expect(own.status == 0, "\(own)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(own.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.compactMap { $0["name"] as? String } == [names[2], names[0]])
+        #expect(listed.allSatisfy { $0["user"] as? String == "joe" && $0["size"] as? Int == 2_000 })
+        #expect(listed.allSatisfy { $0["kind"] as? String == "image" && $0["contentType"] as? String == "image/jpeg" })
+        for format in [[], ["--json"]] {
+            let remote = try await joe.run(["documents", "list"] + format)
+            let local = try await MusterProcess.run(["documents", "list", "--user", "joe"] + format + server.data)
+            #expect(remote.status == 0 && local.status == 0, "\(remote)\n\(local)")
+            #expect(remote.stdout == local.stdout, "\(remote)\n\(local)")
+        }
+        let table = try await joe.run(["documents", "list"])
+        #expect(table.lines.first?.hasPrefix("NAME") == true && table.lines.count == 3, "\(table)")
+
+        // An administrator may name another user; anyone else may not.
+        let named = try await ada.run(["documents", "list", "--user", "joe", "--json"])
+        #expect(named.stdout == own.stdout, "\(named)")
+        let refused = try await joe.run(["documents", "list", "--user", "ada"])
+        #expect(refused.status != 0 && refused.stderr.contains("administrator"), "\(refused)")
+
+        // On the data directory: everyone's, newest first, or one user's; a user it does not have is refused.
+        let everyone = try await MusterProcess.run(["documents", "list", "--json"] + server.data)
+        let all = try #require(try JSONSerialization.jsonObject(with: Data(everyone.stdout.utf8)) as? [[String: Any]])
+        #expect(all.compactMap { $0["name"] as? String } == names.reversed())
+        #expect(all.compactMap { $0["user"] as? String } == ["joe", "ada", "joe"])
+        let nobody = try await MusterProcess.run(["documents", "list", "--user", "zed"] + server.data)
+        #expect(nobody.status == 2 && nobody.stderr.contains("no user named zed"), "\(nobody)")
+        #expect(await server.stop() == 0)
+    }
+}
