@@ -99,6 +99,12 @@ extension MusterClient {
         return try decode(StoredPayload.self, from: try await perform(request), of: request)
     }
 
+    /// Every named payload of the namespace, by name (`GET /api/v1/payloads`).
+    public func payloads() async throws(MusterClientError) -> [NamedPayload] {
+        let request = APIRequest("GET", ["payloads"])
+        return try decode([NamedPayload].self, from: try await perform(request), of: request)
+    }
+
     /// A named payload (`GET /api/v1/payloads/{name}`).
     public func payload(name: String) async throws(MusterClientError) -> JSONValue {
         let request = APIRequest("GET", ["payloads", name])

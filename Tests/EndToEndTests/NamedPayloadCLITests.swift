@@ -50,6 +50,42 @@ import Testing
         #expect((try answer.json()["values"] as? [String: Any])?["simpleDropList"] as? String == "Green")
     }
 
+    @Test func namedPayloadsAreListedByNameOnADataDirectoryAndOnAServer() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("named-list")
+        defer { work.remove() }
+        let ada = Terminal(work.url.appendingPathComponent("ada/session.json"))
+        try await ada.login(server.base, "ada", password: "secret-ada")
+        let empty = try await ada.run(["payloads", "list", "--json"])
+        #expect(empty.status == 0 && empty.stdout == "[]\n", "\(empty)")
+        for (name, payload) in [
+            ("Zebra", #"{"responseTopic":"/z","fields":[]}"#), ("Colour", NotificationsCLITests.payload),
+        ] {
+            let put = try await ada.run(["payloads", "put", name, payload])
+            #expect(put.status == 0, "\(put)")
+        }
+        let table = try await ada.run(["payloads", "list"])
+        #expect(table.lines.first == "NAME    RESPONSE TOPIC  FIELDS", "\(table)")
+        #expect(table.lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) } == ["Colour", "Zebra"])
+        #expect(table.lines.last?.hasSuffix("/z              0") == true, "\(table)")
+        let listed = try await ada.run(["payloads", "list", "--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.compactMap { $0["name"] as? String } == ["Colour", "Zebra"])
+        #expect((entries.last?["payload"] as? [String: Any])?["responseTopic"] as? String == "/z")
+        // The same from the server's data directory; and any user of the namespace may list them, as read them.
+        for format in [[], ["--json"]] {
+            let local = try await MusterProcess.run(["payloads", "list"] + format + server.data)
+            let remote = try await ada.run(["payloads", "list"] + format)
+            #expect(local.status == 0 && local.stdout == remote.stdout, "\(local)\n\(remote)")
+        }
+        let added = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "secret-joe\n")
+        #expect(added.status == 0, "\(added)")
+        let joe = Terminal(work.url.appendingPathComponent("joe/session.json"))
+        try await joe.login(server.base, "joe", password: "secret-joe")
+        #expect(try await joe.run(["payloads", "list", "--json"]).stdout == listed.stdout)
+        #expect(await server.stop() == 0)
+    }
+
     @Test func requestsArePutListedAndAnsweredUnasked() async throws {
         let work = try TemporaryDirectory("requests-cli")
         defer { work.remove() }

@@ -31,4 +31,14 @@ extension ProjectionView<NamedPayloadProjection> {
     func payload(_ name: String, namespace: String) throws -> [UInt8]? {
         try state.get("payloads", Key.joined(namespace, name))
     }
+
+    /// Every named payload of the namespace, by name, as given.
+    func payloads(namespace: String) throws -> [(name: String, payload: [UInt8])] {
+        var found: [(name: String, payload: [UInt8])] = []
+        try state.scan("payloads", prefix: Key.joined(namespace)) { key, value in
+            found.append((Key.components(key).last ?? "", Array(value)))
+            return true
+        }
+        return found
+    }
 }

@@ -54,6 +54,11 @@ public struct NamedPayloads: Sendable {
         try log.read { try $0.namedPayloads.payload(name, namespace: namespace).map { Data($0) } }
     }
 
+    /// Every named payload of the namespace, by name, each as given.
+    public func list(namespace: String = Names.defaultNamespace) throws -> [(name: String, payload: Data)] {
+        try log.read { try $0.namedPayloads.payloads(namespace: namespace) }.map { ($0.name, Data($0.payload)) }
+    }
+
     /// The named payload `base` overridden by the sent one (seed 000 "Overriding a common payload"):
     /// every top-level property the sent payload has (`responseTopic`, `state`, …) replaces the
     /// named one's; its `fields` modify the named fields with the same `id` (property by property,

@@ -11,6 +11,7 @@ struct PayloadController: APIController {
     func addRoutes(to routes: some RouterMethods<API.Context>) {
         routes
             .put("payloads/:name", for: .administrator, use: put)
+            .get("payloads", for: .user, use: list)
             .get("payloads/:name", for: .user, use: payload)
     }
 
@@ -22,6 +23,13 @@ struct PayloadController: APIController {
             actor: caller.username)
         return StoredPayload(
             name: result.name, replaced: result.replaced, warnings: result.warnings.isEmpty ? nil : result.warnings)
+    }
+
+    /// Every named payload of the namespace, by name.
+    @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [NamedPayload] {
+        try api.payloads.list(namespace: caller.namespace).map {
+            NamedPayload(name: $0.name, payload: try JSONValue(json: $0.payload))
+        }
     }
 
     @Sendable func payload(_ request: Request, context: API.Context, caller: API.Caller) async throws -> JSONText {

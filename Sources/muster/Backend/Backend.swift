@@ -70,6 +70,8 @@ protocol Backend: Sendable {
 
     /// Stores a named payload (JSON text).
     func putPayload(name: String, payload: Data) async throws -> StoredPayload
+    /// Every named payload of the namespace, by name.
+    func payloads() async throws -> [NamedPayload]
     /// A named payload's JSON text.
     func payload(name: String) async throws -> String
     /// Stores a request template; `payload` is JSON text.

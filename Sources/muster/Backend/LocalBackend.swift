@@ -121,6 +121,12 @@ struct LocalBackend: Backend {
             name: result.name, replaced: result.replaced, warnings: result.warnings.isEmpty ? nil : result.warnings)
     }
 
+    func payloads() async throws -> [NamedPayload] {
+        try NamedPayloads(log: log).list(namespace: namespace).map {
+            NamedPayload(name: $0.name, payload: try JSONValue(json: $0.payload))
+        }
+    }
+
     func payload(name: String) async throws -> String {
         guard let payload = try NamedPayloads(log: log).get(name, namespace: namespace) else {
             throw CommandFailure.invalid("no named payload \(String(reflecting: name)) in namespace \(namespace)")

@@ -6,7 +6,7 @@ import Foundation
 struct Payloads: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Store and read named payloads (sent indirectly with {\"responseTopic\", \"payloadName\"}).",
-        subcommands: [Put.self, Get.self])
+        subcommands: [Put.self, List.self, Get.self])
 
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -23,6 +23,18 @@ struct Payloads: AsyncParsableCommand {
             try await options.submit(payload, namespace: namespace) {
                 try await $0.putPayload(name: name, payload: $1)
             }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the named payloads by name: a table, or JSON (each with its payload) with --json.")
+
+        @OptionGroup var options: BackendOptions
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            try await options.printRows(namespace: namespace) { try await $0.payloads() }
         }
     }
 

@@ -110,6 +110,8 @@ extension ServerSession: Backend {
         return stored
     }
 
+    func payloads() async throws -> [NamedPayload] { try await call { try await $0.payloads() } }
+
     /// The payload's JSON, keys sorted.
     func payload(name: String) async throws -> String {
         try await call { try await $0.payload(name: name) }.description

@@ -90,3 +90,10 @@ extension UploadedDocument: TableRow {
         [name, kind.rawValue, String(size), contentType, MusterJSON.formatDate(uploadedAt), user]
     }
 }
+
+extension NamedPayload: TableRow {
+    static let header = ["NAME", "RESPONSE TOPIC", "FIELDS"]
+    var cells: [String] {
+        [name, payload["responseTopic"]?.stringValue ?? "-", String(payload["fields"]?.arrayValue?.count ?? 0)]
+    }
+}
