@@ -14,7 +14,7 @@ struct MusterCommand: AsyncParsableCommand {
             it (muster --data DIR users list). Every verb takes --json.
             The domain verbs and events (users, groups, devices, send, inbox, respond, listen, payloads, requests, \
             documents, settings, audit, push-sources, deliveries, request-location, geotriggers, notices, \
-            location, beacon, transition, counters, quota, areas list, areas monitored) also act on a running \
+            location, beacon, transition, counters, quota, areas import, areas list, areas monitored) also act on a running \
             server as the user of muster login: with --server URL, or when a login is stored and neither --data \
             nor MUSTER_DATA is given.
             Exit status: 0 ok, 1 runtime failure, 2 bad usage or invalid input, 3 conflict.

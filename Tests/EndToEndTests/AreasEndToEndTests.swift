@@ -161,6 +161,55 @@ import Testing
         #expect(await server.stop() == 0)
     }
 
+    @Test func areasImportedOnAServerAreDefinedAllOrNoneAsOnADataDirectory() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("areas-import-remote")
+        defer { work.remove() }
+        let ada = Terminal(work.url.appendingPathComponent("ada/session.json"))
+        try await ada.login(server.base, "ada", password: "secret-ada")
+        let file = work.url.appendingPathComponent("areas.json")
+        func areas(minEvents: Int, beacon: String = "F2A74FC4-7625-44DB-9B08-CB7E130B2029") -> String {
+            #"{"u_geofences":[{"id":"door","lat":48.87,"lng":2.33,"radius":0.05,"timezone":{"zone":"Europe/Paris"},"#
+                + #""rules_actions":[{"id":"hi","rule":{"trigger":"on_entry","min_events":\#(minEvents)},"#
+                + #""action":{"notify_user":"Hello"}}]},{"id":"yard","lat":48.88,"lng":2.34,"radius":0.1}],"#
+                + #""u_beacons":[{"id":"desk","proximity_uid":"\#(beacon)","major":1,"minor":2}]}"#
+        }
+        // The same documents, one after the other, on the server and on a data directory of its own.
+        let local = ["--data", work.url.appendingPathComponent("local").path]
+        for (document, format) in [
+            (areas(minEvents: 1), []), (areas(minEvents: 1), []), (areas(minEvents: 2), ["--json"]),
+        ] {
+            try Data(document.utf8).write(to: file)
+            let remote = try await ada.run(["areas", "import", file.path] + format)
+            let here = try await MusterProcess.run(["areas", "import", file.path] + format + local)
+            #expect(remote.status == 0 && here.status == 0, "\(remote)\n\(here)")
+            #expect(remote.stdout == here.stdout && remote.stderr == here.stderr, "\(remote)\n\(here)")
+        }
+        let first = try await ada.run(["areas", "list"])
+        #expect(first.lines.count == 4, "\(first)")
+        let again = try await ada.run(["areas", "import", file.path])
+        #expect(again.stdout == "0 areas defined, 3 unchanged\n", "\(again)")
+        let changed = try await MusterProcess.run(["events", "--type", "AreaCountsChanged", "--json"] + server.data)
+        #expect(changed.lines.count == 1, "\(changed)")
+
+        // A bad area stores none of them.
+        let head = try await MusterProcess.run(["events", "--json"] + server.data).lines.count
+        try Data(areas(minEvents: 3, beacon: "not-a-uuid").utf8).write(to: file)
+        let refused = try await ada.run(["areas", "import", file.path])
+        #expect(refused.status == 2 && refused.stderr.contains("proximity_uid"), "\(refused)")
+        #expect(try await MusterProcess.run(["events", "--json"] + server.data).lines.count == head)
+
+        // Administrators only.
+        let added = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "secret-joe\n")
+        #expect(added.status == 0, "\(added)")
+        let joe = Terminal(work.url.appendingPathComponent("joe/session.json"))
+        try await joe.login(server.base, "joe", password: "secret-joe")
+        try Data(areas(minEvents: 1).utf8).write(to: file)
+        let notAdmin = try await joe.run(["areas", "import", file.path])
+        #expect(notAdmin.status != 0 && notAdmin.stderr.contains("administrator"), "\(notAdmin)")
+        #expect(await server.stop() == 0)
+    }
+
     @Test func oneUsersReportsDoNotMoveAnotherUsersDevice() async throws {
         let server = try await ServerProcess()
         let ada = try await server.login("ada", password: "secret-ada")

@@ -125,7 +125,7 @@ import Testing
         let here = work.url.appendingPathComponent("muster-data")
 
         for verb in [
-            ["append", "--stream", "s-1", "--type", "Noted", #"{"a":1}"#], ["areas", "import", "-"], ["status"],
+            ["append", "--stream", "s-1", "--type", "Noted", #"{"a":1}"#], ["import", "-"], ["status"],
         ] {
             let refused = try await MusterProcess.run(verb, stdin: "{}", environment: environment, launcher: inWork)
             #expect(refused.status == 2, "\(refused)")

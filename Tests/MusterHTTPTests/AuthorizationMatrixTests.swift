@@ -283,6 +283,8 @@ struct World {
         case "PUT /api/v1/groups/{name}": return #"{"members":["joe"]}"#
         case "PUT /api/v1/settings/{key}": return #"{"value":"100"}"#
         case "PUT /api/v1/geofences/{id}": return AreaRoutesTests.shop
+        case "POST /api/v1/areas":
+            return #"{"u_geofences":[{"id":"matrix\#(n)","lat":48.87,"lng":2.33,"radius":0.05}]}"#
         case "PUT /api/v1/beacons/{id}": return AreaKindRoutesTests.counter
         case "PUT /api/v1/geotriggers/{id}": return GeotriggerMonitorRoutesTests.lobby()
         case "POST /api/v1/locations": return #"{"deviceId":"phone","lat":48.87,"lng":2.33}"#

@@ -10,7 +10,7 @@ public struct Areas: Sendable {
     public init(log: EventLog) { self.log = log }
 
     /// What an import or definition did.
-    public struct DefineResult: Sendable, Hashable, Encodable {
+    public struct DefineResult: Sendable, Hashable, Codable {
         /// Ids of areas created or changed.
         public var defined: [String]
         /// Ids of areas already stored exactly so (nothing written for them).

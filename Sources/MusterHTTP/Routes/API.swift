@@ -43,7 +43,7 @@ struct API: Sendable {
                 DocumentController(api: self), TopicController(api: self), EventController(api: self),
                 AdministrationController(api: self), PushSourceController(api: self), DeliveryController(api: self),
                 LocationRequestController(api: self), MQTTController(api: self),
-            ] + AreaKind.allCases.map { AreaController(api: self, kind: $0) }
+            ] + AreaKind.allCases.map { AreaController(api: self, kind: $0) } + [AreaImportController(api: self)]
             + [ReportController(api: self), GeotriggerController(api: self), NoticeController(api: self)]
         let group = router.group("/api/v1")
         for controller in v1 { controller.addRoutes(to: group) }

@@ -123,6 +123,8 @@ protocol Backend: Sendable {
         _ device: DeviceReportOptions, area: String, kind: Area.Kind?, trigger: String, latitude: Double?,
         longitude: Double?
     ) async throws -> LocationAnswer
+    /// Defines the areas of an Ubudu document (JSON text), all or none.
+    func importAreas(_ document: Data) async throws -> Areas.DefineResult
     /// The namespace's areas (geofences and beacon regions), by kind and id.
     func areas() async throws -> [Area]
     /// The device's position and the areas it monitors and is active in.

@@ -10,6 +10,10 @@ extension LocalBackend {
                 namespace: namespace))
     }
 
+    func importAreas(_ document: Data) async throws -> Areas.DefineResult {
+        try await Areas(log: log).importAreas(document, namespace: namespace, actor: "cli")
+    }
+
     func areas() async throws -> [Area] {
         try Areas(log: log).list(namespace: namespace)
     }

@@ -14,13 +14,13 @@ struct AreasCommand: AsyncParsableCommand {
             abstract: "Import areas in the Ubudu web-API format (u_geofences.json / u_beacons.json), all or none.",
             discussion: """
                 Geofence radii are kilometres in this format. Numbers may be numeric strings; "" and null \
-                mean empty. What is accepted but changed (e.g. the weekday "thi") is printed as a warning.
+                mean empty. What is accepted but changed (e.g. the weekday "thi") is printed as a warning. Over \
+                HTTP (administrators) the server defines them, all or none, as on a data directory.
                 """)
 
-        @OptionGroup var data: DataOptions
+        @OptionGroup var options: BackendOptions
         @Argument(help: ArgumentHelp("The document, or - for stdin.", valueName: "FILE|-")) var file: String
         @Option(help: "Namespace.") var namespace = Names.defaultNamespace
-        @Flag(help: "Print the result as JSON.") var json = false
 
         func run() async throws {
             let document: Data
@@ -32,13 +32,13 @@ struct AreasCommand: AsyncParsableCommand {
                 }
                 document = read
             }
-            let result = try await data.withLog(creating: true) {
-                try await Areas(log: $0).importAreas(document, namespace: namespace, actor: "cli")
+            let result = try await options.run(namespace: namespace, creating: true) {
+                try await $0.importAreas(document)
             }
             for warning in result.warnings {
                 FileHandle.standardError.write(Data("muster: warning: \(warning)\n".utf8))
             }
-            if json { return try Output.json(result) }
+            if options.json { return try Output.json(result) }
             Output.line(
                 "\(result.defined.count) area\(result.defined.count == 1 ? "" : "s") defined, \(result.unchanged.count) unchanged"
             )

@@ -10,6 +10,12 @@ extension ServerSession {
         }
     }
 
+    /// The server's answer read as the data directory's (administrators).
+    func importAreas(_ document: Data) async throws -> Areas.DefineResult {
+        let answer = try await call { try await $0.importAreas(document) }
+        return try JSONDecoder().decode(Areas.DefineResult.self, from: answer.jsonData())
+    }
+
     /// Both kinds' Ubudu objects read back as the data directory holds them, in its order (kind, then id).
     func areas() async throws -> [Area] {
         let document = JSONValue.object([

@@ -55,7 +55,7 @@ struct DataOptions: ParsableArguments {
     /// mistyped path.
     ///
     /// The default `./muster-data` is not made while a login is stored: whoever logged in to a server and runs a
-    /// verb that acts on a data directory only (`append`, `import`, `areas import`) would otherwise write to a new
+    /// verb that acts on a data directory only (`append`, `import`) would otherwise write to a new
     /// directory where they stand and believe it went to the server.
     func withLog<T>(creating: Bool, _ body: (EventLog) async throws -> T) async throws -> T {
         let created = creating ? Self.firstMissing(directory) : nil
