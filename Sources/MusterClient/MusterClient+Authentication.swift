@@ -151,6 +151,22 @@ extension MusterClient {
         return try decode(User.self, from: try await perform(request), of: request)
     }
 
+    /// Sets a new password (`PUT /api/v1/users/{name}/password`): the logged-in user's own, with `currentPassword`
+    /// (their other sessions end; this one goes on), or, for an administrator, another user's of the namespace
+    /// (every session of theirs ends). Returns the user.
+    ///
+    /// - Parameters:
+    ///   - user: whose password; nil for the logged-in user's.
+    ///   - currentPassword: the logged-in user's current password, to change their own.
+    public func changePassword(of user: String? = nil, to password: String, currentPassword: String? = nil)
+        async throws(MusterClientError) -> User
+    {
+        guard let name = user ?? tokens?.username else { throw Self.notLoggedIn }
+        let body = PasswordChangeBody(password: password, currentPassword: currentPassword)
+        let request = try APIRequest("PUT", ["users", name, "password"], json: body)
+        return try decode(User.self, from: try await perform(request), of: request)
+    }
+
     /// Runs a session operation: its failure becomes the session's `errorStr` and `statusCode`.
     func sessionOperation(_ body: () async throws(MusterClientError) -> Void) async -> MusterSession {
         do {

@@ -216,6 +216,9 @@ struct World {
             // Its own session, so the caller's shared token stays valid for the cells that follow.
             let (user, namespace) = who == .other ? ("eve", "other") : (Self.users[who] ?? "joe", nil)
             token = try await Self.login(caller, user, namespace: namespace)
+        case "PUT /api/v1/users/{name}/password" where who == .admin:
+            // Not joe's: every session of his would end, the shared token of the cells that follow too.
+            path = "/api/v1/users/\(Self.userSecret)/password"
         case "POST /api/v1/auth/refresh":
             let fresh = try await Self.tokens(caller, "joe")
             json = #"{"refreshToken":"\#(fresh.refresh)"}"#
@@ -268,6 +271,7 @@ struct World {
         let n = counter.next()
         switch route {
         case "POST /api/v1/auth/token": return #"{"username":"joe","password":"secret-joe"}"#
+        case "PUT /api/v1/users/{name}/password": return #"{"password":"secret-joe","currentPassword":"secret-joe"}"#
         case "POST /api/v1/users": return #"{"username":"matrix\#(n)","password":"a-long-password"}"#
         case "POST /api/v1/devices": return #"{"deviceId":"matrix\#(n)","deviceName":"M","platform":"fcm"}"#
         case "POST /api/v1/notifications":

@@ -22,6 +22,12 @@ import Testing
                 firstName: "Ada", lastName: nil, phone: "112")
         ),
         ("user-bare", UserCreated(name: "bob", email: nil, timeZone: "UTC", isAdmin: false, password: nil)),
+        (
+            "password-changed",
+            PasswordChanged(
+                name: "ada",
+                password: PasswordHash(salt: [1, 2], hash: [3, 4, 5], rounds: 16384, blockSize: 8, parallelism: 1))
+        ),
         ("group", GroupDefined(name: "staff", members: ["ada", "bob"])),
         ("group-empty", GroupDefined(name: "none", members: [])),
         ("device", PushTargetRegistered(user: "ada", deviceId: "d1", deviceName: "Phone", platform: .fcm, token: "t")),
@@ -250,6 +256,7 @@ import Testing
             "03626f6200035554430000",
             #"{"hasPassword":false,"isAdmin":false,"name":"bob","timeZone":"UTC"}"#
         ),
+        "password-changed": ("03616461020102030304058080010801", #"{"name":"ada"}"#),
         "group": (
             "057374616666020361646103626f62",
             #"{"members":["ada","bob"],"name":"staff"}"#

@@ -117,6 +117,11 @@ public struct Audit: Sendable {
                         .about(user: user.name)
                 ]
             }
+            if let changed = try PasswordChanged.decode(event) {
+                guard concerns(changed.name) else { return [] }
+                let by = event.actor == changed.name ? "" : " by \(event.actor)"
+                return [entry(.passwordChanged, "password of \(changed.name) changed\(by)").about(user: changed.name)]
+            }
             if let group = try GroupDefined.decode(event) {
                 let key = "\(event.namespace)\u{0}\(group.name)"
                 let before = Set(members[key] ?? [])
@@ -306,9 +311,13 @@ public struct Audit: Sendable {
                 guard revoked.reason != .refreshRotation, concerns(revoked.user) else { return [] }
                 let session = revoked.sessionId.uuidString.lowercased()
                 let detail =
-                    revoked.reason == .logout
-                    ? "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))"
-                    : "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: a refresh token it had replaced was presented again"
+                    switch revoked.reason {
+                    case .logout: "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))"
+                    case .passwordChanged:
+                        "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: the password was changed"
+                    default:
+                        "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: a refresh token it had replaced was presented again"
+                    }
                 return [
                     entry(.loggedOut, detail).about(
                         user: revoked.user, deviceId: revoked.deviceId, sessionId: revoked.sessionId)

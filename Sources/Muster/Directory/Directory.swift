@@ -76,6 +76,53 @@ public struct Directory: Sendable {
         return user
     }
 
+    /// Sets `name`'s password anew and ends every session the user has open but `keeping` (their devices log in
+    /// again), in one append. Fails with `.notFound` for a user the namespace does not have and `.invalidArgument` (field
+    /// `password`) for a password `checkPassword` refuses. Whoever may do it is the caller's to decide: an
+    /// administrator, or the user after ``passwordMatches(_:user:namespace:)`` with the old one.
+    @discardableResult
+    public func changePassword(
+        _ name: String, to password: String, keeping: UUID? = nil, namespace: String = Names.defaultNamespace,
+        actor: String = "system", minimumPasswordLength: Int = Directory.minimumPasswordLength
+    ) async throws -> PasswordChanged {
+        try Names.validate(namespace, as: "namespace")
+        try Self.checkPassword(password, minimumLength: minimumPasswordLength)
+        // Hashing takes tens of milliseconds: done here, never on the writer thread.
+        let hash = try await PasswordHash.make(password)
+        return try await log.perform { scope in
+            guard let user = try scope.directory.user(name, namespace: namespace) else {
+                throw MusterError(.notFound, "no user named \(name) in namespace \(namespace)", field: "user")
+            }
+            let changed = PasswordChanged(name: user.name, password: hash)
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: Streams.user(user.name), events: [changed.newEvent(actor: actor)]))
+            for session in try scope.sessions.openSessions(user: user.name, namespace: namespace)
+            where session.sessionId != keeping {
+                let revoked = TokenRevoked(
+                    sessionId: session.sessionId, user: user.name, deviceId: session.deviceId,
+                    reason: .passwordChanged)
+                try scope.append(
+                    AppendRequest(
+                        namespace: namespace, stream: Sessions.stream(session.sessionId),
+                        events: [revoked.newEvent(actor: actor)]))
+            }
+            return changed
+        }
+    }
+
+    /// Whether `password` is `user`'s (false for a user without one, or none of that name); as slow as a login's
+    /// check, and off the writer.
+    public func passwordMatches(_ password: String, user: String, namespace: String = Names.defaultNamespace)
+        async throws -> Bool
+    {
+        guard let hash = try log.read({ try $0.directory.user(user, namespace: namespace) })?.password else {
+            _ = await PasswordHash.decoy.matches(password)
+            return false
+        }
+        return await hash.matches(password)
+    }
+
     /// The longest password taken, in characters: far beyond any passphrase, and a login body carrying it stays well
     /// within the server's body limit (a 5 MB password was stored and could never be sent to log in).
     public static let maximumPasswordLength = 1024

@@ -3,7 +3,8 @@ import EventLog
 /// Users, groups and push targets of every namespace, kept inline so commands check them in the
 /// same transaction as they append.
 ///
-/// Tables (keys `namespace 0 …`): `users` name → `UserCreated` body, `groups` name → `GroupDefined`
+/// Tables (keys `namespace 0 …`): `users` name → `UserCreated` body (its password as the last `PasswordChanged`
+/// set it), `groups` name → `GroupDefined`
 /// body, `pushTargets` user 0 deviceId → `PushTargetRegistered` body, `userKeys` case-folded name
 /// (`UserName.folded`) → the name of the first user that has it (version 2: older data directories
 /// may hold several names that fold alike; the first keeps the key). Version 3: `pushTargets` holds
@@ -15,7 +16,10 @@ public struct DirectoryProjection: Projection {
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["users", "groups", "pushTargets", "userKeys"] }
     public var eventTypes: Set<String>? {
-        [UserCreated.type, GroupDefined.type, PushTargetRegistered.type, PushTargetUnregistered.type]
+        [
+            UserCreated.type, PasswordChanged.type, GroupDefined.type, PushTargetRegistered.type,
+            PushTargetUnregistered.type,
+        ]
     }
 
     public init() {}
@@ -26,6 +30,17 @@ public struct DirectoryProjection: Projection {
             try state.put("users", Key.joined(ns, user.name), event.body.bytes)
             let folded = Key.joined(ns, UserName.folded(user.name))
             if try state.get("userKeys", folded) == nil { try state.put("userKeys", folded, Array(user.name.utf8)) }
+        } else if let changed = try PasswordChanged.decode(event) {
+            let key = Key.joined(ns, changed.name)
+            guard let stored = try state.get("users", key) else { return }
+            var user = try stored.withUnsafeBytes { buffer in
+                var reader = ByteReader(buffer)
+                return try UserCreated(from: &reader)
+            }
+            user.password = changed.password
+            var writer = ByteWriter(capacity: stored.count + 16)
+            user.encode(into: &writer)
+            try state.put("users", key, writer.bytes)
         } else if let group = try GroupDefined.decode(event) {
             try state.put("groups", Key.joined(ns, group.name), event.body.bytes)
         } else if let target = try PushTargetRegistered.decode(event) {

@@ -54,7 +54,7 @@ public struct SessionsProjection: Projection {
             record.isRevoked = true
             try state.put(table, tokenKey, record.encoded())
         }
-        if revoked.reason == .logout || revoked.reason == .refreshReuse {
+        if revoked.reason != .refreshRotation {
             entry.hasEnded = true
             try state.put("sessions", key, entry.encoded())
         }
@@ -77,6 +77,20 @@ extension ProjectionView<SessionsProjection> {
 
     private func token(_ table: String, _ hash: String) throws -> TokenRecord? {
         try state.get(table, Array(hash.utf8)).map(TokenRecord.init(decoding:))
+    }
+
+    /// The sessions of `user` that have not ended, each with its device: what a password change ends.
+    func openSessions(user: String, namespace: String) throws -> [(sessionId: UUID, deviceId: String?)] {
+        var open: [(sessionId: UUID, deviceId: String?)] = []
+        try state.scan("sessions") { _, value in
+            let entry = try SessionEntry(decoding: Array(value))
+            guard !entry.hasEnded, let record = try accessToken(hash: entry.accessTokenHash), !record.isRevoked,
+                record.user == user, record.namespace == namespace
+            else { return true }
+            open.append((record.sessionId, record.deviceId))
+            return true
+        }
+        return open
     }
 
     /// A session's current pair and whether it ended, or nil.

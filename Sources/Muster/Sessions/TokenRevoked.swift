@@ -17,6 +17,8 @@ public struct TokenRevoked: DomainEvent, Hashable, Codable {
         /// A refresh token that a refresh had already replaced was presented again: someone else may
         /// hold a copy, so the whole session ends (RFC 6819 §5.2.2.3).
         case refreshReuse
+        /// The user's password was changed (`PasswordChanged` in the same append): every session of theirs ends.
+        case passwordChanged
     }
 
     public var sessionId: UUID

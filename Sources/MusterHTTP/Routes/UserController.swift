@@ -12,6 +12,7 @@ struct UserController: APIController {
         routes
             .post("users", use: create)
             .get("users", for: .administrator, use: list)
+            .put("users/:name/password", for: .user, use: changePassword)
     }
 
     @Sendable func create(_ request: Request, context: API.Context) async throws -> EditedResponse<User> {
@@ -34,6 +35,40 @@ struct UserController: APIController {
             phone: user.phone, namespace: caller?.namespace ?? api.configuration.namespace,
             actor: caller?.username ?? username, minimumPasswordLength: minimumLength)
         return EditedResponse(status: .created, response: User(created))
+    }
+
+    /// A new password: one's own with the current one (the caller's other sessions end), or, for an administrator,
+    /// another user's of the namespace (every session of theirs ends).
+    @Sendable func changePassword(_ request: Request, context: API.Context, caller: API.Caller) async throws -> User {
+        let name = try context.pathParameter("name")
+        let body = try await request.decode(as: PasswordChangeBody.self, context: context)
+        let own = name == caller.username
+        guard own || caller.isAdmin else {
+            throw APIError(
+                .forbidden, "forbidden", "only an administrator may change another user's password",
+                fields: [.init(field: "name", message: "name yourself, \(caller.username), to change your own")])
+        }
+        let minimumLength = api.configuration.sessionPolicy.minimumPasswordLength
+        try Directory.checkPassword(body.password, minimumLength: minimumLength)
+        if own {
+            guard let current = body.currentPassword else {
+                throw APIError(
+                    .badRequest, "bad_request", "give your current password to change it",
+                    fields: [.init(field: "currentPassword", message: "expected your current password")])
+            }
+            guard try await api.directory.passwordMatches(current, user: name, namespace: caller.namespace) else {
+                throw APIError(
+                    .forbidden, "forbidden", "the current password is not right; nothing was changed",
+                    fields: [.init(field: "currentPassword", message: "expected your current password")])
+            }
+        }
+        let changed = try await api.directory.changePassword(
+            name, to: body.password, keeping: own ? caller.sessionId : nil, namespace: caller.namespace,
+            actor: caller.username, minimumPasswordLength: minimumLength)
+        guard let user = try api.directory.user(changed.name, namespace: caller.namespace) else {
+            throw APIError(.notFound, "not_found", "no user named \(name) in namespace \(caller.namespace)")
+        }
+        return User(user)
     }
 
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [User] {

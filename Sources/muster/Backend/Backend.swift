@@ -15,6 +15,10 @@ protocol Backend: Sendable {
 
     /// Adds a user; `password` nil makes one who cannot log in (a data directory only).
     func addUser(_ user: User, password: String?) async throws -> UserEntry
+    /// Whether setting `user`'s password takes their current one (over HTTP, one's own).
+    func needsCurrentPassword(toChange user: String) -> Bool
+    /// Sets `user`'s password anew; their sessions end (over HTTP, one's own but this one).
+    func changePassword(of user: String, to password: String, current: String?) async throws -> UserEntry
     /// The users of the namespace.
     func users() async throws -> [UserEntry]
     /// Defines (or redefines) a group.

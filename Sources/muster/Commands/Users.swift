@@ -7,8 +7,8 @@ import MusterWire
 /// `muster users`: the people of a namespace.
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add and list users (the first admin of a namespace is made here).",
-        subcommands: [Add.self, List.self])
+        abstract: "Add and list users (the first admin of a namespace is made here), and set their passwords.",
+        subcommands: [Add.self, List.self, Password.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a user; prints the user as JSON.")
@@ -34,6 +34,40 @@ struct Users: AsyncParsableCommand {
                 try await options.run(namespace: namespace, creating: true) {
                     try await $0.addUser(user, password: password)
                 })
+        }
+    }
+
+    struct Password: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a user's password anew; their sessions end. Prints the user as JSON.",
+            discussion: """
+                The new password is asked on the terminal, or read from stdin with --password-stdin. Over HTTP \
+                an administrator sets anyone's of the namespace; your own takes your current password too (on \
+                stdin, the current one first, then the new one), and your other sessions end, not this one.
+                """)
+
+        @OptionGroup var options: BackendOptions
+        @Argument(help: "User name.") var name: String
+        @Flag(help: "Read the password from stdin, one line (two when the current one is needed).")
+        var passwordStdin = false
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            let user = try await options.run(namespace: namespace) { backend in
+                let needsCurrent = backend.needsCurrentPassword(toChange: name)
+                var current: String?
+                let password: String
+                if passwordStdin {
+                    let lines = try PasswordInput.linesOfStdin(
+                        needsCurrent ? ["current password", "new password"] : ["new password"])
+                    (current, password) = (needsCurrent ? lines[0] : nil, lines[lines.count - 1])
+                } else {
+                    if needsCurrent { current = try PasswordInput.ask("Current password of \(name): ") }
+                    password = try PasswordInput.ask("New password of \(name): ")
+                }
+                return try await backend.changePassword(of: name, to: password, current: current)
+            }
+            try Output.json(user)
         }
     }
 

@@ -19,6 +19,15 @@ extension ServerSession: Backend {
         return UserEntry(created, namespace: namespace)
     }
 
+    func needsCurrentPassword(toChange user: String) -> Bool { user == username }
+
+    func changePassword(of user: String, to password: String, current: String?) async throws -> UserEntry {
+        let changed = try await call {
+            try await $0.changePassword(of: user, to: password, currentPassword: user == username ? current : nil)
+        }
+        return UserEntry(changed, namespace: namespace)
+    }
+
     /// The server does not say who has a password: `?` in the table.
     func users() async throws -> [UserEntry] {
         try await call { try await $0.users() }.map { UserEntry($0, namespace: namespace) }

@@ -17,6 +17,18 @@ enum PasswordInput {
         return line
     }
 
+    /// The first `count` lines of stdin, each a password; a usage error naming what is missing.
+    static func linesOfStdin(_ names: [String]) throws -> [String] {
+        try names.map { name in
+            let line = readLine(strippingNewline: true) ?? ""
+            guard !line.isEmpty else {
+                throw CommandFailure.invalid(
+                    "--password-stdin: stdin holds no \(name) (one line each: \(names.joined(separator: ", then ")))")
+            }
+            return line
+        }
+    }
+
     /// Asks on the terminal without echoing; a usage error when stdin is not a terminal.
     static func ask(_ prompt: String) throws -> String {
         guard isatty(STDIN_FILENO) == 1, let typed = getpass(prompt) else {
