@@ -8,12 +8,7 @@ import Testing
         let server = try await ServerProcess()
         let work = try TemporaryDirectory("documents-list")
         defer { work.remove() }
-        let ada = Terminal(work.url.appendingPathComponent("ada/session.json"))
-        let joe = Terminal(work.url.appendingPathComponent("joe/session.json"))
-        try await ada.login(server.base, "ada", password: "secret-ada")
-        let added = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "secret-joe\n")
-        #expect(added.status == 0, "\(added)")
-        try await joe.login(server.base, "joe", password: "secret-joe")
+        let (ada, joe) = try await Terminal.adaAndJoe(on: server, in: work)
 
         let photo = work.url.appendingPathComponent("photo.jpg")
         try Data(MediaSamples.file("jpeg", size: 2_000)).write(to: photo)

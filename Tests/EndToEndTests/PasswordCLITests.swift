@@ -9,12 +9,7 @@ import Testing
         let server = try await ServerProcess()
         let work = try TemporaryDirectory("password-cli")
         defer { work.remove() }
-        let ada = Terminal(work.url.appendingPathComponent("ada/session.json"))
-        let joe = Terminal(work.url.appendingPathComponent("joe/session.json"))
-        try await ada.login(server.base, "ada", password: "secret-ada")
-        let added = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "secret-joe\n")
-        #expect(added.status == 0, "\(added)")
-        try await joe.login(server.base, "joe", password: "secret-joe")
+        let (ada, joe) = try await Terminal.adaAndJoe(on: server, in: work)
 
         // An administrator resets joe's: his login ends, the new password logs in.
         let reset = try await ada.run(["users", "password", "joe", "--password-stdin"], stdin: "reset-by-ada\n")

@@ -1,3 +1,4 @@
+import EventLogTesting
 import Foundation
 import Testing
 
@@ -24,5 +25,17 @@ struct Terminal {
         let login = try await run(
             ["login", "--server", server.absoluteString, user, "--password-stdin"], stdin: password + "\n")
         try #require(login.status == 0, "\(login)")
+    }
+
+    /// ada, the server's administrator, and joe, a user she adds (password "secret-joe"), each logged in at a
+    /// terminal of their own under `work`.
+    static func adaAndJoe(on server: ServerProcess, in work: TemporaryDirectory) async throws -> (Terminal, Terminal) {
+        let ada = Terminal(work.url.appendingPathComponent("ada/session.json"))
+        let joe = Terminal(work.url.appendingPathComponent("joe/session.json"))
+        try await ada.login(server.base, "ada", password: "secret-ada")
+        let added = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "secret-joe\n")
+        try #require(added.status == 0, "\(added)")
+        try await joe.login(server.base, "joe", password: "secret-joe")
+        return (ada, joe)
     }
 }
