@@ -110,36 +110,42 @@ static const unsigned char file_34[] = {
 #embed "app/js/offline/outbox.js"
 };
 static const unsigned char file_35[] = {
-#embed "app/js/person/documents.js"
+#embed "app/js/password-form.js"
 };
 static const unsigned char file_36[] = {
-#embed "app/js/person/inbox.js"
+#embed "app/js/person/documents.js"
 };
 static const unsigned char file_37[] = {
-#embed "app/js/person/login.js"
+#embed "app/js/person/inbox.js"
 };
 static const unsigned char file_38[] = {
-#embed "app/js/person/message.js"
+#embed "app/js/person/login.js"
 };
 static const unsigned char file_39[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/person/message.js"
 };
 static const unsigned char file_40[] = {
-#embed "app/js/person/signin.js"
+#embed "app/js/person/password.js"
 };
 static const unsigned char file_41[] = {
-#embed "app/js/person/start.js"
+#embed "app/js/person/routes.js"
 };
 static const unsigned char file_42[] = {
-#embed "app/js/push.js"
+#embed "app/js/person/signin.js"
 };
 static const unsigned char file_43[] = {
-#embed "app/js/texts.js"
+#embed "app/js/person/start.js"
 };
 static const unsigned char file_44[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/push.js"
 };
 static const unsigned char file_45[] = {
+#embed "app/js/texts.js"
+};
+static const unsigned char file_46[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_47[] = {
 #embed "app/sw.js"
 };
 
@@ -179,17 +185,19 @@ static const web_app_file files[] = {
     {"js/map-tiles.js", file_32, sizeof(file_32)},
     {"js/offline/database.js", file_33, sizeof(file_33)},
     {"js/offline/outbox.js", file_34, sizeof(file_34)},
-    {"js/person/documents.js", file_35, sizeof(file_35)},
-    {"js/person/inbox.js", file_36, sizeof(file_36)},
-    {"js/person/login.js", file_37, sizeof(file_37)},
-    {"js/person/message.js", file_38, sizeof(file_38)},
-    {"js/person/routes.js", file_39, sizeof(file_39)},
-    {"js/person/signin.js", file_40, sizeof(file_40)},
-    {"js/person/start.js", file_41, sizeof(file_41)},
-    {"js/push.js", file_42, sizeof(file_42)},
-    {"js/texts.js", file_43, sizeof(file_43)},
-    {"manifest.webmanifest", file_44, sizeof(file_44)},
-    {"sw.js", file_45, sizeof(file_45)},
+    {"js/password-form.js", file_35, sizeof(file_35)},
+    {"js/person/documents.js", file_36, sizeof(file_36)},
+    {"js/person/inbox.js", file_37, sizeof(file_37)},
+    {"js/person/login.js", file_38, sizeof(file_38)},
+    {"js/person/message.js", file_39, sizeof(file_39)},
+    {"js/person/password.js", file_40, sizeof(file_40)},
+    {"js/person/routes.js", file_41, sizeof(file_41)},
+    {"js/person/signin.js", file_42, sizeof(file_42)},
+    {"js/person/start.js", file_43, sizeof(file_43)},
+    {"js/push.js", file_44, sizeof(file_44)},
+    {"js/texts.js", file_45, sizeof(file_45)},
+    {"manifest.webmanifest", file_46, sizeof(file_46)},
+    {"sw.js", file_47, sizeof(file_47)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {

@@ -235,6 +235,42 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func anAdministratorSetsAPasswordAnewAndTheirOwnWithTheCurrentOne() async throws {
+            try await WebAppStage.withConsole("console-password") { stage in
+                let driver = stage.driver
+                let joe = try await stage.server.login("joe", password: "secret-joe")
+                try await stage.logIn("ada", password: "secret-ada")
+                try await stage.show("#/console/people", waitingFor: "button[data-password-of='joe']")
+
+                // joe's, without anything of ada's: his session ends, the new password logs in.
+                try await driver.click(try await driver.find("button[data-password-of='joe']"))
+                try await stage.wait(forElement: "#password #new-password")
+                #expect(try await Self.count("#password #current-password", driver) == 0)
+                try await driver.type("set-by-the-console", into: try await driver.find("#new-password"))
+                try await driver.click(try await driver.find("#password button[type='submit']"))
+                try await stage.wait(for: "The password of joe is set.", in: "#password .changed")
+                #expect(try await stage.server.send("GET", "api/v1/auth/verify", token: joe).status == 401)
+                _ = try await stage.server.login("joe", password: "set-by-the-console")
+
+                // Her own takes the current one; a wrong one is refused and said so, and she stays logged in.
+                try await driver.click(try await driver.find("button[data-password-of='ada']"))
+                try await stage.wait(forElement: "#password #current-password")
+                try await driver.type("not-hers", into: try await driver.find("#current-password"))
+                try await driver.type("adas-new-password", into: try await driver.find("#new-password"))
+                try await driver.click(try await driver.find("#password button[type='submit']"))
+                try await stage.wait(for: "current password is not right", in: "#password")
+                try await driver.clear(try await driver.find("#current-password"))
+                try await driver.type("secret-ada", into: try await driver.find("#current-password"))
+                try await driver.clear(try await driver.find("#new-password"))
+                try await driver.type("adas-new-password", into: try await driver.find("#new-password"))
+                try await driver.click(try await driver.find("#password button[type='submit']"))
+                try await stage.wait(for: "The password of ada is set.", in: "#password .changed")
+                try await stage.browser.screenshot("console-password")
+                try await stage.show("#/console/settings", waitingFor: "#setting-dailyNotificationLimit")
+                _ = try await stage.server.login("ada", password: "adas-new-password")
+            }
+        }
+
         @Test func peopleTheirDevicesTheAuditSettingsPushAndGeotriggers() async throws {
             try await WebAppStage.withConsole("console-pages") { stage in
                 let driver = stage.driver

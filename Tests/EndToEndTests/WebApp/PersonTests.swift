@@ -104,6 +104,29 @@ extension WebAppBrowserTests {
 
         /// An answer kept offline that the server refuses when it arrives (here: answered meanwhile from another
         /// device) is not dropped unseen: the person is told which one and why, across a reload, until they dismiss it.
+        @Test func joeChangesHisOwnPasswordFromTheAccountMenuAndStaysLoggedIn() async throws {
+            try await withJoe("person-password") { stage in
+                let driver = stage.driver
+                let other = try await stage.server.login("joe", password: "secret-joe")
+                try await driver.click(try await driver.find("header .who summary"))
+                try await driver.click(try await driver.find("#change-password"))
+                try await driver.type("secret-joe", into: try await driver.find("#current-password"))
+                try await driver.type("joes-new-password", into: try await driver.find("#new-password"))
+                try await driver.click(try await driver.find("main form button[type='submit']"))
+                try await driver.wait(
+                    for: "the password to be set",
+                    until:
+                        "return document.querySelector('main .changed')?.textContent === 'The password of joe is set.'"
+                )
+                try await stage.browser.screenshot("person-password")
+                // His other session ended; this one goes on, and the new password logs in.
+                #expect(try await stage.server.send("GET", "api/v1/auth/verify", token: other).status == 401)
+                try await driver.run("location.hash = '#/inbox'")
+                _ = try await driver.find("ul.inbox")
+                _ = try await stage.server.login("joe", password: "joes-new-password")
+            }
+        }
+
         @Test func aKeptAnswerTheServerRefusesIsShownUntilDismissed() async throws {
             try await withJoe("person-refused") { stage in
                 let driver = stage.driver

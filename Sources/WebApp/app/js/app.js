@@ -117,7 +117,13 @@ function accountMenu() {
     h("summary", { "aria-label": t("account", { name: me.username }) },
       h("span.initial", { "aria-hidden": "true" }, me.username.slice(0, 1).toUpperCase()),
       h("span.name", {}, me.username)),
-    h("div.menu", {}, h("button#log-out.secondary", { type: "button", onclick: leaveApp }, t("logOut"))),
+    h(
+      "div.menu",
+      {},
+      // Signed in at an issuer, the password is the issuer's to change.
+      config.singleSignOn ? null : h("a#change-password", { href: "#/account/password" }, t("changePassword")),
+      h("button#log-out.secondary", { type: "button", onclick: leaveApp }, t("logOut")),
+    ),
   );
 }
 

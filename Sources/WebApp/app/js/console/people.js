@@ -1,7 +1,8 @@
 // Users, their devices, and groups: who the console can send to.
 
-import { api } from "../api.js";
+import { api, whoAmI } from "../api.js";
 import { h, replace } from "../dom.js";
+import { passwordForm } from "../password-form.js";
 import { t } from "../texts.js";
 import { consolePage, errorBox, labelled, row, table } from "./common.js";
 
@@ -31,6 +32,13 @@ export async function peopleView(main) {
     } catch (error) {
       replace(devices, errorBox(error));
     }
+  }
+
+  const password = h("section#password.password", { "aria-live": "polite" });
+
+  /// A form to set `user`'s password anew; one's own takes the current one too.
+  async function showPassword(user) {
+    replace(password, passwordForm(user, { own: (await whoAmI())?.username === user }));
   }
 
   const groupName = h("input#group-name", { type: "text", required: true, autocomplete: "off" });
@@ -75,6 +83,8 @@ export async function peopleView(main) {
               {},
               h("button.secondary", { type: "button", dataset: { devicesOf: u.username }, onclick: () => showDevices(u.username) }, t("consoleDevices")),
               " ",
+              h("button.secondary", { type: "button", dataset: { passwordOf: u.username }, onclick: () => showPassword(u.username) }, t("consoleSetPassword")),
+              " ",
               h("a", { href: `#/console/audit?user=${encodeURIComponent(u.username)}` }, t("consoleAudit")),
             ),
           ],
@@ -84,6 +94,7 @@ export async function peopleView(main) {
       "users",
     ),
     devices,
+    password,
     table(
       t("consoleGroups", { count: groups.length }),
       [t("consoleGroupName"), t("consoleMembers")],

@@ -5,6 +5,7 @@ import { inboxView } from "./inbox.js";
 import { messageView } from "./message.js";
 import { startFormView, startView } from "./start.js";
 import { documentsView } from "./documents.js";
+import { passwordView } from "./password.js";
 
 export const personTabs = [
   { hash: "#/inbox", label: "inbox" },
@@ -18,4 +19,5 @@ export const personRoutes = [
   { pattern: /^#\/start$/, render: startView },
   { pattern: /^#\/start\/([^/]+)$/, render: startFormView },
   { pattern: /^#\/documents$/, render: documentsView },
+  { pattern: /^#\/account\/password$/, render: passwordView },
 ];
