@@ -41,11 +41,16 @@ import Testing
         let refused = try await joe.run(["documents", "list", "--user", "ada"])
         #expect(refused.status != 0 && refused.stderr.contains("administrator"), "\(refused)")
 
-        // On the data directory: everyone's, newest first, or one user's; a user it does not have is refused.
+        // On the data directory: everyone's, newest first — the operator's uploads (as cli) too —, or one user's; a
+        // name that is neither a user nor an uploader is refused.
+        let byTheOperator = try await MusterProcess.run(["documents", "put", photo.path] + server.data)
+        names.append(try #require(try byTheOperator.json()["name"] as? String))
         let everyone = try await MusterProcess.run(["documents", "list", "--json"] + server.data)
         let all = try #require(try JSONSerialization.jsonObject(with: Data(everyone.stdout.utf8)) as? [[String: Any]])
         #expect(all.compactMap { $0["name"] as? String } == names.reversed())
-        #expect(all.compactMap { $0["user"] as? String } == ["joe", "ada", "joe"])
+        #expect(all.compactMap { $0["user"] as? String } == ["cli", "joe", "ada", "joe"])
+        let cli = try await MusterProcess.run(["documents", "list", "--user", "cli"] + server.data)
+        #expect(cli.status == 0 && cli.lines.count == 2, "\(cli)")
         let nobody = try await MusterProcess.run(["documents", "list", "--user", "zed"] + server.data)
         #expect(nobody.status == 2 && nobody.stderr.contains("no user named zed"), "\(nobody)")
         #expect(await server.stop() == 0)

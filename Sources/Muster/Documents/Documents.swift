@@ -143,8 +143,8 @@ public struct Documents: Sendable {
         public var uploadedAt: Date
     }
 
-    /// The documents `user` uploaded, newest first.
-    public func uploads(of user: String, namespace: String = Names.defaultNamespace) throws -> [Listed] {
+    /// The documents `user` uploaded (nil: everyone's), newest first.
+    public func uploads(of user: String?, namespace: String = Names.defaultNamespace) throws -> [Listed] {
         try log.read { try $0.documents.uploads(user: user, namespace: namespace) }
             .map { Listed(document: $0.document, uploadedAt: Date(timeIntervalSince1970: Double($0.uploadedAt) / 1e6)) }
             .sorted { ($0.uploadedAt, $1.document.name) > ($1.uploadedAt, $0.document.name) }

@@ -135,10 +135,11 @@ extension ProjectionView<DocumentsProjection> {
         try event("documents", Key.joined(namespace, name))
     }
 
-    /// The documents `user` uploaded, by name, each with when it was uploaded (microseconds since 1970).
-    func uploads(user: String, namespace: String) throws -> [(document: DocumentUploaded, uploadedAt: Int64)] {
+    /// The documents `user` uploaded (nil: anyone, whether a user of the namespace or not, as `cli`), by uploader
+    /// and name, each with when it was uploaded (microseconds since 1970).
+    func uploads(user: String?, namespace: String) throws -> [(document: DocumentUploaded, uploadedAt: Int64)] {
         var names: [(String, Int64)] = []
-        let prefix = Key.joined(namespace, user)
+        let prefix = user.map { Key.joined(namespace, $0) } ?? Key.joined(namespace)
         try state.scan("uploads", prefix: prefix) { key, value in
             let name = Key.components(key).last ?? ""
             let at = value.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

@@ -165,15 +165,10 @@ struct LocalBackend: Backend {
     }
 
     func documents(user: String?) async throws -> [UploadedDocument] {
-        let documents = Muster.Documents(log: log)
-        if let user {
-            try requireUser(user)
-            return try documents.uploads(of: user, namespace: namespace).map(UploadedDocument.init)
-        }
-        return try Directory(log: log).users(namespace: namespace)
-            .flatMap { try documents.uploads(of: $0.name, namespace: namespace) }
-            .sorted { ($0.uploadedAt, $1.document.name) > ($1.uploadedAt, $0.document.name) }
-            .map(UploadedDocument.init)
+        let listed = try Muster.Documents(log: log).uploads(of: user, namespace: namespace)
+        // An uploader need not be a user (`documents put` uploads as `cli`); a name that is neither is a typo.
+        if let user, listed.isEmpty { try requireUser(user) }
+        return listed.map(UploadedDocument.init)
     }
 
     func writeDocument(name: String, to output: String?) async throws {
