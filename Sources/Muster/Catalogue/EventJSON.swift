@@ -11,15 +11,14 @@ public enum EventJSON {
 
     /// The event as an ``EventLine``: its line, and the members a table of events shows.
     public static func eventLine(_ event: RecordedEvent) -> EventLine {
-        let (line, body) = render(event)
+        let (line, recordedAt, body) = render(event)
         return EventLine(
-            json: line, position: event.position, recordedAt: timestamp(event.recordedAt), namespace: event.namespace,
-            stream: event.stream, version: event.version, type: event.type,
-            body: String(decoding: line[body], as: UTF8.self))
+            json: line, position: event.position, namespace: event.namespace, stream: event.stream,
+            version: event.version, type: event.type, recordedAt: recordedAt, body: body)
     }
 
-    /// The line, and where its body stands in it.
-    private static func render(_ event: RecordedEvent) -> (line: [UInt8], body: Range<Int>) {
+    /// The line, and where the text of its `recordedAt` (inside the quotes) and its body stand in it.
+    private static func render(_ event: RecordedEvent) -> (line: [UInt8], recordedAt: Range<Int>, body: Range<Int>) {
         var out: [UInt8] = []
         out.reserveCapacity(256 + event.body.bytes.count)
         func key(_ name: String) {
@@ -40,7 +39,9 @@ public enum EventJSON {
         key("schemaVersion")
         out += Array(String(event.schemaVersion).utf8)
         key("recordedAt")
+        let time = out.count + 1
         appendString(timestamp(event.recordedAt), to: &out)
+        let recordedAt = time..<(out.count - 1)
         key("namespace")
         appendString(event.namespace, to: &out)
         key("actor")
@@ -54,7 +55,7 @@ public enum EventJSON {
         appendBody(event, to: &out)
         let bodyEnd = out.count
         out.append(UInt8(ascii: "}"))
-        return (out, body..<bodyEnd)
+        return (out, recordedAt, body..<bodyEnd)
     }
 
     /// `recordedAt` (microseconds since 1970) as ISO 8601 in UTC with microseconds.
