@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    @Test func guessesAtTheCurrentPasswordWaitAsGuessesAtTheLoginDo() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let joe = try await client.login("joe")
+            let guess = #"{"password":"a new password","currentPassword":"a guess"}"#
+            for _ in 0..<5 {
+                let wrong = try await client.send(.put, "/api/v1/users/joe/password", token: joe, json: guess)
+                #expect(wrong.status == .forbidden, "\(wrong.text)")
+            }
+            let right = #"{"password":"a new password","currentPassword":"secret-joe"}"#
+            let throttled = try await client.send(.put, "/api/v1/users/joe/password", token: joe, json: right)
+            #expect(throttled.status == .tooManyRequests, "\(throttled.text)")
+            #expect(throttled.headers[.retryAfter] != nil)
+            api.t.clock.advance(seconds: 60)
+            let later = try await client.send(.put, "/api/v1/users/joe/password", token: joe, json: right)
+            #expect(later.status == .ok, "\(later.text)")
+        }
+    }
+
     @Test func anAdministratorChangesAnotherUsersAndEverySessionOfTheirsEnds() async throws {
         let api = try await APITester.make()
         defer { api.remove() }

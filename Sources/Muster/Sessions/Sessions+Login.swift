@@ -80,6 +80,27 @@ extension Sessions {
             preferredUsername: user.name)
     }
 
+    /// Whether `password` is `user`'s current one, checked as a login checks it — throttled per name and address
+    /// alike, so guesses made with a stolen token wait as guesses at the login do (`.throttled`) — before a
+    /// change of one's own password.
+    /// - Parameter clientAddress: where the attempt comes from (an IP address); nil counts as one unknown address.
+    public func confirmPassword(_ password: String, user: String, namespace: String, clientAddress: String?)
+        async throws -> Bool
+    {
+        let address = clientAddress ?? "unknown"
+        let folded = UserName.folded(user)
+        if let wait = throttle.begin(
+            namespace: namespace, user: folded, address: address, now: log.configuration.clock())
+        {
+            throw AuthenticationError.throttled(retryAfter: wait)
+        }
+        guard try await Directory(log: log).passwordMatches(password, user: user, namespace: namespace) else {
+            return false
+        }
+        throttle.succeeded(namespace: namespace, user: folded, address: address)
+        return true
+    }
+
     /// Failed logins of a user go to `logins/<name>`, or to `logins` when that would be too long a
     /// stream name (names near the 200-byte limit).
     static func loginsStream(_ user: String) -> String {

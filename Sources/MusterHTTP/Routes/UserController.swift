@@ -56,7 +56,11 @@ struct UserController: APIController {
                     .badRequest, "bad_request", "give your current password to change it",
                     fields: [.init(field: "currentPassword", message: "expected your current password")])
             }
-            guard try await api.directory.passwordMatches(current, user: name, namespace: caller.namespace) else {
+            let address = api.configuration.clientAddress(request, context)
+            guard
+                try await api.sessions.confirmPassword(
+                    current, user: name, namespace: caller.namespace, clientAddress: address)
+            else {
                 throw APIError(
                     .forbidden, "forbidden", "the current password is not right; nothing was changed",
                     fields: [.init(field: "currentPassword", message: "expected your current password")])
