@@ -1,8 +1,10 @@
-/// The folder a captured document is stored under: `rcs/audio/`, `rcs/image/` or `rcs/video/`.
-public enum MediaKind: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Audio clips, JPEG images (camera and markupImage) and video clips.
-    case audio, image, video
+import MusterWire
 
+/// The folder a captured document is stored under: `rcs/audio/`, `rcs/image/` or `rcs/video/` — the wire's kind of
+/// document, one type on every edge.
+public typealias MediaKind = Document.Kind
+
+extension Document.Kind {
     /// The document-name prefix, e.g. `rcs/audio/`.
     public var prefix: String { "rcs/\(rawValue)/" }
 

@@ -1,4 +1,3 @@
-import Forms
 import MusterWire
 
 extension UploadedDocument {
@@ -6,15 +5,7 @@ extension UploadedDocument {
     public init(_ listed: Documents.Listed) {
         let document = listed.document
         self.init(
-            name: document.name, kind: Self.kind(document.kind), size: document.size,
-            contentType: document.contentType, uploadedAt: listed.uploadedAt, user: document.uploader)
-    }
-
-    private static func kind(_ kind: MediaKind) -> Document.Kind {
-        switch kind {
-        case .audio: .audio
-        case .image: .image
-        case .video: .video
-        }
+            name: document.name, kind: document.kind, size: document.size, contentType: document.contentType,
+            uploadedAt: listed.uploadedAt, user: document.uploader)
     }
 }

@@ -148,12 +148,9 @@ extension ServerSession: Backend {
         }
         // The same checks as the upload of a file to a data directory; the server makes them again.
         let upload = try Muster.Documents.describe(file: file, kind: kind, contentType: contentType)
-        guard let documentKind = Document.Kind(rawValue: upload.kind.rawValue) else {
-            throw CommandFailure.invalid("--kind must be audio, image or video")
-        }
         let name = try await call {
             try await $0.uploadDocument(
-                content, contentType: upload.contentType, kind: documentKind, fileExtension: upload.fileExtension)
+                content, contentType: upload.contentType, kind: upload.kind, fileExtension: upload.fileExtension)
         }
         return DocumentStored(name: name, size: UInt64(content.count), blob: nil)
     }
