@@ -1,31 +1,14 @@
 import EventLog
 import Foundation
+import MusterWire
 
 /// One message on its way to one device: the outbox's row, from the send until a provider took it, it failed
 /// for good, or its time to live ran out.
 public struct Delivery: Sendable, Hashable, Codable {
-    /// Where the delivery stands.
-    public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
-        /// Waiting for its next attempt (the first, or a retry).
-        case pending
-        /// A provider took it.
-        case delivered
-        /// Refused for good (an unregistered device, a push the provider will not take, no source left).
-        case failed
-        /// Its time to live ran out first.
-        case expired
-    }
-
-    /// What the push is for.
-    public enum Kind: String, Sendable, Hashable, Codable {
-        /// A sent message: a visible alert, and the message or its id.
-        case message
-        /// A location request: a silent push that wakes the app to publish where it is.
-        case locationRequest
-        /// An area notification handed to the device's app (`AreaNotificationHanded`): a visible alert for a user
-        /// notification, a silent push for a server notification; `messageId` is the notice's id.
-        case areaNotice
-    }
+    /// Where the delivery stands: the wire's status (`pending`, `delivered`, `failed`, `expired`).
+    public typealias Status = DeliveryRecord.Status
+    /// What the push is for: the wire's kind (`message`, `locationRequest`, `areaNotice`).
+    public typealias Kind = DeliveryRecord.Kind
 
     /// How long a delivery is tried before it expires: 24 hours.
     public static let timeToLive: Int64 = 24 * 3600 * 1_000_000

@@ -1,4 +1,5 @@
 import EventLog
+import MusterWire
 
 /// A push source (the seed's PUSH_NOTIF source) was configured in a namespace: how pushes reach one platform's
 /// devices. Configuring a name again replaces it.
@@ -10,19 +11,8 @@ public struct PushSourceConfigured: DomainEvent, Hashable, Codable {
     public static let type = "PushSourceConfigured"
     public static let schemaVersion: UInt16 = 1
 
-    /// The provider a source speaks to.
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        case apns, fcm, webpush
-
-        /// The platform of the devices it reaches.
-        public var platform: PushTargetRegistered.Platform {
-            switch self {
-            case .apns: .apns
-            case .fcm: .fcm
-            case .webpush: .web
-            }
-        }
-    }
+    /// The provider a source speaks to: the wire's kind (`apns`, `fcm`, `webpush`).
+    public typealias Kind = PushSource.Kind
 
     /// One public setting, e.g. `keyId`, `teamId`, `topic`, `sandbox`, `projectId`, `clientEmail`, `subject`,
     /// `publicKey`, `authentication`.
@@ -54,4 +44,15 @@ public struct PushSourceRemoved: DomainEvent, Hashable, Codable {
     public static let schemaVersion: UInt16 = 1
 
     public var name: String
+}
+
+extension PushSource.Kind {
+    /// The platform of the devices it reaches.
+    public var platform: PushTarget.Platform {
+        switch self {
+        case .apns: .apns
+        case .fcm: .fcm
+        case .webpush: .web
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import EventLog
+import MusterWire
 
 /// Where a user's device takes pushes: registering the same device again updates it.
 ///
@@ -7,10 +8,8 @@ public struct PushTargetRegistered: DomainEvent, Hashable, Codable {
     public static let type = "PushTargetRegistered"
     public static let schemaVersion: UInt16 = 2
 
-    /// How pushes reach the device.
-    public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
-        case web, apns, fcm, mqtt
-    }
+    /// How pushes reach the device: the wire's platform (`web`, `apns`, `fcm`, `mqtt`).
+    public typealias Platform = PushTarget.Platform
 
     public var user: String
     public var deviceId: String

@@ -50,13 +50,3 @@ struct DeviceController: APIController {
         return .noContent
     }
 }
-
-extension PushTarget {
-    /// A registered device as the API shows it.
-    init(_ target: PushTargetRegistered) {
-        self.init(
-            user: target.user, deviceId: target.deviceId, deviceName: target.deviceName,
-            platform: Platform(rawValue: target.platform.rawValue) ?? .web, token: target.token,
-            publishTopic: target.publishTopic)
-    }
-}

@@ -5,17 +5,26 @@ import Foundation
 public struct DeliveryRecord: Sendable, Hashable, Codable {
     /// What the push is for.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        /// A sent message.
+        /// A sent message: a visible alert, and the message or its id.
         case message
-        /// A silent push asking for the device's location; `messageId` is the request's id.
+        /// A location request: a silent push that wakes the app to publish where it is; `messageId` is the
+        /// request's id.
         case locationRequest
-        /// An area notification handed to the device's app; `messageId` is the notice's id.
+        /// An area notification handed to the device's app: a visible alert for a user notification, a silent push
+        /// for a server notification; `messageId` is the notice's id.
         case areaNotice
     }
 
     /// Where a delivery stands.
     public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
-        case pending, delivered, failed, expired
+        /// Waiting for its next attempt (the first, or a retry).
+        case pending
+        /// A provider took it.
+        case delivered
+        /// Refused for good (an unregistered device, a push the provider will not take, no source left).
+        case failed
+        /// Its time to live ran out first.
+        case expired
     }
 
     public var kind: Kind

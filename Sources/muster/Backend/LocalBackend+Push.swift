@@ -37,7 +37,7 @@ extension LocalBackend {
         if let user { try requireUser(user) }
         return try Deliveries(log: log).list(
             namespace: namespace, messageId: messageId, user: user,
-            status: status.flatMap { Delivery.Status(rawValue: $0.rawValue) }
+            status: status
         ).map(DeliveryRecord.init)
     }
 

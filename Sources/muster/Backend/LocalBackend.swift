@@ -64,7 +64,6 @@ struct LocalBackend: Backend {
         user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?,
         publishTopic: String?
     ) async throws -> PushTarget {
-        let platform = PushTargetRegistered.Platform(rawValue: platform.rawValue) ?? .web
         try PushTargetCheck.check(platform: platform, token: token)
         let target = PushTargetRegistered(
             user: try named(user, "name the device's user: --user USER"), deviceId: deviceId, deviceName: deviceName,
@@ -245,15 +244,5 @@ struct LocalBackend: Backend {
             RuleEngine.TransitionReport(
                 user: device.user, deviceId: device.deviceId, area: area, kind: kind, trigger: trigger, at: device.time,
                 latitude: latitude, longitude: longitude, namespace: namespace))
-    }
-}
-
-extension PushTarget {
-    /// A registered device as the wire shows it.
-    init(_ device: PushTargetRegistered) {
-        self.init(
-            user: device.user, deviceId: device.deviceId, deviceName: device.deviceName,
-            platform: Platform(rawValue: device.platform.rawValue) ?? .web, token: device.token,
-            publishTopic: device.publishTopic)
     }
 }
