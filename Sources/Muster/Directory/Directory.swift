@@ -79,18 +79,19 @@ public struct Directory: Sendable {
     /// Sets `name`'s password anew and ends every session the user has open but `keeping` (their devices log in
     /// again), in one append. Fails with `.notFound` for a user the namespace does not have and `.invalidArgument` (field
     /// `password`) for a password `checkPassword` refuses. Whoever may do it is the caller's to decide: an
-    /// administrator, or the user after ``passwordMatches(_:user:namespace:)`` with the old one.
+    /// administrator, or the user after ``passwordMatches(_:user:namespace:)`` with the old one. Returns the user
+    /// as stored now.
     @discardableResult
     public func changePassword(
         _ name: String, to password: String, keeping: UUID? = nil, namespace: String = Names.defaultNamespace,
         actor: String = "system", minimumPasswordLength: Int = Directory.minimumPasswordLength
-    ) async throws -> PasswordChanged {
+    ) async throws -> UserCreated {
         try Names.validate(namespace, as: "namespace")
         try Self.checkPassword(password, minimumLength: minimumPasswordLength)
         // Hashing takes tens of milliseconds: done here, never on the writer thread.
         let hash = try await PasswordHash.make(password)
         return try await log.perform { scope in
-            guard let user = try scope.directory.user(name, namespace: namespace) else {
+            guard var user = try scope.directory.user(name, namespace: namespace) else {
                 throw MusterError(.notFound, "no user named \(name) in namespace \(namespace)", field: "user")
             }
             let changed = PasswordChanged(name: user.name, password: hash)
@@ -107,7 +108,8 @@ public struct Directory: Sendable {
                         namespace: namespace, stream: Sessions.stream(session.sessionId),
                         events: [revoked.newEvent(actor: actor)]))
             }
-            return changed
+            user.password = hash
+            return user
         }
     }
 

@@ -66,13 +66,10 @@ struct UserController: APIController {
                     fields: [.init(field: "currentPassword", message: "expected your current password")])
             }
         }
-        let changed = try await api.directory.changePassword(
-            name, to: body.password, keeping: own ? caller.sessionId : nil, namespace: caller.namespace,
-            actor: caller.username, minimumPasswordLength: minimumLength)
-        guard let user = try api.directory.user(changed.name, namespace: caller.namespace) else {
-            throw APIError(.notFound, "not_found", "no user named \(name) in namespace \(caller.namespace)")
-        }
-        return User(user)
+        return User(
+            try await api.directory.changePassword(
+                name, to: body.password, keeping: own ? caller.sessionId : nil, namespace: caller.namespace,
+                actor: caller.username, minimumPasswordLength: minimumLength))
     }
 
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [User] {

@@ -36,12 +36,9 @@ struct LocalBackend: Backend {
     func needsCurrentPassword(toChange user: String) -> Bool { false }
 
     func changePassword(of user: String, to password: String, current: String?) async throws -> UserEntry {
-        let directory = Directory(log: log)
-        let changed = try await directory.changePassword(user, to: password, namespace: namespace, actor: "cli")
-        guard let stored = try directory.user(changed.name, namespace: namespace) else {
-            throw CommandFailure.invalid("no user named \(user) in namespace \(namespace); see muster users list")
-        }
-        return UserEntry(User(stored), namespace: namespace)
+        let changed = try await Directory(log: log).changePassword(
+            user, to: password, namespace: namespace, actor: "cli")
+        return UserEntry(User(changed), namespace: namespace)
     }
 
     func users() async throws -> [UserEntry] {
