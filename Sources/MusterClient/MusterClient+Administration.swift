@@ -8,6 +8,13 @@ extension MusterClient {
         return try decode([User].self, from: try await perform(request), of: request)
     }
 
+    /// Admin: removes a user of the namespace (`DELETE /api/v1/users/{name}`): their sessions end, their devices are
+    /// unregistered, they leave their groups. Throws `not_found` for no such user, `conflict` for oneself.
+    public func removeUser(_ name: String) async throws(MusterClientError) -> UserRemoval {
+        let request = APIRequest("DELETE", ["users", name])
+        return try decode(UserRemoval.self, from: try await perform(request), of: request)
+    }
+
     /// Admin: defines a group, replacing the members of one of the same name (`PUT /api/v1/groups/{name}`);
     /// returns it as stored. Throws `bad_request` naming a member who is not a user.
     ///

@@ -219,6 +219,14 @@ struct World {
         case "PUT /api/v1/users/{name}/password" where who == .admin:
             // Not joe's: every session of his would end, the shared token of the cells that follow too.
             path = "/api/v1/users/\(Self.userSecret)/password"
+        case "DELETE /api/v1/users/{name}" where who == .admin || who == .other:
+            // A user made for it in the caller's namespace: removing joe would end the shared token of the cells
+            // that follow.
+            let leaver = "leaver-\(who)"
+            let made = try await caller.send(
+                .post, "/api/v1/users", token: token, json: #"{"username":"\#(leaver)","password":"a-long-password"}"#)
+            #expect(made.status == .created, "set-up: \(leaver): \(made.text)")
+            path = "/api/v1/users/\(leaver)"
         case "POST /api/v1/auth/refresh":
             let fresh = try await Self.tokens(caller, "joe")
             json = #"{"refreshToken":"\#(fresh.refresh)"}"#

@@ -28,6 +28,7 @@ import Testing
                 name: "ada",
                 password: PasswordHash(salt: [1, 2], hash: [3, 4, 5], rounds: 16384, blockSize: 8, parallelism: 1))
         ),
+        ("user-removed", UserRemoved(name: "ada")),
         ("group", GroupDefined(name: "staff", members: ["ada", "bob"])),
         ("group-empty", GroupDefined(name: "none", members: [])),
         ("device", PushTargetRegistered(user: "ada", deviceId: "d1", deviceName: "Phone", platform: .fcm, token: "t")),
@@ -176,6 +177,7 @@ import Testing
         ),
         ("revoked", TokenRevoked(sessionId: session, user: "ada", deviceId: "d1", reason: .refreshReuse)),
         ("revoked-no-device", TokenRevoked(sessionId: session, user: "ada", deviceId: nil, reason: .logout)),
+        ("revoked-user-removed", TokenRevoked(sessionId: session, user: "ada", deviceId: nil, reason: .userRemoved)),
         ("login-failed", LoginFailed(user: "ada", deviceId: "d1", reason: .wrongPassword, clientAddress: "127.0.0.1")),
         ("login-failed-bare", LoginFailed(user: "ada", deviceId: nil, reason: .noPassword)),
         ("area-removed", AreaRemoved(Area.Identity(kind: .geofence, id: "shop"))),
@@ -257,6 +259,7 @@ import Testing
             #"{"hasPassword":false,"isAdmin":false,"name":"bob","timeZone":"UTC"}"#
         ),
         "password-changed": ("03616461020102030304058080010801", #"{"name":"ada"}"#),
+        "user-removed": ("03616461", #"{"name":"ada"}"#),
         "group": (
             "057374616666020361646103626f62",
             #"{"members":["ada","bob"],"name":"staff"}"#
@@ -423,6 +426,10 @@ import Testing
         "revoked-no-device": (
             "0e984725c51c4bf49960e1c80e27aba00361646100066c6f676f7574",
             #"{"reason":"logout","sessionId":"0E984725-C51C-4BF4-9960-E1C80E27ABA0","user":"ada"}"#
+        ),
+        "revoked-user-removed": (
+            "0e984725c51c4bf49960e1c80e27aba003616461000b7573657252656d6f766564",
+            #"{"reason":"userRemoved","sessionId":"0E984725-C51C-4BF4-9960-E1C80E27ABA0","user":"ada"}"#
         ),
         "login-failed": (
             "036164610264310d77726f6e6750617373776f7264093132372e302e302e31",

@@ -122,6 +122,10 @@ public struct Audit: Sendable {
                 let by = event.actor == changed.name ? "" : " by \(event.actor)"
                 return [entry(.passwordChanged, "password of \(changed.name) changed\(by)").about(user: changed.name)]
             }
+            if let removed = try UserRemoved.decode(event) {
+                guard concerns(removed.name) else { return [] }
+                return [entry(.userRemoved, "user \(removed.name) removed by \(event.actor)").about(user: removed.name)]
+            }
             if let group = try GroupDefined.decode(event) {
                 let key = "\(event.namespace)\u{0}\(group.name)"
                 let before = Set(members[key] ?? [])
@@ -315,6 +319,8 @@ public struct Audit: Sendable {
                     case .logout: "\(revoked.user) logged out\(from(revoked.deviceId)) (session \(session))"
                     case .passwordChanged:
                         "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: the password was changed"
+                    case .userRemoved:
+                        "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: the user was removed"
                     default:
                         "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: a refresh token it had replaced was presented again"
                     }

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import MusterWire
 
 /// The people of a namespace: users, groups and the devices they receive pushes on.
 ///
@@ -68,10 +69,12 @@ public struct Directory: Sendable {
                 throw MusterError(
                     .conflict, "user \(String(reflecting: name)) already exists in namespace \(namespace)\(same)")
             }
+            // A removed user's stream goes on: a new user of the name starts after its `UserRemoved`.
+            let version = try scope.streamVersion(namespace: namespace, stream: Streams.user(name))
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: Streams.user(name), expectedVersion: .noStream,
-                    events: [user.newEvent(actor: actor)]))
+                    namespace: namespace, stream: Streams.user(name),
+                    expectedVersion: version == 0 ? .noStream : .exact(version), events: [user.newEvent(actor: actor)]))
         }
         return user
     }
@@ -110,6 +113,51 @@ public struct Directory: Sendable {
             }
             user.password = hash
             return user
+        }
+    }
+
+    /// Removes `name` from the namespace, in one append: `UserRemoved`, then the end of every session of theirs, the
+    /// unregistering of each of their devices and each group they were in defined again without them (a group left
+    /// empty stays, empty). Fails with `.notFound` for a user the namespace does not have. Who may do it is the
+    /// caller's to decide. Returns what was removed with the user.
+    @discardableResult
+    public func removeUser(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
+        async throws -> UserRemoval
+    {
+        try Names.validate(namespace, as: "namespace")
+        return try await log.perform { scope in
+            let directory = try scope.directory
+            guard let user = try directory.user(name, namespace: namespace) else {
+                throw MusterError(.notFound, "no user named \(name) in namespace \(namespace)", field: "user")
+            }
+            func append(_ stream: String, _ event: some DomainEvent) throws {
+                try scope.append(
+                    AppendRequest(namespace: namespace, stream: stream, events: [event.newEvent(actor: actor)]))
+            }
+            try append(Streams.user(user.name), UserRemoved(name: user.name))
+            let sessions = try scope.sessions.openSessions(user: user.name, namespace: namespace)
+            for session in sessions {
+                try append(
+                    Sessions.stream(session.sessionId),
+                    TokenRevoked(
+                        sessionId: session.sessionId, user: user.name, deviceId: session.deviceId,
+                        reason: .userRemoved))
+            }
+            let devices = try directory.devices(user: user.name, namespace: namespace)
+            for device in devices {
+                try append(
+                    Streams.devices(of: user.name),
+                    PushTargetUnregistered(user: user.name, deviceId: device.deviceId, reason: "the user was removed"))
+            }
+            var groups: [String] = []
+            for var group in try directory.groups(namespace: namespace) where group.members.contains(user.name) {
+                group.members.removeAll { $0 == user.name }
+                try append(Streams.group(group.name), group)
+                groups.append(group.name)
+            }
+            return UserRemoval(
+                name: user.name, sessionsEnded: sessions.count, devicesUnregistered: devices.map(\.deviceId),
+                groupsLeft: groups)
         }
     }
 

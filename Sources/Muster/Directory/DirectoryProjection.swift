@@ -7,7 +7,8 @@ import EventLog
 /// set it), `groups` name → `GroupDefined`
 /// body, `pushTargets` user 0 deviceId → `PushTargetRegistered` body, `userKeys` case-folded name
 /// (`UserName.folded`) → the name of the first user that has it (version 2: older data directories
-/// may hold several names that fold alike; the first keeps the key). Version 3: `pushTargets` holds
+/// may hold several names that fold alike; the first keeps the key, and when it is removed the next alike takes it).
+/// `UserRemoved` deletes the user's row (its devices and groups change by their own events). Version 3: `pushTargets` holds
 /// `PushTargetRegistered` bodies of schema 2 (with `publishTopic`); rows written before are rebuilt.
 public struct DirectoryProjection: Projection {
     public static let name = "directory"
@@ -17,7 +18,7 @@ public struct DirectoryProjection: Projection {
     public var tables: [String] { ["users", "groups", "pushTargets", "userKeys"] }
     public var eventTypes: Set<String>? {
         [
-            UserCreated.type, PasswordChanged.type, GroupDefined.type, PushTargetRegistered.type,
+            UserCreated.type, PasswordChanged.type, UserRemoved.type, GroupDefined.type, PushTargetRegistered.type,
             PushTargetUnregistered.type,
         ]
     }
@@ -41,6 +42,9 @@ public struct DirectoryProjection: Projection {
             var writer = ByteWriter(capacity: stored.count + 16)
             user.encode(into: &writer)
             try state.put("users", key, writer.bytes)
+        } else if let removed = try UserRemoved.decode(event) {
+            try state.delete("users", Key.joined(ns, removed.name))
+            try forget(removed.name, namespace: ns, in: state)
         } else if let group = try GroupDefined.decode(event) {
             try state.put("groups", Key.joined(ns, group.name), event.body.bytes)
         } else if let target = try PushTargetRegistered.decode(event) {
@@ -48,6 +52,23 @@ public struct DirectoryProjection: Projection {
         } else if let gone = try PushTargetUnregistered.decode(event) {
             try state.delete("pushTargets", Key.joined(ns, gone.user, gone.deviceId))
         }
+    }
+
+    /// Takes a removed user's name out of `userKeys`, or hands its key to another user whose name folds alike (only
+    /// data directories older than version 2 of this projection may hold such a user).
+    private func forget(_ name: String, namespace ns: String, in state: ProjectionState) throws {
+        let folded = UserName.folded(name)
+        let key = Key.joined(ns, folded)
+        guard try state.get("userKeys", key) == Array(name.utf8) else { return }
+        try state.delete("userKeys", key)
+        var heir: [UInt8]?
+        try state.scan("users", prefix: Key.joined(ns)) { _, value in
+            var reader = ByteReader(value)
+            let user = try UserCreated(from: &reader)
+            if UserName.folded(user.name) == folded { heir = Array(user.name.utf8) }
+            return heir == nil
+        }
+        if let heir { try state.put("userKeys", key, heir) }
     }
 }
 

@@ -8,13 +8,15 @@ import Foundation
 ///   `PayloadMessage`; the position orders a user's inbox oldest first.
 /// - `addressed`: `namespace 0 messageId 0 user 0` → position (8 bytes, big-endian) + state (0 pending,
 ///   1 answered); it outlives the answer so a second response is told apart from an unknown message.
+///
+/// `UserRemoved` takes the user's pending messages out of both tables (their answered ones stay).
 public struct InboxProjection: Projection {
     public static let name = "inbox"
     public var name: String { Self.name }
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["pending", "addressed"] }
-    public var eventTypes: Set<String>? { [PayloadSent.type, ResponseReceived.type] }
+    public var eventTypes: Set<String>? { [PayloadSent.type, ResponseReceived.type, UserRemoved.type] }
 
     public init() {}
 
@@ -39,6 +41,25 @@ public struct InboxProjection: Projection {
             let position = Self.position(value)
             try state.delete("pending", Self.pendingKey(ns, response.user, position, response.messageId))
             try state.put("addressed", key, Self.addressedValue(position, answered: true))
+        } else if let removed = try UserRemoved.decode(event) {
+            try withdraw(removed.name, namespace: ns, in: state)
+        }
+    }
+
+    /// Takes every message still waiting for a removed user out of the projection, as if never sent to them: a new
+    /// user of the name neither sees nor answers them. Answered ones stay answered.
+    private func withdraw(_ user: String, namespace ns: String, in state: ProjectionState) throws {
+        let prefix = Key.joined(ns, user)
+        var keys: [[UInt8]] = []
+        try state.scan("pending", prefix: prefix) { key, _ in
+            keys.append(Array(key))
+            return true
+        }
+        for key in keys {
+            // The key's tail: the position (8 bytes) and the message id (16).
+            let id = key.suffix(16).withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+            try state.delete("pending", key)
+            try state.delete("addressed", Self.addressedKey(ns, id, user))
         }
     }
 

@@ -19,6 +19,8 @@ public struct TokenRevoked: DomainEvent, Hashable, Codable {
         case refreshReuse
         /// The user's password was changed (`PasswordChanged` in the same append): every session of theirs ends.
         case passwordChanged
+        /// The user was removed (`UserRemoved` in the same append): every session of theirs ends.
+        case userRemoved
     }
 
     public var sessionId: UUID

@@ -4,7 +4,7 @@ import Hummingbird
 import Muster
 import MusterWire
 
-/// `/users`: createInternalUser, and the administrator's list of users.
+/// `/users`: createInternalUser, and the administrator's list and removal of users.
 struct UserController: APIController {
     let api: API
 
@@ -13,6 +13,7 @@ struct UserController: APIController {
             .post("users", use: create)
             .get("users", for: .administrator, use: list)
             .put("users/:name/password", for: .user, use: changePassword)
+            .delete("users/:name", for: .administrator, use: remove)
     }
 
     @Sendable func create(_ request: Request, context: API.Context) async throws -> EditedResponse<User> {
@@ -70,6 +71,18 @@ struct UserController: APIController {
             try await api.directory.changePassword(
                 name, to: body.password, keeping: own ? caller.sessionId : nil, namespace: caller.namespace,
                 actor: caller.username, minimumPasswordLength: minimumLength))
+    }
+
+    /// Removes another user of the namespace: their sessions end, their devices are unregistered, they leave their
+    /// groups. An administrator cannot remove themselves (another one can), so one always remains.
+    @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws -> UserRemoval {
+        let name = try context.pathParameter("name")
+        guard UserName.folded(name) != UserName.folded(caller.username) else {
+            throw APIError(
+                .conflict, "conflict", "you cannot remove yourself, \(caller.username); another administrator can",
+                fields: [.init(field: "name", message: "expected another user's name")])
+        }
+        return try await api.directory.removeUser(name, namespace: caller.namespace, actor: caller.username)
     }
 
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [User] {

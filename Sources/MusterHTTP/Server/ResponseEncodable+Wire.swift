@@ -8,6 +8,7 @@ import MusterWire
 extension User: ResponseEncodable {}
 extension Message: ResponseEncodable {}
 extension Group: ResponseEncodable {}
+extension UserRemoval: ResponseEncodable {}
 extension NamedPayload: ResponseEncodable {}
 extension UploadedDocument: ResponseEncodable {}
 extension NamespaceSetting: ResponseEncodable {}

@@ -47,6 +47,10 @@ struct LocalBackend: Backend {
         }
     }
 
+    func removeUser(_ user: String) async throws -> UserRemoval {
+        try await Directory(log: log).removeUser(user, namespace: namespace, actor: "cli")
+    }
+
     func defineGroup(_ group: Group) async throws -> Group {
         let defined = try await Directory(log: log).defineGroup(
             group.name, members: group.members, namespace: namespace, actor: "cli")

@@ -7,8 +7,8 @@ import MusterWire
 /// `muster users`: the people of a namespace.
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add and list users (the first admin of a namespace is made here), and set their passwords.",
-        subcommands: [Add.self, List.self, Password.self])
+        abstract: "Add, list and remove users (the first admin of a namespace is made here), and set their passwords.",
+        subcommands: [Add.self, List.self, Password.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a user; prints the user as JSON.")
@@ -68,6 +68,24 @@ struct Users: AsyncParsableCommand {
                 return try await backend.changePassword(of: name, to: password, current: current)
             }
             try Output.json(user)
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a user; prints what went with them as JSON.",
+            discussion: """
+                Their sessions end, their devices are unregistered and they leave their groups; the messages \
+                waiting for them are withdrawn. What they did stays in the log and the audit. The name may be \
+                given to a new user afterwards. Over HTTP an administrator removes others, not themselves.
+                """)
+
+        @OptionGroup var options: BackendOptions
+        @Argument(help: "User name.") var name: String
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            try Output.json(try await options.run(namespace: namespace) { try await $0.removeUser(name) })
         }
     }
 

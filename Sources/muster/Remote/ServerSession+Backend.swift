@@ -33,6 +33,10 @@ extension ServerSession: Backend {
         try await call { try await $0.users() }.map { UserEntry($0, namespace: namespace) }
     }
 
+    func removeUser(_ user: String) async throws -> UserRemoval {
+        try await call { try await $0.removeUser(user) }
+    }
+
     func defineGroup(_ group: Group) async throws -> Group {
         try await call { try await $0.defineGroup(name: group.name, members: group.members) }
     }

@@ -271,6 +271,31 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func anAdministratorRemovesAUserAfterSayingSoTwiceButNotThemselves() async throws {
+            try await WebAppStage.withConsole("console-user-removal") { stage in
+                let driver = stage.driver
+                let joe = try await stage.server.login("joe", password: "secret-joe")
+                try await stage.logIn("ada", password: "secret-ada")
+                try await stage.show("#/console/people", waitingFor: "button[data-remove-user='joe']")
+                #expect(try await Self.count("button[data-remove-user='ada']", driver) == 0)
+
+                // Asked first; cancelling keeps him.
+                try await driver.click(try await driver.find("button[data-remove-user='joe']"))
+                try await stage.wait(for: "Remove joe? Their sessions end", in: "#removal")
+                try await driver.click(try await driver.find("#removal button.secondary"))
+                #expect(try await Self.count("#removal button", driver) == 0)
+                #expect(try await stage.server.send("GET", "api/v1/auth/verify", token: joe).status == 200)
+
+                try await driver.click(try await driver.find("button[data-remove-user='joe']"))
+                try await driver.click(try await driver.find("button[data-confirm-removal='joe']"))
+                try await stage.wait(for: "joe is removed.", in: "p.ok")
+                #expect(try await Self.count("tr[data-user='joe']", driver) == 0)
+                #expect(try await Self.count("tr[data-user='ada']", driver) == 1)
+                try await stage.browser.screenshot("console-user-removal")
+                #expect(try await stage.server.send("GET", "api/v1/auth/verify", token: joe).status == 401)
+            }
+        }
+
         @Test func peopleTheirDevicesTheAuditSettingsPushAndGeotriggers() async throws {
             try await WebAppStage.withConsole("console-pages") { stage in
                 let driver = stage.driver

@@ -1,12 +1,13 @@
 // Users, their devices, and groups: who the console can send to.
 
-import { api, whoAmI } from "../api.js";
+import { api } from "../api.js";
 import { h, replace } from "../dom.js";
 import { passwordForm } from "../password-form.js";
 import { t } from "../texts.js";
 import { consolePage, errorBox, labelled, row, table } from "./common.js";
 
-export async function peopleView(main) {
+/// The page, for `me`; `notice`, when given, says what was just done (a user removed).
+export async function peopleView(main, _match, { me, notice } = {}) {
   const page = consolePage(main, "#/console/people", t("consolePeople"));
   const [users, groups] = await Promise.all([api("GET", "/api/v1/users"), api("GET", "/api/v1/groups")]);
   const devices = h("section#devices.devices", { "aria-live": "polite" });
@@ -37,8 +38,29 @@ export async function peopleView(main) {
   const password = h("section#password.password", { "aria-live": "polite" });
 
   /// A form to set `user`'s password anew; one's own takes the current one too.
-  async function showPassword(user) {
-    replace(password, passwordForm(user, { own: (await whoAmI())?.username === user }));
+  function showPassword(user) {
+    replace(password, passwordForm(user, { own: me?.username === user }));
+  }
+
+  const removal = h("section#removal.removal", { "aria-live": "polite" });
+
+  /// Asks before removing `user` (the server refuses one's own removal: no button for it).
+  function askRemoval(user) {
+    const remove = async () => {
+      try {
+        await api("DELETE", `/api/v1/users/${encodeURIComponent(user)}`);
+        await peopleView(main, [], { me, notice: t("consoleUserRemoved", { user }) });
+      } catch (error) {
+        replace(removal, errorBox(error));
+      }
+    };
+    replace(
+      removal,
+      h("p", {}, t("consoleRemoveQuestion", { user })),
+      h("button.danger", { type: "button", dataset: { confirmRemoval: user }, onclick: remove }, t("consoleRemoveUser", { user })),
+      " ",
+      h("button.secondary", { type: "button", onclick: () => replace(removal) }, t("consoleCancel")),
+    );
   }
 
   const groupName = h("input#group-name", { type: "text", required: true, autocomplete: "off" });
@@ -52,7 +74,7 @@ export async function peopleView(main) {
         const members = groupMembers.value.split(",").map((s) => s.trim()).filter(Boolean);
         try {
           await api("PUT", `/api/v1/groups/${encodeURIComponent(groupName.value.trim())}`, { json: { members } });
-          peopleView(main);
+          peopleView(main, [], { me });
         } catch (error) {
           replace(groupOutcome, errorBox(error));
         }
@@ -67,6 +89,7 @@ export async function peopleView(main) {
 
   replace(
     page,
+    notice ? h("p.ok", { role: "status" }, notice) : "",
     table(
       t("consoleUsers", { count: users.length }),
       [t("consoleUser"), t("consoleName"), t("consoleEmail"), t("consoleRole"), t("consolePassword"), ""],
@@ -86,6 +109,9 @@ export async function peopleView(main) {
               h("button.secondary", { type: "button", dataset: { passwordOf: u.username }, onclick: () => showPassword(u.username) }, t("consoleSetPassword")),
               " ",
               h("a", { href: `#/console/audit?user=${encodeURIComponent(u.username)}` }, t("consoleAudit")),
+              u.username === me?.username
+                ? ""
+                : h("span", {}, " ", h("button.secondary", { type: "button", dataset: { removeUser: u.username }, onclick: () => askRemoval(u.username) }, t("consoleRemove"))),
             ),
           ],
           { dataset: { user: u.username } },
@@ -93,6 +119,7 @@ export async function peopleView(main) {
       ),
       "users",
     ),
+    removal,
     devices,
     password,
     table(
