@@ -26,6 +26,12 @@ extension MusterClient {
         return try decode(Group.self, from: try await perform(request), of: request)
     }
 
+    /// Admin: removes a group (`DELETE /api/v1/groups/{name}`); its members stay users. Throws `not_found` for no
+    /// such group.
+    public func removeGroup(name: String) async throws(MusterClientError) {
+        _ = try await perform(APIRequest("DELETE", ["groups", name]))
+    }
+
     /// Admin: the groups of the namespace (`GET /api/v1/groups`).
     public func groups() async throws(MusterClientError) -> [Group] {
         let request = APIRequest("GET", ["groups"])

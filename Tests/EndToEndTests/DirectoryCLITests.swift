@@ -45,6 +45,12 @@ import Testing
         let stranger = try await MusterProcess.run(["groups", "add", "ops", "--members", "joe,zed"] + data)
         #expect(stranger.status == 2)
         #expect(stranger.stderr.contains("no user named zed"))
+        let removed = try await MusterProcess.run(["groups", "remove", "ops"] + data)
+        #expect(removed.status == 0, "\(removed)")
+        #expect(try removed.json()["removed"] as? String == "ops")
+        #expect(try await MusterProcess.run(["groups", "list", "--json"] + data).stdout == "[]\n")
+        let twice = try await MusterProcess.run(["groups", "remove", "ops"] + data)
+        #expect(twice.status == 2 && twice.stderr.contains("no group named ops"), "\(twice)")
 
         let register = ["devices", "register", "--user", "joe", "--device-id", "d1", "--device-name", "Phone"]
         #expect(try await MusterProcess.run(register + ["--platform", "apns", "--token", "ab"] + data).status == 0)

@@ -2,8 +2,8 @@ import EventLogTesting
 import Foundation
 import Testing
 
-/// `muster users remove`: an administrator removes a user on a server, an operator on its data directory; the
-/// removed user's logins end either way.
+/// `muster users remove` (and `groups remove`): an administrator removes a user on a server, an operator on its data
+/// directory; the removed user's logins end either way.
 @Suite struct UserRemovalCLITests {
     @Test func aRemovedUsersLoginEndsOnAServerAndOnItsDataDirectory() async throws {
         let server = try await ServerProcess()
@@ -22,6 +22,9 @@ import Testing
         #expect(ended.status == 1 && ended.stderr.contains("log in again"), "\(ended)")
         let listed = try await ada.run(["users", "list"])
         #expect(!listed.stdout.contains("joe"), "\(listed)")
+        let group = try await ada.run(["groups", "remove", "ops"])
+        #expect(group.status == 0, "\(group)")
+        #expect(try await ada.run(["groups", "list", "--json"]).stdout == "[]\n")
         let herself = try await ada.run(["users", "remove", "ada"])
         #expect(herself.status != 0 && herself.stderr.contains("another administrator can"), "\(herself)")
         let nobody = try await ada.run(["users", "remove", "zed"])

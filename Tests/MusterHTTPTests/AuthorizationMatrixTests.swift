@@ -227,6 +227,11 @@ struct World {
                 .post, "/api/v1/users", token: token, json: #"{"username":"\#(leaver)","password":"a-long-password"}"#)
             #expect(made.status == .created, "set-up: \(leaver): \(made.text)")
             path = "/api/v1/users/\(leaver)"
+        case "DELETE /api/v1/groups/{name}" where who == .admin || who == .other:
+            // A group made for it in the caller's namespace: ops is named by the cells that follow.
+            let made = try await caller.send(.put, "/api/v1/groups/leavers", token: token, json: #"{"members":[]}"#)
+            #expect(made.status == .ok, "set-up: leavers: \(made.text)")
+            path = "/api/v1/groups/leavers"
         case "POST /api/v1/auth/refresh":
             let fresh = try await Self.tokens(caller, "joe")
             json = #"{"refreshToken":"\#(fresh.refresh)"}"#

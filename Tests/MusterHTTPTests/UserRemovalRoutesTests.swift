@@ -30,6 +30,10 @@ import Testing
             #expect(groups.array.first?["members"] as? [String] == ["ann"])
             let audit = try await client.send(.get, "/api/v1/audit?user=joe", token: ada)
             #expect(audit.array.compactMap { $0["detail"] as? String }.contains("user joe removed by ada"))
+            let group = try await client.send(.delete, "/api/v1/groups/ops", token: ada)
+            #expect(group.status == .noContent, "\(group.text)")
+            #expect(try await client.send(.get, "/api/v1/groups", token: ada).array.isEmpty)
+            #expect(try await client.send(.delete, "/api/v1/groups/ops", token: ada).status == .notFound)
             // The other namespace's joe is another person.
             _ = try await client.login("joe", namespace: "other", password: "secret-joe-other")
         }

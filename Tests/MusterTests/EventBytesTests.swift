@@ -31,6 +31,7 @@ import Testing
         ("user-removed", UserRemoved(name: "ada")),
         ("group", GroupDefined(name: "staff", members: ["ada", "bob"])),
         ("group-empty", GroupDefined(name: "none", members: [])),
+        ("group-removed", GroupRemoved(name: "staff")),
         ("device", PushTargetRegistered(user: "ada", deviceId: "d1", deviceName: "Phone", platform: .fcm, token: "t")),
         (
             "device-no-token",
@@ -260,6 +261,7 @@ import Testing
         ),
         "password-changed": ("03616461020102030304058080010801", #"{"name":"ada"}"#),
         "user-removed": ("03616461", #"{"name":"ada"}"#),
+        "group-removed": ("057374616666", #"{"name":"staff"}"#),
         "group": (
             "057374616666020361646103626f62",
             #"{"members":["ada","bob"],"name":"staff"}"#

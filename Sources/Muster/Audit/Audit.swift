@@ -142,6 +142,13 @@ public struct Audit: Sendable {
                 }
                 return result
             }
+            if let gone = try GroupRemoved.decode(event) {
+                let before = members.removeValue(forKey: "\(event.namespace)\u{0}\(gone.name)") ?? []
+                return before.filter(concerns).map { name in
+                    entry(.groupLeft, "\(name) left group \(gone.name): the group was removed")
+                        .about(user: name, group: gone.name)
+                }
+            }
             if let target = try PushTargetRegistered.decode(event) {
                 guard concerns(target.user) else { return [] }
                 return [

@@ -231,6 +231,23 @@ public struct Directory: Sendable {
         return group
     }
 
+    /// Removes a group; returns it as it was. Fails with `.notFound` for a group the namespace does not have.
+    @discardableResult
+    public func removeGroup(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
+        async throws -> GroupDefined
+    {
+        try await log.perform { scope in
+            guard let group = try scope.directory.group(name, namespace: namespace) else {
+                throw MusterError(.notFound, "no group named \(name) in namespace \(namespace); see muster groups list")
+            }
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: Streams.group(name),
+                    events: [GroupRemoved(name: name).newEvent(actor: actor)]))
+            return group
+        }
+    }
+
     /// Every group of the namespace, by name.
     public func groups(namespace: String = Names.defaultNamespace) throws -> [GroupDefined] {
         try log.read { try $0.directory.groups(namespace: namespace) }

@@ -18,7 +18,8 @@ public struct DirectoryProjection: Projection {
     public var tables: [String] { ["users", "groups", "pushTargets", "userKeys"] }
     public var eventTypes: Set<String>? {
         [
-            UserCreated.type, PasswordChanged.type, UserRemoved.type, GroupDefined.type, PushTargetRegistered.type,
+            UserCreated.type, PasswordChanged.type, UserRemoved.type, GroupDefined.type, GroupRemoved.type,
+            PushTargetRegistered.type,
             PushTargetUnregistered.type,
         ]
     }
@@ -47,6 +48,8 @@ public struct DirectoryProjection: Projection {
             try forget(removed.name, namespace: ns, in: state)
         } else if let group = try GroupDefined.decode(event) {
             try state.put("groups", Key.joined(ns, group.name), event.body.bytes)
+        } else if let gone = try GroupRemoved.decode(event) {
+            try state.delete("groups", Key.joined(ns, gone.name))
         } else if let target = try PushTargetRegistered.decode(event) {
             try state.put("pushTargets", Key.joined(ns, target.user, target.deviceId), event.body.bytes)
         } else if let gone = try PushTargetUnregistered.decode(event) {

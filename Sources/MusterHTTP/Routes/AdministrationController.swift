@@ -11,6 +11,7 @@ struct AdministrationController: APIController {
         routes
             .put("groups/:name", for: .administrator, use: defineGroup)
             .get("groups", for: .administrator, use: groups)
+            .delete("groups/:name", for: .administrator, use: removeGroup)
             .get("settings", for: .administrator, use: settings)
             .put("settings/:key", for: .administrator, use: setSetting)
             .delete("settings/:key", for: .administrator, use: resetSetting)
@@ -28,6 +29,14 @@ struct AdministrationController: APIController {
             try context.pathParameter("name"), members: members.members, namespace: caller.namespace,
             actor: caller.username)
         return Group(name: defined.name, members: defined.members)
+    }
+
+    @Sendable func removeGroup(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
+        try await api.directory.removeGroup(
+            try context.pathParameter("name"), namespace: caller.namespace, actor: caller.username)
+        return .noContent
     }
 
     @Sendable func groups(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [Group] {

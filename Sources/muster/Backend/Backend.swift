@@ -27,6 +27,8 @@ protocol Backend: Sendable {
     func defineGroup(_ group: Group) async throws -> Group
     /// The groups of the namespace.
     func groups() async throws -> [Group]
+    /// Removes a group; its members stay users.
+    func removeGroup(_ name: String) async throws
 
     /// Registers (or updates) a device of `user` (nil: the logged-in user); `publishTopic` is an mqtt device's.
     func register(

@@ -57,6 +57,10 @@ struct LocalBackend: Backend {
         return Group(name: defined.name, members: defined.members)
     }
 
+    func removeGroup(_ name: String) async throws {
+        try await Directory(log: log).removeGroup(name, namespace: namespace, actor: "cli")
+    }
+
     func groups() async throws -> [Group] {
         try Directory(log: log).groups(namespace: namespace).map { Group(name: $0.name, members: $0.members) }
     }

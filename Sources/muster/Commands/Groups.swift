@@ -6,7 +6,7 @@ import MusterWire
 /// `muster groups`: named sets of users to send to.
 struct Groups: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Define and list groups of users.", subcommands: [Add.self, List.self])
+        abstract: "Define, list and remove groups of users.", subcommands: [Add.self, List.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -21,6 +21,20 @@ struct Groups: AsyncParsableCommand {
             let group = Group(name: name, members: FormErrorOutput.list(members))
             try Output.json(
                 try await options.run(namespace: namespace, creating: true) { try await $0.defineGroup(group) })
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a group; its members stay users. Prints {\"removed\": NAME}.")
+
+        @OptionGroup var options: BackendOptions
+        @Argument(help: "Group name.") var name: String
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            try await options.run(namespace: namespace) { try await $0.removeGroup(name) }
+            try Output.json(["removed": name])
         }
     }
 

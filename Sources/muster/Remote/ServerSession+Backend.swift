@@ -43,6 +43,8 @@ extension ServerSession: Backend {
 
     func groups() async throws -> [Group] { try await call { try await $0.groups() } }
 
+    func removeGroup(_ name: String) async throws { try await call { try await $0.removeGroup(name: name) } }
+
     func register(
         user: String?, deviceId: String, deviceName: String, platform: PushTarget.Platform, token: String?,
         publishTopic: String?

@@ -271,10 +271,14 @@ extension WebAppBrowserTests {
             }
         }
 
-        @Test func anAdministratorRemovesAUserAfterSayingSoTwiceButNotThemselves() async throws {
+        @Test func anAdministratorRemovesAUserAndAGroupAfterSayingSoTwiceButNotThemselves() async throws {
             try await WebAppStage.withConsole("console-user-removal") { stage in
                 let driver = stage.driver
                 let joe = try await stage.server.login("joe", password: "secret-joe")
+                let ada = try await stage.server.login("ada", password: "secret-ada")
+                let ops = try await stage.server.send(
+                    "PUT", "api/v1/groups/ops", token: ada, json: #"{"members":["joe"]}"#)
+                try #require(ops.status == 200, "\(ops.text)")
                 try await stage.logIn("ada", password: "secret-ada")
                 try await stage.show("#/console/people", waitingFor: "button[data-remove-user='joe']")
                 #expect(try await Self.count("button[data-remove-user='ada']", driver) == 0)
@@ -291,8 +295,16 @@ extension WebAppBrowserTests {
                 try await stage.wait(for: "joe is removed.", in: "p.ok")
                 #expect(try await Self.count("tr[data-user='joe']", driver) == 0)
                 #expect(try await Self.count("tr[data-user='ada']", driver) == 1)
-                try await stage.browser.screenshot("console-user-removal")
                 #expect(try await stage.server.send("GET", "api/v1/auth/verify", token: joe).status == 401)
+
+                // The group he left, empty now, goes the same way.
+                try await driver.click(try await driver.find("button[data-remove-group='ops']"))
+                try await stage.wait(for: "Remove the group ops?", in: "#group-removal")
+                try await stage.browser.screenshot("console-group-removal")
+                try await driver.click(try await driver.find("button[data-confirm-group-removal='ops']"))
+                try await stage.wait(for: "The group ops is removed.", in: "p.ok")
+                #expect(try await Self.count("tr[data-group='ops']", driver) == 0)
+                #expect(try await stage.server.send("GET", "api/v1/groups", token: ada).text == "[]")
             }
         }
 

@@ -43,25 +43,45 @@ export async function peopleView(main, _match, { me, notice } = {}) {
   }
 
   const removal = h("section#removal.removal", { "aria-live": "polite" });
+  const groupRemoval = h("section#group-removal.removal", { "aria-live": "polite" });
 
-  /// Asks before removing `user` (the server refuses one's own removal: no button for it).
-  function askRemoval(user) {
+  /// Asks in `section` before removing what `path` names, then shows the page again with `done` said.
+  function askRemoval(section, { path, question, confirm, dataset, done }) {
     const remove = async () => {
       try {
-        await api("DELETE", `/api/v1/users/${encodeURIComponent(user)}`);
-        await peopleView(main, [], { me, notice: t("consoleUserRemoved", { user }) });
+        await api("DELETE", path);
+        await peopleView(main, [], { me, notice: done });
       } catch (error) {
-        replace(removal, errorBox(error));
+        replace(section, errorBox(error));
       }
     };
     replace(
-      removal,
-      h("p", {}, t("consoleRemoveQuestion", { user })),
-      h("button.danger", { type: "button", dataset: { confirmRemoval: user }, onclick: remove }, t("consoleRemoveUser", { user })),
+      section,
+      h("p", {}, question),
+      h("button.danger", { type: "button", dataset, onclick: remove }, confirm),
       " ",
-      h("button.secondary", { type: "button", onclick: () => replace(removal) }, t("consoleCancel")),
+      h("button.secondary", { type: "button", onclick: () => replace(section) }, t("consoleCancel")),
     );
   }
+
+  /// The server refuses one's own removal: no button for it.
+  const askUserRemoval = (user) =>
+    askRemoval(removal, {
+      path: `/api/v1/users/${encodeURIComponent(user)}`,
+      question: t("consoleRemoveQuestion", { user }),
+      confirm: t("consoleRemoveUser", { user }),
+      dataset: { confirmRemoval: user },
+      done: t("consoleUserRemoved", { user }),
+    });
+
+  const askGroupRemoval = (group) =>
+    askRemoval(groupRemoval, {
+      path: `/api/v1/groups/${encodeURIComponent(group)}`,
+      question: t("consoleRemoveGroupQuestion", { group }),
+      confirm: t("consoleRemoveGroup", { group }),
+      dataset: { confirmGroupRemoval: group },
+      done: t("consoleGroupRemoved", { group }),
+    });
 
   const groupName = h("input#group-name", { type: "text", required: true, autocomplete: "off" });
   const groupMembers = h("input#group-members", { type: "text", autocomplete: "off" });
@@ -111,7 +131,7 @@ export async function peopleView(main, _match, { me, notice } = {}) {
               h("a", { href: `#/console/audit?user=${encodeURIComponent(u.username)}` }, t("consoleAudit")),
               u.username === me?.username
                 ? ""
-                : h("span", {}, " ", h("button.secondary", { type: "button", dataset: { removeUser: u.username }, onclick: () => askRemoval(u.username) }, t("consoleRemove"))),
+                : h("span", {}, " ", h("button.secondary", { type: "button", dataset: { removeUser: u.username }, onclick: () => askUserRemoval(u.username) }, t("consoleRemove"))),
             ),
           ],
           { dataset: { user: u.username } },
@@ -124,10 +144,20 @@ export async function peopleView(main, _match, { me, notice } = {}) {
     password,
     table(
       t("consoleGroups", { count: groups.length }),
-      [t("consoleGroupName"), t("consoleMembers")],
-      groups.map((g) => row([g.name, g.members.join(", ")], { dataset: { group: g.name } })),
+      [t("consoleGroupName"), t("consoleMembers"), ""],
+      groups.map((g) =>
+        row(
+          [
+            g.name,
+            g.members.join(", "),
+            h("button.secondary", { type: "button", dataset: { removeGroup: g.name }, onclick: () => askGroupRemoval(g.name) }, t("consoleRemove")),
+          ],
+          { dataset: { group: g.name } },
+        ),
+      ),
       "groups",
     ),
+    groupRemoval,
     groupForm,
   );
 }
