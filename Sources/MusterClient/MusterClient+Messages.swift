@@ -99,6 +99,18 @@ extension MusterClient {
         return try decode(StoredPayload.self, from: try await perform(request), of: request)
     }
 
+    /// Admin: removes a named payload (`DELETE /api/v1/payloads/{name}`): new sends can no longer name it; messages
+    /// sent by it before still show it. Throws `not_found` for no such payload.
+    public func removePayload(name: String) async throws(MusterClientError) {
+        _ = try await perform(APIRequest("DELETE", ["payloads", name]))
+    }
+
+    /// Admin: removes a request template (`DELETE /api/v1/requests/{name}`): it is no longer offered or answered.
+    /// Throws `not_found` for no such template.
+    public func removeRequest(name: String) async throws(MusterClientError) {
+        _ = try await perform(APIRequest("DELETE", ["requests", name]))
+    }
+
     /// Every named payload of the namespace, by name (`GET /api/v1/payloads`).
     public func payloads() async throws(MusterClientError) -> [NamedPayload] {
         let request = APIRequest("GET", ["payloads"])

@@ -83,6 +83,17 @@ import Testing
         let joe = Terminal(work.url.appendingPathComponent("joe/session.json"))
         try await joe.login(server.base, "joe", password: "secret-joe")
         #expect(try await joe.run(["payloads", "list", "--json"]).stdout == listed.stdout)
+
+        // Removed by an administrator over HTTP, and by the operator on the data directory; not by joe.
+        let byJoe = try await joe.run(["payloads", "remove", "Zebra"])
+        #expect(byJoe.status != 0 && byJoe.stderr.contains("administrator"), "\(byJoe)")
+        let remote = try await ada.run(["payloads", "remove", "Zebra"])
+        #expect(remote.status == 0 && remote.stdout == #"{"removed":"Zebra"}"# + "\n", "\(remote)")
+        let local = try await MusterProcess.run(["payloads", "remove", "Colour"] + server.data)
+        #expect(local.status == 0, "\(local)")
+        #expect(try await ada.run(["payloads", "list", "--json"]).stdout == "[]\n")
+        let twice = try await ada.run(["payloads", "remove", "Colour"])
+        #expect(twice.status != 0 && twice.stderr.contains("no named payload \"Colour\""), "\(twice)")
         #expect(await server.stop() == 0)
     }
 
@@ -118,5 +129,11 @@ import Testing
         let unknown = try await MusterProcess.run(
             ["respond", "--request", "nope", "--user", "joe", "--device-id", "d1", "{}"] + data)
         #expect(unknown.status == 2, "\(unknown)")
+
+        let removed = try await MusterProcess.run(["requests", "remove", "report"] + data)
+        #expect(removed.status == 0, "\(removed)")
+        #expect(try await MusterProcess.run(["requests", "list", "--json"] + data).stdout == "[]\n")
+        let gone = try await MusterProcess.run(respond + [#"{"what":"pump 4"}"#] + data)
+        #expect(gone.status == 2 && gone.stderr.contains("no request named \"report\""), "\(gone)")
     }
 }

@@ -227,6 +227,14 @@ struct World {
                 .post, "/api/v1/users", token: token, json: #"{"username":"\#(leaver)","password":"a-long-password"}"#)
             #expect(made.status == .created, "set-up: \(leaver): \(made.text)")
             path = "/api/v1/users/\(leaver)"
+        case "DELETE /api/v1/payloads/{name}" where who == .admin || who == .other,
+            "DELETE /api/v1/requests/{name}" where who == .admin || who == .other:
+            // One made for it in the caller's namespace: colour and report are named by the cells that follow.
+            let kind = row.path.hasPrefix("/api/v1/payloads") ? "payloads" : "requests"
+            let made = try await caller.send(
+                .put, "/api/v1/\(kind)/gone", token: token, json: body("PUT /api/v1/\(kind)/{name}"))
+            #expect((200..<300).contains(made.status.code), "set-up: \(kind)/gone: \(made.text)")
+            path = "/api/v1/\(kind)/gone"
         case "DELETE /api/v1/groups/{name}" where who == .admin || who == .other:
             // A group made for it in the caller's namespace: ops is named by the cells that follow.
             let made = try await caller.send(.put, "/api/v1/groups/leavers", token: token, json: #"{"members":[]}"#)

@@ -32,6 +32,8 @@ import Testing
         ("group", GroupDefined(name: "staff", members: ["ada", "bob"])),
         ("group-empty", GroupDefined(name: "none", members: [])),
         ("group-removed", GroupRemoved(name: "staff")),
+        ("payload-removed", NamedPayloadRemoved(name: "colour")),
+        ("request-removed", RequestTemplateRemoved(name: "report")),
         ("device", PushTargetRegistered(user: "ada", deviceId: "d1", deviceName: "Phone", platform: .fcm, token: "t")),
         (
             "device-no-token",
@@ -262,6 +264,8 @@ import Testing
         "password-changed": ("03616461020102030304058080010801", #"{"name":"ada"}"#),
         "user-removed": ("03616461", #"{"name":"ada"}"#),
         "group-removed": ("057374616666", #"{"name":"staff"}"#),
+        "payload-removed": ("06636f6c6f7572", #"{"name":"colour"}"#),
+        "request-removed": ("067265706f7274", #"{"name":"report"}"#),
         "group": (
             "057374616666020361646103626f62",
             #"{"members":["ada","bob"],"name":"staff"}"#

@@ -58,6 +58,37 @@ let namedColour = Data(
         #expect(json.contains(#""simpleDropList""#))
     }
 
+    @Test func aRemovedPayloadCannotBeSentButWhatWasSentByItStillShowsIt() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        try await f.payloads.put("GetMyFavoriteColor", payload: namedColour)
+        let byName = Data(#"{"responseTopic":"/d/e","payloadName":"GetMyFavoriteColor"}"#.utf8)
+        let sent = try await f.notifications.send(to: ["joe"], title: "T", body: "B", payload: byName)
+
+        try await f.payloads.remove("GetMyFavoriteColor", actor: "ada")
+
+        #expect(try f.payloads.get("GetMyFavoriteColor") == nil)
+        #expect(try f.payloads.list().isEmpty)
+        let head = f.log.head
+        await #expect {
+            try await f.notifications.send(to: ["ann"], title: "T", body: "B", payload: byName)
+        } throws: { ($0 as? MusterError)?.message.contains("\"GetMyFavoriteColor\"") == true }
+        #expect(f.log.head == head)
+        let shown = try #require(try f.notifications.message(id: sent.messageIds[0], user: "joe"))
+        #expect(shown.payload.contains(Data("simpleDropList".utf8)), "joe's message still shows the form")
+        await #expect {
+            try await f.payloads.remove("GetMyFavoriteColor")
+        } throws: { ($0 as? MusterError)?.code == .notFound }
+
+        // Stored again, the name is sendable and what was sent by it shows the new one, as a replacement would.
+        try await f.payloads.put("GetMyFavoriteColor", payload: Data(#"{"responseTopic":"/x","fields":[]}"#.utf8))
+        _ = try await f.notifications.send(to: ["ann"], title: "T", body: "B", payload: byName)
+        let now = try #require(try f.notifications.message(id: sent.messageIds[0], user: "joe"))
+        #expect(!now.payload.contains(Data("simpleDropList".utf8)))
+        let removed = try f.log.events(EventQuery(type: NamedPayloadRemoved.type))
+        #expect(removed.map(\.actor) == ["ada"])
+    }
+
     @Test func anInvalidNamedPayloadIsRefusedWithFieldErrorsAndNothingIsWritten() async throws {
         let f = try await fixture()
         defer { f.t.directory.remove() }

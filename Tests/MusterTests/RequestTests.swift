@@ -52,6 +52,32 @@ let reportFields = Data(
         #expect(payload?["fields"]?.arrayValue?.count == 2)
     }
 
+    @Test func aRemovedTemplateIsNoLongerListedOrAnswered() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        try await f.requests.put(
+            "report", title: "Report", body: "Tell us", responseTopic: "/faults/new", payload: reportFields)
+        let values = Data(#"{"what":"pump 3","severity":2}"#.utf8)
+        _ = try await f.notifications.respond(
+            toRequest: "report", values: values, as: Respondent(user: "joe", deviceId: "d"))
+
+        try await f.requests.remove("report", actor: "ada")
+
+        #expect(try f.requests.list().isEmpty)
+        let head = f.log.head
+        for _ in 0..<2 {
+            await #expect {
+                _ = try await f.notifications.respond(
+                    toRequest: "report", values: values, as: Respondent(user: "joe", deviceId: "d"))
+            } throws: { ($0 as? MusterError)?.code == .notFound }
+            await #expect {
+                try await f.requests.remove("report")
+            } throws: { ($0 as? MusterError)?.code == .notFound }
+        }
+        #expect(f.log.head == head)
+        #expect(try f.log.events(EventQuery(type: ResponseReceived.type)).count == 1, "the answer given stays")
+    }
+
     @Test func anAnswerRepeatedWithItsResponseIdIsReturnedAsRecordedAndWritesNothing() async throws {
         let f = try await fixture()
         defer { f.t.directory.remove() }

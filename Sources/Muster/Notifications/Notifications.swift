@@ -91,7 +91,7 @@ public struct Notifications: Sendable {
             var report = report
             var shown = parsed
             if let indirect {
-                guard let resolved = try scope.namedPayloads.resolve(bytes, namespace: namespace) else {
+                guard let resolved = try scope.namedPayloads.resolve(bytes, namespace: namespace, wasSent: false) else {
                     throw MusterError(
                         .invalidArgument,
                         "no named payload \(String(reflecting: indirect)) in namespace \(namespace); store it first (muster payloads put); nothing was sent"

@@ -50,6 +50,24 @@ public struct NamedPayloads: Sendable {
     }
 
     /// The payload stored under `name`, as given; nil when there is none.
+    /// Removes the payload stored under `name`: new sends can no longer name it; messages sent by it before show it
+    /// as it was. Fails with `.notFound` when there is none.
+    public func remove(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
+        async throws
+    {
+        try await log.perform { scope in
+            guard try scope.namedPayloads.payload(name, namespace: namespace) != nil else {
+                throw MusterError(
+                    .notFound,
+                    "no named payload \(String(reflecting: name)) in namespace \(namespace) (muster payloads list)")
+            }
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: Streams.payload(name),
+                    events: [NamedPayloadRemoved(name: name).newEvent(actor: actor)]))
+        }
+    }
+
     public func get(_ name: String, namespace: String = Names.defaultNamespace) throws -> Data? {
         try log.read { try $0.namedPayloads.payload(name, namespace: namespace).map { Data($0) } }
     }
@@ -89,11 +107,13 @@ public struct NamedPayloads: Sendable {
 extension ProjectionView<NamedPayloadProjection> {
     /// The payload a device shows for `sent`: `sent` itself when it names no stored payload, else the
     /// named payload overridden by what `sent` carries (see `NamedPayloads.merge`). Nil when the name is unknown.
-    func resolve(_ sent: [UInt8], namespace: String) throws -> Data? {
+    /// A message sent before its payload was removed (`wasSent`) shows the payload as it was; a new send cannot name a
+    /// removed one.
+    func resolve(_ sent: [UInt8], namespace: String, wasSent: Bool = true) throws -> Data? {
         guard let object = try? JSONValue(json: Data(sent)).objectValue,
             let name = object["payloadName"]?.stringValue
         else { return Data(sent) }
-        guard let named = try payload(name, namespace: namespace),
+        guard let named = try wasSent ? shown(name, namespace: namespace) : payload(name, namespace: namespace),
             let base = try? JSONValue(json: Data(named)).objectValue
         else { return nil }
         return JSONValue.object(NamedPayloads.merge(object, over: base)).jsonData()

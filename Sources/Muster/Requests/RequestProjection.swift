@@ -10,13 +10,15 @@ public struct RequestProjection: Projection {
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["templates"] }
-    public var eventTypes: Set<String>? { [RequestTemplateStored.type] }
+    public var eventTypes: Set<String>? { [RequestTemplateStored.type, RequestTemplateRemoved.type] }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         if let stored = try RequestTemplateStored.decode(event) {
             try state.put("templates", Key.joined(event.namespace, stored.name), event.body.bytes)
+        } else if let gone = try RequestTemplateRemoved.decode(event) {
+            try state.delete("templates", Key.joined(event.namespace, gone.name))
         }
     }
 }

@@ -48,6 +48,24 @@ public struct Requests: Sendable {
         return PutResult(template: template, warnings: report.warnings.map(\.description))
     }
 
+    /// Removes the template `name`: it is no longer offered and answering it is refused. Fails with `.notFound` when
+    /// there is none.
+    public func remove(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
+        async throws
+    {
+        try await log.perform { scope in
+            guard try scope.requestTemplates.template(name, namespace: namespace) != nil else {
+                throw MusterError(
+                    .notFound,
+                    "no request named \(String(reflecting: name)) in namespace \(namespace) (muster requests list)")
+            }
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: Streams.request(name),
+                    events: [RequestTemplateRemoved(name: name).newEvent(actor: actor)]))
+        }
+    }
+
     /// The template named `name`, or nil.
     public func get(_ name: String, namespace: String = Names.defaultNamespace) throws -> RequestTemplateStored? {
         try log.read { try $0.requestTemplates.template(name, namespace: namespace) }

@@ -13,6 +13,7 @@ struct PayloadController: APIController {
             .put("payloads/:name", for: .administrator, use: put)
             .get("payloads", for: .user, use: list)
             .get("payloads/:name", for: .user, use: payload)
+            .delete("payloads/:name", for: .administrator, use: remove)
     }
 
     @Sendable func put(_ request: Request, context: API.Context, caller: API.Caller) async throws -> StoredPayload {
@@ -23,6 +24,15 @@ struct PayloadController: APIController {
             actor: caller.username)
         return StoredPayload(
             name: result.name, replaced: result.replaced, warnings: result.warnings.isEmpty ? nil : result.warnings)
+    }
+
+    /// Removes a named payload: new sends can no longer name it; messages sent by it before still show it.
+    @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
+        try await api.payloads.remove(
+            try context.pathParameter("name"), namespace: caller.namespace, actor: caller.username)
+        return .noContent
     }
 
     /// Every named payload of the namespace, by name.

@@ -14,7 +14,17 @@ struct RequestController: APIController {
             .get("requests", for: .user, use: list)
             .get("requests/:name", for: .user, use: template)
             .put("requests/:name", for: .administrator, use: put)
+            .delete("requests/:name", for: .administrator, use: remove)
             .post("requests/:name/response", for: .user, use: respond)
+    }
+
+    /// Removes a template: it is no longer offered, and answering it is refused.
+    @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
+        try await api.requests.remove(
+            try context.pathParameter("name"), namespace: caller.namespace, actor: caller.username)
+        return .noContent
     }
 
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [RequestTemplate]

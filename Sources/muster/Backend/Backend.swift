@@ -87,6 +87,10 @@ protocol Backend: Sendable {
         -> RequestTemplate
     /// The request templates of the namespace.
     func requests() async throws -> [RequestTemplate]
+    /// Removes a named payload: new sends can no longer name it.
+    func removePayload(name: String) async throws
+    /// Removes a request template: it is no longer offered or answered.
+    func removeRequest(name: String) async throws
 
     /// Uploads a file as a document.
     func putDocument(file: URL, kind: MediaKind?, contentType: String?, user: String) async throws -> DocumentStored

@@ -162,6 +162,14 @@ struct LocalBackend: Backend {
         try Requests(log: log).list(namespace: namespace).map { try RequestTemplate($0) }
     }
 
+    func removePayload(name: String) async throws {
+        try await NamedPayloads(log: log).remove(name, namespace: namespace, actor: "cli")
+    }
+
+    func removeRequest(name: String) async throws {
+        try await Requests(log: log).remove(name, namespace: namespace, actor: "cli")
+    }
+
     func putDocument(file: URL, kind: MediaKind?, contentType: String?, user: String) async throws -> DocumentStored {
         let document = try await Muster.Documents(log: log).put(
             file: file, kind: kind, contentType: contentType, user: user, namespace: namespace)

@@ -5,8 +5,8 @@ import Foundation
 /// `muster payloads`: named payloads (ArsRCSPayload) that sends refer to with `payloadName`.
 struct Payloads: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Store and read named payloads (sent indirectly with {\"responseTopic\", \"payloadName\"}).",
-        subcommands: [Put.self, List.self, Get.self])
+        abstract: "Store, read and remove named payloads (sent indirectly with {\"responseTopic\", \"payloadName\"}).",
+        subcommands: [Put.self, List.self, Get.self, Remove.self])
 
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -47,6 +47,24 @@ struct Payloads: AsyncParsableCommand {
 
         func run() async throws {
             Output.line(try await options.run(namespace: namespace) { try await $0.payload(name: name) })
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a named payload; prints {\"removed\": NAME}.",
+            discussion: """
+                New sends can no longer name it. Messages sent by its name before still show it as it was, \
+                until a payload is stored under that name again.
+                """)
+
+        @OptionGroup var options: BackendOptions
+        @Argument(help: "The payload's name.") var name: String
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            try await options.run(namespace: namespace) { try await $0.removePayload(name: name) }
+            try Output.json(["removed": name])
         }
     }
 }

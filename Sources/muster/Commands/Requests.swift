@@ -6,8 +6,8 @@ import Foundation
 struct RequestTemplates: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "requests",
-        abstract: "Store and list request templates users answer unasked (muster respond --request NAME).",
-        subcommands: [Put.self, List.self])
+        abstract: "Store, list and remove request templates users answer unasked (muster respond --request NAME).",
+        subcommands: [Put.self, List.self, Remove.self])
 
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -38,6 +38,20 @@ struct RequestTemplates: AsyncParsableCommand {
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.requests() }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a request template: no longer offered or answered; prints {\"removed\": NAME}.")
+
+        @OptionGroup var options: BackendOptions
+        @Argument(help: "The request's name.") var name: String
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            try await options.run(namespace: namespace) { try await $0.removeRequest(name: name) }
+            try Output.json(["removed": name])
         }
     }
 }

@@ -144,6 +144,10 @@ extension ServerSession: Backend {
 
     func requests() async throws -> [RequestTemplate] { try await call { try await $0.requests() } }
 
+    func removePayload(name: String) async throws { try await call { try await $0.removePayload(name: name) } }
+
+    func removeRequest(name: String) async throws { try await call { try await $0.removeRequest(name: name) } }
+
     func putDocument(file: URL, kind: MediaKind?, contentType: String?, user: String) async throws -> DocumentStored {
         if user != "cli" { try requireSelf(user, option: "--user", why: "the uploader is who uploads it") }
         let content: Data

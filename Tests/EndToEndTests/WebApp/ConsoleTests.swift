@@ -74,6 +74,10 @@ extension WebAppBrowserTests {
                 let saved = try await stage.server.send("GET", "api/v1/payloads/roll-call", token: ada)
                 #expect(saved.status == 200)
                 #expect(saved.object["responseTopic"] as? String == "/roll")
+
+                try await driver.click(try await driver.find("#remove-payload"))
+                try await stage.wait(for: "The payload roll-call is removed", in: "#send-outcome p.ok")
+                #expect(try await stage.server.send("GET", "api/v1/payloads/roll-call", token: ada).status == 404)
             }
         }
 

@@ -175,6 +175,8 @@ const english = {
   consolePayloadName: "Named payload",
   consoleSavePayload: "Save as named payload",
   consoleLoadPayload: "Load named payload",
+  consoleRemovePayload: "Remove named payload",
+  consolePayloadRemoved: "The payload {name} is removed: new sends cannot name it; messages sent by it still show it.",
   consoleNameNeeded: "Give the payload a name first.",
   consoleSaved: "Saved as {name}.",
   consoleReplaced: "Saved as {name}, replacing the earlier one.",

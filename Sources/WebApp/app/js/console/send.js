@@ -118,6 +118,7 @@ export async function sendView(main) {
   const payloadName = h("input#payload-name", { type: "text", autocomplete: "off" });
   const saveButton = h("button#save-payload.secondary", { type: "button", onclick: save }, t("consoleSavePayload"));
   const loadButton = h("button#load-payload.secondary", { type: "button", onclick: load }, t("consoleLoadPayload"));
+  const removeButton = h("button#remove-payload.secondary", { type: "button", onclick: removePayload }, t("consoleRemovePayload"));
 
   const list = (input) => input.value.split(",").map((s) => s.trim()).filter(Boolean);
 
@@ -192,6 +193,21 @@ export async function sendView(main) {
     }
   }
 
+  /// Removes the named payload: new sends can no longer name it; what was sent by it still shows it.
+  async function removePayload() {
+    const name = payloadName.value.trim();
+    if (!name) {
+      payloadName.focus();
+      return;
+    }
+    try {
+      await api("DELETE", `/api/v1/payloads/${encodeURIComponent(name)}`);
+      replace(outcome, h("p.ok", {}, t("consolePayloadRemoved", { name })));
+    } catch (error) {
+      replace(outcome, errorBox(error));
+    }
+  }
+
   async function load() {
     const name = payloadName.value.trim();
     if (!name) {
@@ -233,7 +249,7 @@ export async function sendView(main) {
         h("h3", {}, t("consoleAddField")),
         addButtons,
         h("div.actions", {}, sendButton),
-        h("div.save", {}, labelled(t("consolePayloadName"), payloadName), h("div.actions", {}, saveButton, loadButton)),
+        h("div.save", {}, labelled(t("consolePayloadName"), payloadName), h("div.actions", {}, saveButton, loadButton, removeButton)),
         outcome,
       ),
       h(
