@@ -8,6 +8,13 @@ extension MusterClient {
         return try decode([User].self, from: try await perform(request), of: request)
     }
 
+    /// Changes a user's profile (`PATCH /api/v1/users/{name}`): what `changes` names, the rest as it is. An
+    /// administrator changes anyone's, anyone else their own but `isAdmin`. Returns the user as stored now.
+    public func changeUser(_ name: String, _ changes: UserChanges) async throws(MusterClientError) -> User {
+        let request = try APIRequest("PATCH", ["users", name], json: changes)
+        return try decode(User.self, from: try await perform(request), of: request)
+    }
+
     /// Admin: removes a user of the namespace (`DELETE /api/v1/users/{name}`): their sessions end, their devices are
     /// unregistered, they leave their groups. Throws `not_found` for no such user, `conflict` for oneself.
     public func removeUser(_ name: String) async throws(MusterClientError) -> UserRemoval {

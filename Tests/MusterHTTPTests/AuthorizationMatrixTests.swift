@@ -32,7 +32,7 @@ import Testing
         let world = try await World.make(api)
         // Reads first, so that what the writes change or remove is still there to be read; then removals and
         // answers before the PUTs, so that eve's removing or answering meets nothing of her own by that name.
-        let order = ["GET", "DELETE", "POST", "PUT"]
+        let order = ["GET", "DELETE", "POST", "PUT", "PATCH"]
         let rows = order.flatMap { method in matrix.rows.filter { $0.method == method } }
         var mismatches: [String] = []
         var leaks: [String] = []
@@ -306,6 +306,7 @@ struct World {
         case "PUT /api/v1/payloads/{name}": return colourPayload
         case "POST /api/v1/topics/{topic}": return #"{"x":1}"#
         case "PUT /api/v1/groups/{name}": return #"{"members":["joe"]}"#
+        case "PATCH /api/v1/users/{name}": return #"{"phone":"+33 1 23 45 67 89"}"#
         case "PUT /api/v1/settings/{key}": return #"{"value":"100"}"#
         case "PUT /api/v1/geofences/{id}": return AreaRoutesTests.shop
         case "POST /api/v1/areas":

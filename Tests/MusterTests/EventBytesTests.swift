@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Migrations
+import MusterWire
 import Testing
 
 @testable import Muster
@@ -27,6 +28,20 @@ import Testing
             PasswordChanged(
                 name: "ada",
                 password: PasswordHash(salt: [1, 2], hash: [3, 4, 5], rounds: 16384, blockSize: 8, parallelism: 1))
+        ),
+        (
+            "user-changed",
+            UserChanged(
+                UserCreated(name: "ada", email: nil, timeZone: "UTC", isAdmin: false, password: nil),
+                applying: UserChanges(
+                    email: "ada@example.com", firstName: "Ada", lastName: "L", phone: "112", timeZone: "Europe/Paris",
+                    isAdmin: true))
+        ),
+        (
+            "user-changed-bare",
+            UserChanged(
+                UserCreated(name: "bob", email: "b@x", timeZone: "UTC", isAdmin: true, password: nil),
+                applying: UserChanges(email: "", isAdmin: false))
         ),
         ("user-removed", UserRemoved(name: "ada")),
         ("group", GroupDefined(name: "staff", members: ["ada", "bob"])),
@@ -262,6 +277,11 @@ import Testing
             #"{"hasPassword":false,"isAdmin":false,"name":"bob","timeZone":"UTC"}"#
         ),
         "password-changed": ("03616461020102030304058080010801", #"{"name":"ada"}"#),
+        "user-changed": (
+            "036164610f616461406578616d706c652e636f6d0c4575726f70652f50617269730103416461014c03313132",
+            #"{"email":"ada@example.com","firstName":"Ada","isAdmin":true,"lastName":"L","name":"ada","phone":"112","timeZone":"Europe/Paris"}"#
+        ),
+        "user-changed-bare": ("03626f62000355544300000000", #"{"isAdmin":false,"name":"bob","timeZone":"UTC"}"#),
         "user-removed": ("03616461", #"{"name":"ada"}"#),
         "group-removed": ("057374616666", #"{"name":"staff"}"#),
         "payload-removed": ("06636f6c6f7572", #"{"name":"colour"}"#),

@@ -122,6 +122,16 @@ public struct Audit: Sendable {
                 let by = event.actor == changed.name ? "" : " by \(event.actor)"
                 return [entry(.passwordChanged, "password of \(changed.name) changed\(by)").about(user: changed.name)]
             }
+            if let changed = try UserChanged.decode(event) {
+                guard concerns(changed.name) else { return [] }
+                let administrator = changed.isAdmin ? ", administrator" : ""
+                return [
+                    entry(
+                        .userChanged,
+                        "user \(changed.name) changed by \(event.actor) (time zone \(changed.timeZone)\(administrator))"
+                    ).about(user: changed.name)
+                ]
+            }
             if let removed = try UserRemoved.decode(event) {
                 guard concerns(removed.name) else { return [] }
                 return [entry(.userRemoved, "user \(removed.name) removed by \(event.actor)").about(user: removed.name)]

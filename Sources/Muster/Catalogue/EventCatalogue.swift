@@ -4,7 +4,8 @@ import Foundation
 /// Every domain event type this release knows, for rendering stored bodies as JSON.
 public enum EventCatalogue {
     static let all: [any DomainEvent.Type] = [
-        UserCreated.self, PasswordChanged.self, UserRemoved.self, GroupDefined.self, GroupRemoved.self,
+        UserCreated.self, PasswordChanged.self, UserChanged.self, UserRemoved.self, GroupDefined.self,
+        GroupRemoved.self,
         PushTargetRegistered.self,
         PushTargetUnregistered.self, PayloadSent.self,
         ResponseReceived.self, NamedPayloadStored.self, NamedPayloadRemoved.self, RequestTemplateStored.self,

@@ -30,15 +30,7 @@ public struct Directory: Sendable {
     ) async throws -> UserCreated {
         let name = try UserName.validated(name)
         try Names.validate(namespace, as: "namespace")
-        guard TimeZone(identifier: timeZone) != nil else {
-            throw MusterError(
-                .invalidArgument,
-                "time zone \(String(reflecting: timeZone)) is not an IANA zone such as Europe/Paris or UTC",
-                field: "timeZone")
-        }
-        if let email, !email.contains("@") {
-            throw MusterError(.invalidArgument, "email \(String(reflecting: email)) has no @", field: "email")
-        }
+        try Self.checkProfile(timeZone: timeZone, email: email)
         var hash: PasswordHash?
         if let password {
             try Self.checkPassword(password, minimumLength: minimumPasswordLength)
@@ -77,6 +69,42 @@ public struct Directory: Sendable {
                     expectedVersion: version == 0 ? .noStream : .exact(version), events: [user.newEvent(actor: actor)]))
         }
         return user
+    }
+
+    /// Throws `.invalidArgument` naming `timeZone` for a zone that is not IANA's, or `email` for an address without @.
+    static func checkProfile(timeZone: String?, email: String?) throws {
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw MusterError(
+                .invalidArgument,
+                "time zone \(String(reflecting: timeZone)) is not an IANA zone such as Europe/Paris or UTC",
+                field: "timeZone")
+        }
+        if let email, !email.isEmpty, !email.contains("@") {
+            throw MusterError(.invalidArgument, "email \(String(reflecting: email)) has no @", field: "email")
+        }
+    }
+
+    /// Changes `name`'s profile: what `changes` names, the rest as it is (an empty text clears an optional member).
+    /// Appends `UserChanged` unless nothing would change. Fails with `.notFound` for a user the namespace does not
+    /// have and `.invalidArgument` for a time zone or email `checkProfile` refuses. Returns the user as stored now.
+    @discardableResult
+    public func changeUser(
+        _ name: String, _ changes: UserChanges, namespace: String = Names.defaultNamespace, actor: String = "system"
+    ) async throws -> UserCreated {
+        try Names.validate(namespace, as: "namespace")
+        try Self.checkProfile(timeZone: changes.timeZone, email: changes.email)
+        return try await log.perform { scope in
+            guard let user = try scope.directory.user(name, namespace: namespace) else {
+                throw MusterError(.notFound, "no user named \(name) in namespace \(namespace)", field: "user")
+            }
+            let changed = UserChanged(user, applying: changes)
+            let now = changed.applied(to: user)
+            guard now != user else { return user }
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: Streams.user(user.name), events: [changed.newEvent(actor: actor)]))
+            return now
+        }
     }
 
     /// Sets `name`'s password anew and ends every session the user has open but `keeping` (their devices log in

@@ -3,8 +3,8 @@ import EventLog
 /// Users, groups and push targets of every namespace, kept inline so commands check them in the
 /// same transaction as they append.
 ///
-/// Tables (keys `namespace 0 …`): `users` name → `UserCreated` body (its password as the last `PasswordChanged`
-/// set it), `groups` name → `GroupDefined`
+/// Tables (keys `namespace 0 …`): `users` name → `UserCreated` body (its profile as the last `UserChanged` and its
+/// password as the last `PasswordChanged` set them), `groups` name → `GroupDefined`
 /// body, `pushTargets` user 0 deviceId → `PushTargetRegistered` body, `userKeys` case-folded name
 /// (`UserName.folded`) → the name of the first user that has it (version 2: older data directories
 /// may hold several names that fold alike; the first keeps the key, and when it is removed the next alike takes it).
@@ -18,7 +18,8 @@ public struct DirectoryProjection: Projection {
     public var tables: [String] { ["users", "groups", "pushTargets", "userKeys"] }
     public var eventTypes: Set<String>? {
         [
-            UserCreated.type, PasswordChanged.type, UserRemoved.type, GroupDefined.type, GroupRemoved.type,
+            UserCreated.type, PasswordChanged.type, UserChanged.type, UserRemoved.type, GroupDefined.type,
+            GroupRemoved.type,
             PushTargetRegistered.type,
             PushTargetUnregistered.type,
         ]
@@ -33,16 +34,9 @@ public struct DirectoryProjection: Projection {
             let folded = Key.joined(ns, UserName.folded(user.name))
             if try state.get("userKeys", folded) == nil { try state.put("userKeys", folded, Array(user.name.utf8)) }
         } else if let changed = try PasswordChanged.decode(event) {
-            let key = Key.joined(ns, changed.name)
-            guard let stored = try state.get("users", key) else { return }
-            var user = try stored.withUnsafeBytes { buffer in
-                var reader = ByteReader(buffer)
-                return try UserCreated(from: &reader)
-            }
-            user.password = changed.password
-            var writer = ByteWriter(capacity: stored.count + 16)
-            user.encode(into: &writer)
-            try state.put("users", key, writer.bytes)
+            try update(changed.name, namespace: ns, in: state) { $0.password = changed.password }
+        } else if let changed = try UserChanged.decode(event) {
+            try update(changed.name, namespace: ns, in: state) { $0 = changed.applied(to: $0) }
         } else if let removed = try UserRemoved.decode(event) {
             try state.delete("users", Key.joined(ns, removed.name))
             try forget(removed.name, namespace: ns, in: state)
@@ -55,6 +49,22 @@ public struct DirectoryProjection: Projection {
         } else if let gone = try PushTargetUnregistered.decode(event) {
             try state.delete("pushTargets", Key.joined(ns, gone.user, gone.deviceId))
         }
+    }
+
+    /// Rewrites the stored user `name` as `change` makes it; nothing when there is none.
+    private func update(
+        _ name: String, namespace ns: String, in state: ProjectionState, _ change: (inout UserCreated) -> Void
+    ) throws {
+        let key = Key.joined(ns, name)
+        guard let stored = try state.get("users", key) else { return }
+        var user = try stored.withUnsafeBytes { buffer in
+            var reader = ByteReader(buffer)
+            return try UserCreated(from: &reader)
+        }
+        change(&user)
+        var writer = ByteWriter(capacity: stored.count + 16)
+        user.encode(into: &writer)
+        try state.put("users", key, writer.bytes)
     }
 
     /// Takes a removed user's name out of `userKeys`, or hands its key to another user whose name folds alike (only

@@ -14,6 +14,7 @@ struct UserController: APIController {
             .get("users", for: .administrator, use: list)
             .put("users/:name/password", for: .user, use: changePassword)
             .delete("users/:name", for: .administrator, use: remove)
+            .on("users/:name", method: .patch, for: .user, use: change)
     }
 
     @Sendable func create(_ request: Request, context: API.Context) async throws -> EditedResponse<User> {
@@ -71,6 +72,30 @@ struct UserController: APIController {
             try await api.directory.changePassword(
                 name, to: body.password, keeping: own ? caller.sessionId : nil, namespace: caller.namespace,
                 actor: caller.username, minimumPasswordLength: minimumLength))
+    }
+
+    /// Changes a profile: an administrator anyone's of the namespace, anyone else their own but whether they administer
+    /// it. An administrator cannot make themselves a user (another one can), so one always remains.
+    @Sendable func change(_ request: Request, context: API.Context, caller: API.Caller) async throws -> User {
+        let name = try context.pathParameter("name")
+        let changes = try await request.decode(as: UserChanges.self, context: context)
+        let own = UserName.folded(name) == UserName.folded(caller.username)
+        guard caller.isAdmin || (own && changes.isAdmin == nil) else {
+            throw APIError(
+                .forbidden, "forbidden",
+                own
+                    ? "only an administrator may change whether a user administers the namespace"
+                    : "only an administrator may change another user's profile",
+                fields: [.init(field: own ? "isAdmin" : "name", message: own ? "leave it out" : "name yourself")])
+        }
+        if own, caller.isAdmin, changes.isAdmin == false {
+            throw APIError(
+                .conflict, "conflict",
+                "you cannot stop administering the namespace yourself; another administrator can",
+                fields: [.init(field: "isAdmin", message: "leave it out, or true")])
+        }
+        return User(
+            try await api.directory.changeUser(name, changes, namespace: caller.namespace, actor: caller.username))
     }
 
     /// Removes another user of the namespace: their sessions end, their devices are unregistered, they leave their

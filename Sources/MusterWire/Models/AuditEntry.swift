@@ -22,6 +22,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
 
         public static let userCreated = What(rawValue: "userCreated")
         public static let passwordChanged = What(rawValue: "passwordChanged")
+        public static let userChanged = What(rawValue: "userChanged")
         public static let userRemoved = What(rawValue: "userRemoved")
         public static let groupJoined = What(rawValue: "groupJoined")
         public static let groupLeft = What(rawValue: "groupLeft")

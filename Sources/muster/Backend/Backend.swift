@@ -21,6 +21,8 @@ protocol Backend: Sendable {
     func changePassword(of user: String, to password: String, current: String?) async throws -> UserEntry
     /// The users of the namespace.
     func users() async throws -> [UserEntry]
+    /// Changes `user`'s profile: what `changes` names.
+    func changeUser(_ user: String, _ changes: UserChanges) async throws -> UserEntry
     /// Removes `user`: their sessions end, their devices are unregistered, they leave their groups.
     func removeUser(_ user: String) async throws -> UserRemoval
     /// Defines (or redefines) a group.

@@ -47,6 +47,11 @@ struct LocalBackend: Backend {
         }
     }
 
+    func changeUser(_ user: String, _ changes: UserChanges) async throws -> UserEntry {
+        let changed = try await Directory(log: log).changeUser(user, changes, namespace: namespace, actor: "cli")
+        return UserEntry(User(changed), namespace: namespace)
+    }
+
     func removeUser(_ user: String) async throws -> UserRemoval {
         try await Directory(log: log).removeUser(user, namespace: namespace, actor: "cli")
     }

@@ -7,8 +7,9 @@ import MusterWire
 /// `muster users`: the people of a namespace.
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add, list and remove users (the first admin of a namespace is made here), and set their passwords.",
-        subcommands: [Add.self, List.self, Password.self, Remove.self])
+        abstract:
+            "Add, change, list and remove users (the first admin of a namespace is made here), and set their passwords.",
+        subcommands: [Add.self, SetProfile.self, List.self, Password.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a user; prints the user as JSON.")
@@ -34,6 +35,40 @@ struct Users: AsyncParsableCommand {
                 try await options.run(namespace: namespace, creating: true) {
                     try await $0.addUser(user, password: password)
                 })
+        }
+    }
+
+    struct SetProfile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Change a user's profile; prints the user as JSON.",
+            discussion: """
+                Only what is given changes; an empty value ("") clears an email, name or phone. Over HTTP an \
+                administrator changes anyone's, anyone else their own but --admin; an administrator cannot \
+                take --no-admin for themselves.
+                """)
+
+        @OptionGroup var options: BackendOptions
+        @Argument(help: "User name.") var name: String
+        @Flag(inversion: .prefixedNo, help: "Make the user an administrator of the namespace, or not.") var admin: Bool?
+        @Option(help: "E-mail address.") var email: String?
+        @Option(help: "First name.") var firstName: String?
+        @Option(help: "Last name.") var lastName: String?
+        @Option(help: "Phone number.") var phone: String?
+        @Option(name: .customLong("tz"), help: "IANA time zone, e.g. Europe/Paris (daily quotas count in it).")
+        var timeZone: String?
+        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+
+        func run() async throws {
+            let changes = UserChanges(
+                email: email, firstName: firstName, lastName: lastName, phone: phone, timeZone: timeZone,
+                isAdmin: admin)
+            guard !changes.isEmpty else {
+                throw CommandFailure.invalid(
+                    "nothing to change: give --admin or --no-admin, --email, --first-name, --last-name, --phone or --tz"
+                )
+            }
+            try Output.json(try await options.run(namespace: namespace) { try await $0.changeUser(name, changes) })
         }
     }
 

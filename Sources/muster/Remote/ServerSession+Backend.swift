@@ -33,6 +33,10 @@ extension ServerSession: Backend {
         try await call { try await $0.users() }.map { UserEntry($0, namespace: namespace) }
     }
 
+    func changeUser(_ user: String, _ changes: UserChanges) async throws -> UserEntry {
+        UserEntry(try await call { try await $0.changeUser(user, changes) }, namespace: namespace)
+    }
+
     func removeUser(_ user: String) async throws -> UserRemoval {
         try await call { try await $0.removeUser(user) }
     }

@@ -2,9 +2,43 @@ import EventLogTesting
 import Foundation
 import Testing
 
-/// `muster users remove` (and `groups remove`): an administrator removes a user on a server, an operator on its data
-/// directory; the removed user's logins end either way.
-@Suite struct UserRemovalCLITests {
+/// `muster users set` and `users remove` (and `groups remove`): an administrator acts on a server, an operator on its
+/// data directory, with the same outcome.
+@Suite struct UserAdministrationCLITests {
+    @Test func aProfileIsChangedOnAServerAndOnItsDataDirectory() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("user-set-cli")
+        defer { work.remove() }
+        let (ada, joe) = try await Terminal.adaAndJoe(on: server, in: work)
+
+        let made = try await ada.run(["users", "set", "joe", "--admin", "--tz", "Europe/Paris", "--email", "j@x.org"])
+        #expect(made.status == 0, "\(made)")
+        #expect(try made.json()["isAdmin"] as? Bool == true && made.json()["timeZone"] as? String == "Europe/Paris")
+        #expect(try await joe.run(["users", "list"]).status == 0, "joe administers now")
+        let role = try await joe.run(["users", "set", "joe", "--no-admin"])
+        #expect(role.status != 0 && role.stderr.contains("another administrator can"), "\(role)")
+        #expect(try await ada.run(["users", "set", "joe", "--no-admin"]).status == 0)
+        let notAnymore = try await joe.run(["users", "list"])
+        #expect(notAnymore.status != 0 && notAnymore.stderr.contains("administrator"), "\(notAnymore)")
+        let own = try await joe.run(["users", "set", "joe", "--phone", "112"])
+        #expect(own.status == 0, "\(own)")
+        #expect(try own.json()["phone"] as? String == "112")
+        let nothing = try await ada.run(["users", "set", "joe"])
+        #expect(nothing.status == 2 && nothing.stderr.contains("nothing to change"), "\(nothing)")
+
+        // On the data directory: the same JSON as the server's list shows.
+        let local = try await MusterProcess.run(["users", "set", "joe", "--email", ""] + server.data)
+        #expect(local.status == 0, "\(local)")
+        #expect(try local.json()["email"] == nil && local.json()["phone"] as? String == "112")
+        let listed = try await ada.run(["users", "list", "--json"])
+        #expect(!listed.stdout.contains("j@x.org"), "\(listed)")
+        let audit = try await ada.run(["audit", "--user", "joe"])
+        #expect(audit.stdout.contains("user joe changed by ada (time zone Europe/Paris, administrator)"), "\(audit)")
+        #expect(audit.stdout.contains("user joe changed by ada (time zone Europe/Paris)"), "\(audit)")
+        #expect(audit.stdout.contains("user joe changed by cli (time zone Europe/Paris)"), "\(audit)")
+        #expect(await server.stop() == 0)
+    }
+
     @Test func aRemovedUsersLoginEndsOnAServerAndOnItsDataDirectory() async throws {
         let server = try await ServerProcess()
         let work = try TemporaryDirectory("user-removal-cli")
