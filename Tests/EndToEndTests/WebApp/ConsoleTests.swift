@@ -275,7 +275,7 @@ extension WebAppBrowserTests {
             }
         }
 
-        @Test func anAdministratorRemovesAUserAndAGroupAfterSayingSoTwiceButNotThemselves() async throws {
+        @Test func anAdministratorChangesAUsersRoleAndRemovesThemAndAGroupButNotThemselves() async throws {
             try await WebAppStage.withConsole("console-user-removal") { stage in
                 let driver = stage.driver
                 let joe = try await stage.server.login("joe", password: "secret-joe")
@@ -286,6 +286,15 @@ extension WebAppBrowserTests {
                 try await stage.logIn("ada", password: "secret-ada")
                 try await stage.show("#/console/people", waitingFor: "button[data-remove-user='joe']")
                 #expect(try await Self.count("button[data-remove-user='ada']", driver) == 0)
+                #expect(try await Self.count("button[data-role-of='ada']", driver) == 0)
+
+                // Made an administrator and a user again, each from his next request on.
+                try await driver.click(try await driver.find("button[data-role-of='joe']"))
+                try await stage.wait(for: "joe is an administrator now.", in: "p.ok")
+                #expect(try await stage.server.send("GET", "api/v1/users", token: joe).status == 200)
+                try await driver.click(try await driver.find("button[data-role-of='joe']"))
+                try await stage.wait(for: "joe is a user now", in: "p.ok")
+                #expect(try await stage.server.send("GET", "api/v1/users", token: joe).status == 403)
 
                 // Asked first; cancelling keeps him.
                 try await driver.click(try await driver.find("button[data-remove-user='joe']"))

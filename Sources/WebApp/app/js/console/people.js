@@ -64,7 +64,16 @@ export async function peopleView(main, _match, { me, notice } = {}) {
     );
   }
 
-  /// The server refuses one's own removal: no button for it.
+  /// Makes `user` an administrator, or a user again; the page shows the outcome.
+  async function setRole(user, isAdmin) {
+    try {
+      await api("PATCH", `/api/v1/users/${encodeURIComponent(user)}`, { json: { isAdmin } });
+      await peopleView(main, [], { me, notice: t(isAdmin ? "consoleMadeAdministrator" : "consoleMadeUser", { user }) });
+    } catch (error) {
+      replace(removal, errorBox(error));
+    }
+  }
+
   const askUserRemoval = (user) =>
     askRemoval(removal, {
       path: `/api/v1/users/${encodeURIComponent(user)}`,
@@ -129,9 +138,21 @@ export async function peopleView(main, _match, { me, notice } = {}) {
               h("button.secondary", { type: "button", dataset: { passwordOf: u.username }, onclick: () => showPassword(u.username) }, t("consoleSetPassword")),
               " ",
               h("a", { href: `#/console/audit?user=${encodeURIComponent(u.username)}` }, t("consoleAudit")),
+              // Nobody leaves the role or is removed by their own hand: no buttons for it.
               u.username === me?.username
                 ? ""
-                : h("span", {}, " ", h("button.secondary", { type: "button", dataset: { removeUser: u.username }, onclick: () => askUserRemoval(u.username) }, t("consoleRemove"))),
+                : h(
+                    "span",
+                    {},
+                    " ",
+                    h(
+                      "button.secondary",
+                      { type: "button", dataset: { roleOf: u.username }, onclick: () => setRole(u.username, !u.isAdmin) },
+                      t(u.isAdmin ? "consoleMakeUser" : "consoleMakeAdministrator"),
+                    ),
+                    " ",
+                    h("button.secondary", { type: "button", dataset: { removeUser: u.username }, onclick: () => askUserRemoval(u.username) }, t("consoleRemove")),
+                  ),
             ),
           ],
           { dataset: { user: u.username } },
