@@ -78,4 +78,34 @@ import Testing
         #expect(events.lines.count == 2, "\(events)")
         #expect(await server.stop() == 0)
     }
+
+    /// Logged in to another namespace, `--namespace default` names the default namespace: refused, not quietly taken
+    /// for the login's (a removal there would have struck a namesake).
+    @Test func aNamespaceOtherThanTheLoginsIsRefusedTheDefaultOneToo() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("namespace-cli")
+        defer { work.remove() }
+        for (user, namespace) in [("eve", "north"), ("joe", "north"), ("joe", "default")] {
+            let added = try await MusterProcess.run(
+                ["users", "add", user, "--admin", "--password-stdin", "--namespace", namespace] + server.data,
+                stdin: "secret-\(user)\n")
+            try #require(added.status == 0, "\(added)")
+        }
+        let eve = Terminal(work.url.appendingPathComponent("eve/session.json"))
+        let login = try await eve.run(
+            ["login", "--server", server.base.absoluteString, "eve", "--namespace", "north", "--password-stdin"],
+            stdin: "secret-eve\n")
+        try #require(login.status == 0, "\(login)")
+
+        for namespace in ["default", "south"] {
+            let refused = try await eve.run(["users", "remove", "joe", "--namespace", namespace])
+            #expect(refused.status == 2, "\(refused)")
+            #expect(refused.stderr.contains("--namespace \(namespace): the login is in namespace north"), "\(refused)")
+        }
+        let north = try await eve.run(["users", "list", "--namespace", "north", "--json"])
+        #expect(north.status == 0 && north.stdout.contains(#""name":"joe""#), "\(north)")
+        let both = try await MusterProcess.run(["users", "list", "--json"] + server.data)
+        #expect(both.stdout.contains(#""name":"joe""#), "the default namespace's joe is still there: \(both)")
+        #expect(await server.stop() == 0)
+    }
 }

@@ -20,7 +20,7 @@ struct AreasCommand: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: ArgumentHelp("The document, or - for stdin.", valueName: "FILE|-")) var file: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             let document: Data
@@ -54,7 +54,7 @@ struct AreasCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the areas of a namespace.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             let areas = try await options.run(namespace: namespace) { try await $0.areas() }

@@ -18,7 +18,7 @@ extension AreasCommand {
         @OptionGroup var options: BackendOptions
         @Option(help: "The user the device belongs to.") var user: String
         @Option(help: "The device.") var deviceId: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             let answer = try await options.run(namespace: namespace) {

@@ -11,7 +11,7 @@ struct Counters: AsyncParsableCommand {
     @OptionGroup var options: BackendOptions
     @Option(help: "Only this area's counters.") var area: String?
     @Option(help: "Only areas of this kind: geofence or beacon (an id may name one of each).") var kind: Area.Kind?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
     func run() async throws {
         try await options.printRows(namespace: namespace) { try await $0.counters(area: area, kind: kind) }
@@ -26,7 +26,7 @@ struct Quota: AsyncParsableCommand {
     @OptionGroup var options: BackendOptions
     @Argument(help: "The user.") var user: String
     @Option(help: "The day, YYYY-MM-DD (default: today in the user's time zone).") var date: String?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
     func validate() throws {
         if let date, !RuleCounters.isDay(date) {

@@ -24,7 +24,7 @@ struct Devices: AsyncParsableCommand {
         var token: String?
         @Option(help: "For mqtt only (and required there): the device's PublishTopic (where it sends).")
         var publishTopic: String?
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             // Without --user a data directory refuses the device: it is not created for that.
@@ -42,7 +42,7 @@ struct Devices: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Option(help: "Only this user's devices (over HTTP: the logged-in user's, always).") var user: String?
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.devices(user: user) }
@@ -55,7 +55,7 @@ struct Devices: AsyncParsableCommand {
         @OptionGroup var options: BackendOptions
         @Option(help: "The device's user (over HTTP: the logged-in user, the default).") var user: String?
         @Option(help: "Device id.") var deviceId: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.run(namespace: namespace) { try await $0.unregister(deviceId: deviceId, user: user) }
@@ -82,7 +82,7 @@ struct Devices: AsyncParsableCommand {
         @Option(help: "The device's user (over HTTP: the logged-in user, the default).") var user: String?
         @Option(help: "Device id.") var deviceId: String
         @Argument(help: "on, off, or namespace; none: show it.") var choice: Choice?
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             let trace = try await options.run(namespace: namespace) { backend in

@@ -26,7 +26,7 @@ struct Documents: AsyncParsableCommand {
         @Option(help: "audio, image or video (default: from the extension).") var kind: String?
         @Option(help: "MIME type; must match the content (default: the content's own).") var contentType: String?
         @Option(help: "Who uploads it (over HTTP: the logged-in user).") var user = "cli"
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func validate() throws {
             if let kind, MediaKind(rawValue: kind) == nil {
@@ -55,7 +55,7 @@ struct Documents: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Option(help: "Only this user's uploads.") var user: String?
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.documents(user: user) }
@@ -74,7 +74,7 @@ struct Documents: AsyncParsableCommand {
         @OptionGroup var options: BackendOptions
         @Argument(help: "Document name, e.g. rcs/audio/<uuid>.m4a.") var name: String
         @Option(name: [.short, .long], help: "Write to this file instead of stdout.") var output: String?
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             // The bytes are the output; JSON can only describe where they went.

@@ -30,7 +30,7 @@ struct GeotriggersCommand: AsyncParsableCommand {
         @Option(help: "The geotrigger's id (default: the document's \"id\").") var id: String?
         @Option(help: "The geotrigger's name, shown as the notification's title (replaces the document's).")
         var name: String?
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             var object = try document()
@@ -72,7 +72,7 @@ struct GeotriggersCommand: AsyncParsableCommand {
             discussion: "With --json: one array of the geotriggers' documents, each with \"monitor\".")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.geotriggers().map(GeotriggerRow.init) }
@@ -84,7 +84,7 @@ struct GeotriggersCommand: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The geotrigger's id.") var id: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.run(namespace: namespace) { try await $0.removeGeotrigger(id: id) }
@@ -98,7 +98,7 @@ struct GeotriggersCommand: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The geotrigger's id.") var id: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try Output.json(
@@ -112,7 +112,7 @@ struct GeotriggersCommand: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The geotrigger's id.") var id: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try Output.json(

@@ -15,7 +15,7 @@ struct Groups: AsyncParsableCommand {
         @OptionGroup var options: BackendOptions
         @Argument(help: "Group name.") var name: String
         @Option(help: "Members, comma-separated user names.") var members: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             let group = Group(name: name, members: FormErrorOutput.list(members))
@@ -30,7 +30,7 @@ struct Groups: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "Group name.") var name: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.run(namespace: namespace) { try await $0.removeGroup(name) }
@@ -42,7 +42,7 @@ struct Groups: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the groups of a namespace.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.groups() }

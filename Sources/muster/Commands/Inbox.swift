@@ -8,7 +8,7 @@ struct Inbox: AsyncParsableCommand {
 
     @OptionGroup var options: BackendOptions
     @Argument(help: "User name (over HTTP: the logged-in user, the default).") var user: String?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
     func run() async throws {
         try await options.printRows(namespace: namespace) { try await $0.inbox(user: user) }

@@ -15,7 +15,7 @@ struct Listen: AsyncParsableCommand {
 
     @OptionGroup var options: BackendOptions
     @Argument(help: "The topic filter, e.g. /a/b/c, /a/+/c or /a/#.") var topic: String
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
     @Option(parsing: .unconditional, help: "First log position to consider (default: only responses from now on).")
     var from: UInt64?
 

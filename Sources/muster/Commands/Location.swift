@@ -88,7 +88,7 @@ struct DeviceReportOptions: ParsableArguments {
                 "Presence is kept per user and device; a device registered to another user is refused (exit 3)."))
     var deviceId: String
     @Option(help: "When it happened, ISO 8601 (default now).") var at: String?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
     func validate() throws {
         if let at, UbuduFormat.parseDate(at) == nil {

@@ -29,7 +29,7 @@ struct NoticesCommand: AsyncParsableCommand {
         @OptionGroup var options: BackendOptions
         @Option(help: "The user the device belongs to (over HTTP: the logged-in user, the default).") var user: String?
         @Option(help: "The device.") var deviceId: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.notices(user: user, deviceId: deviceId) }
@@ -72,7 +72,7 @@ struct NoticeOptions: ParsableArguments {
     @OptionGroup var options: BackendOptions
     @Argument(help: "The notice's id, as muster notices list prints it.") var id: String
     @Option(help: "The notice's user (over HTTP: the logged-in user, the default).") var user: String?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
     /// `ID` as a UUID; a usage error naming the argument when it is not one.
     func noticeId() throws -> UUID {

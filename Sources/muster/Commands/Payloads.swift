@@ -15,7 +15,7 @@ struct Payloads: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The payload's name.") var name: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
         @Argument(help: ArgumentHelp("The payload JSON, or - for stdin.", valueName: "PAYLOAD_JSON|-"))
         var payload: String
 
@@ -31,7 +31,7 @@ struct Payloads: AsyncParsableCommand {
             abstract: "List the named payloads by name: a table, or JSON (each with its payload) with --json.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.payloads() }
@@ -43,7 +43,7 @@ struct Payloads: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The payload's name.") var name: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             Output.line(try await options.run(namespace: namespace) { try await $0.payload(name: name) })
@@ -60,7 +60,7 @@ struct Payloads: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The payload's name.") var name: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.run(namespace: namespace) { try await $0.removePayload(name: name) }

@@ -24,7 +24,7 @@ struct PushSourcesCommand: AsyncParsableCommand {
             help: ArgumentHelp(
                 "The provider's address when not its public one, e.g. https://127.0.0.1:8443.", valueName: "URL"))
         var endpoint: String?
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         /// Configures the source `body` describes and prints it as JSON.
         func configure(_ body: PushSourceBody) async throws {
@@ -128,7 +128,7 @@ struct PushSourcesCommand: AsyncParsableCommand {
             abstract: "List the push sources: name, kind, public details, fingerprint of the secret.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.pushSources() }
@@ -140,7 +140,7 @@ struct PushSourcesCommand: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The source's name.") var name: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.run(namespace: namespace) { try await $0.removePushSource(name: name) }
@@ -156,7 +156,7 @@ struct PushSourcesCommand: AsyncParsableCommand {
         @OptionGroup var options: BackendOptions
         @Argument(help: "The source's name.") var name: String
         @Option(help: "The user whose devices get the test push.") var user: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) {
@@ -208,7 +208,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
     @Option(help: "Only this user's.") var user: String?
     @Option(help: "Only those in this status: pending, delivered, failed or expired.")
     var status: DeliveryRecord.Status?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
     func run() async throws {
         let messageId = try message.map { text in

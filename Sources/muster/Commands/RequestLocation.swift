@@ -18,7 +18,7 @@ struct RequestLocation: AsyncParsableCommand {
     @OptionGroup var options: BackendOptions
     @Option(help: "The user whose phones are asked.") var user: String
     @Option(help: "Why, for the audit.") var reason: String?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
     func run() async throws {
         let request = try await options.run(namespace: namespace) {

@@ -19,7 +19,7 @@ struct RequestTemplates: AsyncParsableCommand {
         @Option(help: "Title shown in the Start tab.") var title: String
         @Option(help: "Body (subtitle) shown under the title.") var body: String
         @Option(help: "Response topic, /a/b/c.") var topic: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
         @Argument(help: ArgumentHelp("The payload JSON, or - for stdin.", valueName: "PAYLOAD_JSON|-"))
         var payload: String
 
@@ -34,7 +34,7 @@ struct RequestTemplates: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the request templates of a namespace.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.requests() }
@@ -47,7 +47,7 @@ struct RequestTemplates: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The request's name.") var name: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.run(namespace: namespace) { try await $0.removeRequest(name: name) }

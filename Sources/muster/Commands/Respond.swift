@@ -22,7 +22,7 @@ struct Respond: AsyncParsableCommand {
     @Option(help: "The value of the button clicked (0: the app's Submit).") var submitValue = 0
     @Option(parsing: .unconditional, help: "Device latitude, for currentLocation fields.") var latitude: Double?
     @Option(parsing: .unconditional, help: "Device longitude, for currentLocation fields.") var longitude: Double?
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
     @Argument(help: ArgumentHelp("The values JSON object, or - for stdin.", valueName: "VALUES_JSON|-"))
     var values: String?
 

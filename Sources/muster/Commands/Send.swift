@@ -22,7 +22,7 @@ struct Send: AsyncParsableCommand {
     @Option(help: "Notification body.") var body: String
     @Option(help: "Push source name.") var source: String?
     @Option(help: "Who sends it (over HTTP: the logged-in user).") var sender = "cli"
-    @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
     @OptionGroup(title: "MQTT devices") var mqtt: SendMQTTOptions
     @Argument(help: ArgumentHelp("The payload JSON, or - for stdin.", valueName: "PAYLOAD_JSON|-")) var payload: String
 

@@ -19,7 +19,7 @@ struct SettingsCommand: AsyncParsableCommand {
         @OptionGroup var options: BackendOptions
         @Argument(help: "The setting.") var key: Setting
         @Argument(help: "Its new value.") var value: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try Output.json(
@@ -34,7 +34,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "The setting.") var key: Setting
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try Output.json(try await options.run(namespace: namespace) { try await $0.reset(key) })
@@ -45,7 +45,7 @@ struct SettingsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List every setting with its value.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.settings() }

@@ -24,7 +24,7 @@ struct Users: AsyncParsableCommand {
         @Option(help: "Phone number.") var phone: String?
         @Option(name: .customLong("tz"), help: "IANA time zone, e.g. Europe/Paris (daily quotas count in it).")
         var timeZone = "UTC"
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             let password = passwordStdin ? try PasswordInput.firstLineOfStdin() : nil
@@ -57,7 +57,7 @@ struct Users: AsyncParsableCommand {
         @Option(help: "Phone number.") var phone: String?
         @Option(name: .customLong("tz"), help: "IANA time zone, e.g. Europe/Paris (daily quotas count in it).")
         var timeZone: String?
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             let changes = UserChanges(
@@ -85,7 +85,7 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "User name.") var name: String
         @Flag(help: "Read the password from stdin, one line (two when the current one is needed).")
         var passwordStdin = false
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             let user = try await options.run(namespace: namespace) { backend in
@@ -117,7 +117,7 @@ struct Users: AsyncParsableCommand {
 
         @OptionGroup var options: BackendOptions
         @Argument(help: "User name.") var name: String
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try Output.json(try await options.run(namespace: namespace) { try await $0.removeUser(name) })
@@ -128,7 +128,7 @@ struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the users of a namespace.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Namespace.") var namespace = Names.defaultNamespace
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
             try await options.printRows(namespace: namespace) { try await $0.users() }

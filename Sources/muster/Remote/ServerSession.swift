@@ -104,9 +104,11 @@ struct ServerSession: Sendable {
                 + "(use --data on the server's data directory, or log in as \(user))")
     }
 
-    /// Refuses a `--namespace` other than the login's: over HTTP a verb acts in the login's namespace.
+    /// Refuses a `--namespace` other than the login's: over HTTP a verb acts in the login's namespace. `--namespace
+    /// default` given while logged in elsewhere is refused too: it names the default namespace, where nothing would
+    /// happen.
     func requireNamespace(_ given: String?) throws {
-        guard let given, given != Names.defaultNamespace, given != namespace else { return }
+        guard let given, given != namespace else { return }
         throw CommandFailure.invalid(
             "--namespace \(given): the login is in namespace \(namespace); log in with --namespace \(given)")
     }
