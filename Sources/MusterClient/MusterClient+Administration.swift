@@ -8,6 +8,12 @@ extension MusterClient {
         return try decode([User].self, from: try await perform(request), of: request)
     }
 
+    /// One user's profile (`GET /api/v1/users/{name}`): one's own, or for an administrator anyone's of the namespace.
+    public func user(_ name: String) async throws(MusterClientError) -> User {
+        let request = APIRequest("GET", ["users", name])
+        return try decode(User.self, from: try await perform(request), of: request)
+    }
+
     /// Changes a user's profile (`PATCH /api/v1/users/{name}`): what `changes` names, the rest as it is. An
     /// administrator changes anyone's, anyone else their own but `isAdmin`. Returns the user as stored now.
     public func changeUser(_ name: String, _ changes: UserChanges) async throws(MusterClientError) -> User {

@@ -128,24 +128,27 @@ static const unsigned char file_40[] = {
 #embed "app/js/person/password.js"
 };
 static const unsigned char file_41[] = {
-#embed "app/js/person/routes.js"
+#embed "app/js/person/profile.js"
 };
 static const unsigned char file_42[] = {
-#embed "app/js/person/signin.js"
+#embed "app/js/person/routes.js"
 };
 static const unsigned char file_43[] = {
-#embed "app/js/person/start.js"
+#embed "app/js/person/signin.js"
 };
 static const unsigned char file_44[] = {
-#embed "app/js/push.js"
+#embed "app/js/person/start.js"
 };
 static const unsigned char file_45[] = {
-#embed "app/js/texts.js"
+#embed "app/js/push.js"
 };
 static const unsigned char file_46[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/texts.js"
 };
 static const unsigned char file_47[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_48[] = {
 #embed "app/sw.js"
 };
 
@@ -191,13 +194,14 @@ static const web_app_file files[] = {
     {"js/person/login.js", file_38, sizeof(file_38)},
     {"js/person/message.js", file_39, sizeof(file_39)},
     {"js/person/password.js", file_40, sizeof(file_40)},
-    {"js/person/routes.js", file_41, sizeof(file_41)},
-    {"js/person/signin.js", file_42, sizeof(file_42)},
-    {"js/person/start.js", file_43, sizeof(file_43)},
-    {"js/push.js", file_44, sizeof(file_44)},
-    {"js/texts.js", file_45, sizeof(file_45)},
-    {"manifest.webmanifest", file_46, sizeof(file_46)},
-    {"sw.js", file_47, sizeof(file_47)},
+    {"js/person/profile.js", file_41, sizeof(file_41)},
+    {"js/person/routes.js", file_42, sizeof(file_42)},
+    {"js/person/signin.js", file_43, sizeof(file_43)},
+    {"js/person/start.js", file_44, sizeof(file_44)},
+    {"js/push.js", file_45, sizeof(file_45)},
+    {"js/texts.js", file_46, sizeof(file_46)},
+    {"manifest.webmanifest", file_47, sizeof(file_47)},
+    {"sw.js", file_48, sizeof(file_48)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {

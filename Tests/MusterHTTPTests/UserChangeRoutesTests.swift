@@ -5,8 +5,8 @@ import Muster
 import MusterHTTP
 import Testing
 
-/// `PATCH /api/v1/users/{name}`: an administrator changes anyone's profile, a user their own but whether they
-/// administer.
+/// `PATCH /api/v1/users/{name}` and `GET`: an administrator changes and reads anyone's profile, a user their own (but
+/// not whether they administer).
 @Suite struct UserChangeRoutesTests {
     @Test func anAdministratorMakesJoeOneAndHisNextRequestIsAnAdministrators() async throws {
         let api = try await APITester.make()
@@ -54,6 +54,14 @@ import Testing
             #expect(api.log.head == head, "nothing was recorded")
             let cleared = try await client.send(.patch, "/api/v1/users/joe", token: joe, json: #"{"phone":""}"#)
             #expect(cleared.object["phone"] == nil && cleared.object["email"] as? String == "joe@example.org")
+
+            // Read back by himself and by an administrator; not by ann.
+            let read = try await client.send(.get, "/api/v1/users/joe", token: joe)
+            #expect(read.status == .ok && read.object["email"] as? String == "joe@example.org", "\(read.text)")
+            #expect(try await client.send(.get, "/api/v1/users/joe", token: ada).text == read.text)
+            let ann = try await client.login("ann")
+            #expect(try await client.send(.get, "/api/v1/users/joe", token: ann).status == .forbidden)
+            #expect(try await client.send(.get, "/api/v1/users/zed", token: ada).status == .notFound)
         }
     }
 }

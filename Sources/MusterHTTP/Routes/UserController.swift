@@ -15,6 +15,7 @@ struct UserController: APIController {
             .put("users/:name/password", for: .user, use: changePassword)
             .delete("users/:name", for: .administrator, use: remove)
             .on("users/:name", method: .patch, for: .user, use: change)
+            .get("users/:name", for: .user, use: user)
     }
 
     @Sendable func create(_ request: Request, context: API.Context) async throws -> EditedResponse<User> {
@@ -72,6 +73,20 @@ struct UserController: APIController {
             try await api.directory.changePassword(
                 name, to: body.password, keeping: own ? caller.sessionId : nil, namespace: caller.namespace,
                 actor: caller.username, minimumPasswordLength: minimumLength))
+    }
+
+    /// One user's profile: one's own, or for an administrator anyone's of the namespace.
+    @Sendable func user(_ request: Request, context: API.Context, caller: API.Caller) async throws -> User {
+        let name = try context.pathParameter("name")
+        guard caller.isAdmin || UserName.folded(name) == UserName.folded(caller.username) else {
+            throw APIError(
+                .forbidden, "forbidden", "only an administrator may read another user's profile",
+                fields: [.init(field: "name", message: "name yourself, \(caller.username)")])
+        }
+        guard let user = try api.directory.user(name, namespace: caller.namespace) else {
+            throw APIError(.notFound, "not_found", "no user named \(name) in namespace \(caller.namespace)")
+        }
+        return User(user)
     }
 
     /// Changes a profile: an administrator anyone's of the namespace, anyone else their own but whether they administer

@@ -102,8 +102,6 @@ extension WebAppBrowserTests {
             }
         }
 
-        /// An answer kept offline that the server refuses when it arrives (here: answered meanwhile from another
-        /// device) is not dropped unseen: the person is told which one and why, across a reload, until they dismiss it.
         @Test func joeChangesHisOwnPasswordFromTheAccountMenuAndStaysLoggedIn() async throws {
             try await withJoe("person-password") { stage in
                 let driver = stage.driver
@@ -127,6 +125,32 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func joeSetsHisTimeZoneAndPhoneOnHisProfileButNotHisRole() async throws {
+            try await withJoe("person-profile") { stage in
+                let driver = stage.driver
+                try await driver.click(try await driver.find("header .who summary"))
+                try await driver.click(try await driver.find("#profile"))
+                _ = try await driver.find("#profile-time-zone")
+                let zone = "document.querySelector('#profile-time-zone')"
+                #expect(try await driver.run("return \(zone).value") as? String == "UTC")
+                try await driver.run("\(zone).value = 'Europe/Paris'")
+                try await driver.type("+33 1 23 45 67 89", into: try await driver.find("#profile-phone"))
+                try await driver.click(try await driver.find("main form button[type='submit']"))
+                try await driver.wait(
+                    for: "the profile to be saved",
+                    until: "return document.querySelector('main .saved')?.textContent === 'Saved.'")
+                try await stage.browser.screenshot("person-profile")
+                let joe = try await stage.server.login("joe", password: "secret-joe")
+                let stored = try await stage.server.send("GET", "api/v1/users/joe", token: joe)
+                #expect(stored.object["timeZone"] as? String == "Europe/Paris", "\(stored.text)")
+                #expect(stored.object["phone"] as? String == "+33 1 23 45 67 89")
+                #expect(stored.object["isAdmin"] as? Bool == false)
+                #expect(try await driver.run("return document.querySelector('#profile-is-admin') === null") as? Bool == true)
+            }
+        }
+
+        /// An answer kept offline that the server refuses when it arrives (here: answered meanwhile from another
+        /// device) is not dropped unseen: the person is told which one and why, across a reload, until they dismiss it.
         @Test func aKeptAnswerTheServerRefusesIsShownUntilDismissed() async throws {
             try await withJoe("person-refused") { stage in
                 let driver = stage.driver

@@ -6,6 +6,7 @@ import { messageView } from "./message.js";
 import { startFormView, startView } from "./start.js";
 import { documentsView } from "./documents.js";
 import { passwordView } from "./password.js";
+import { profileView } from "./profile.js";
 
 export const personTabs = [
   { hash: "#/inbox", label: "inbox" },
@@ -20,4 +21,5 @@ export const personRoutes = [
   { pattern: /^#\/start\/([^/]+)$/, render: startFormView },
   { pattern: /^#\/documents$/, render: documentsView },
   { pattern: /^#\/account\/password$/, render: passwordView },
+  { pattern: /^#\/account\/profile$/, render: profileView },
 ];
