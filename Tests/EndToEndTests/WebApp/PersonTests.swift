@@ -145,7 +145,9 @@ extension WebAppBrowserTests {
                 #expect(stored.object["timeZone"] as? String == "Europe/Paris", "\(stored.text)")
                 #expect(stored.object["phone"] as? String == "+33 1 23 45 67 89")
                 #expect(stored.object["isAdmin"] as? Bool == false)
-                #expect(try await driver.run("return document.querySelector('#profile-is-admin') === null") as? Bool == true)
+                #expect(
+                    try await driver.run("return document.querySelector('#profile-is-admin') === null") as? Bool == true
+                )
             }
         }
 
