@@ -429,7 +429,10 @@ import Testing
         }
         let before = try contents(f.log)
         #expect(before["accessTokens"]?.count == 3 && before["sessions"]?.count == 2)
-        #expect(SessionsProjection().version == 3, "version 1 kept failed logins, version 2 every token")
+        #expect(before["userSessions"]?.count == 1, "joe's, which did not end")
+        #expect(
+            SessionsProjection().version == 4,
+            "version 1 kept failed logins, version 2 every token, version 3 no index of each user's sessions")
         try await f.log.rebuild([SessionsProjection.name])
         #expect(try contents(f.log) == before)
         let report = try await f.log.verify()
@@ -445,6 +448,7 @@ import Testing
         let rotated = try await f.sessions.refresh(refreshToken: old[0].refreshToken)
         var rows = try contents(f.log).mapValues(\.count)
         #expect(rows["accessTokens"] == 21 && rows["refreshTokens"] == 21 && rows["sessions"] == 20)
+        #expect(rows["userSessions"] == 20)
         #expect(rows["expiries"] == 21)
         // An expired access token whose refresh token still works answers "expired", not "unknown".
         f.t.clock.advance(seconds: 120)
@@ -464,6 +468,7 @@ import Testing
         rows = try contents(f.log).mapValues(\.count)
         #expect(rows["accessTokens"] == 12 && rows["refreshTokens"] == 12, "\(rows)")
         #expect(rows["sessions"] == 12 && rows["expiries"] == 12, "\(rows)")
+        #expect(rows["userSessions"] == 12, "only the sessions that still work are joe's: \(rows)")
         // Swept tokens are unknown; the new ones work; a swept rotated refresh token changes nothing.
         #expect(await f.accessRefusal(old[5].accessToken) == .tokenUnknown)
         #expect(await f.refreshRefusal(rotated.refreshToken) == .tokenUnknown)

@@ -32,6 +32,7 @@ extension SessionsProjection {
                 entry.refreshTokenHash == pair.refreshHash
             {
                 try state.delete("sessions", sessionKey)
+                try state.delete("userSessions", Self.userKey(record.namespace, record.user, record.sessionId))
             }
         }
     }

@@ -10,13 +10,14 @@ import Foundation
 /// `SessionEntry` (the current pair, whether the session ended by a logout or a refresh token's reuse);
 /// `expiries` the refresh token's expiry (8 bytes big-endian) + its hash → the access token's hash: each
 /// issued pair in the order it stops being of use, so every event sweeps a few whose time has passed
-/// (see `sweep`).
+/// (see `sweep`); `userSessions` `namespace 0 user 0` + session id (16 bytes) → `[1]`: each user's sessions that have
+/// not ended, so ending them all (a password changed, the user removed) reads theirs, not every session (version 4).
 public struct SessionsProjection: Projection {
     public static let name = "sessions"
     public var name: String { Self.name }
-    public var version: UInt32 { 3 }
+    public var version: UInt32 { 4 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["accessTokens", "refreshTokens", "sessions", "expiries"] }
+    public var tables: [String] { ["accessTokens", "refreshTokens", "sessions", "expiries", "userSessions"] }
     public var eventTypes: Set<String>? { [TokenIssued.type, TokenRevoked.type] }
 
     public init() {}
@@ -25,7 +26,7 @@ public struct SessionsProjection: Projection {
         if let issued = try TokenIssued.decode(event) {
             try issue(issued, namespace: event.namespace, state)
         } else if let revoked = try TokenRevoked.decode(event) {
-            try revoke(revoked, state)
+            try revoke(revoked, namespace: event.namespace, state)
         }
         try sweep(at: event.recordedAt, state)
     }
@@ -40,12 +41,13 @@ public struct SessionsProjection: Projection {
         let entry = SessionEntry(
             accessTokenHash: issued.accessTokenHash, refreshTokenHash: issued.refreshTokenHash, hasEnded: false)
         try state.put("sessions", Self.key(issued.sessionId), entry.encoded())
+        try state.put("userSessions", Self.userKey(namespace, issued.user, issued.sessionId), [1])
         try state.put(
             "expiries", Self.expiryKey(issued.refreshExpiresAt, issued.refreshTokenHash),
             Array(issued.accessTokenHash.utf8))
     }
 
-    private func revoke(_ revoked: TokenRevoked, _ state: ProjectionState) throws {
+    private func revoke(_ revoked: TokenRevoked, namespace: String, _ state: ProjectionState) throws {
         let key = Self.key(revoked.sessionId)
         guard var entry = try state.get("sessions", key).map(SessionEntry.init(decoding:)) else { return }
         for (table, hash) in [("accessTokens", entry.accessTokenHash), ("refreshTokens", entry.refreshTokenHash)] {
@@ -57,10 +59,16 @@ public struct SessionsProjection: Projection {
         if revoked.reason != .refreshRotation {
             entry.hasEnded = true
             try state.put("sessions", key, entry.encoded())
+            try state.delete("userSessions", Self.userKey(namespace, revoked.user, revoked.sessionId))
         }
     }
 
     static func key(_ sessionId: UUID) -> [UInt8] { withUnsafeBytes(of: sessionId.uuid) { Array($0) } }
+
+    /// The `userSessions` key of a session of `user`.
+    static func userKey(_ namespace: String, _ user: String, _ sessionId: UUID) -> [UInt8] {
+        Key.joined(namespace, user) + key(sessionId)
+    }
 }
 
 extension LogSnapshot {
@@ -81,16 +89,18 @@ extension ProjectionView<SessionsProjection> {
 
     /// The sessions of `user` that have not ended, each with its device: what a password change ends.
     func openSessions(user: String, namespace: String) throws -> [(sessionId: UUID, deviceId: String?)] {
-        var open: [(sessionId: UUID, deviceId: String?)] = []
-        try state.scan("sessions") { _, value in
-            let entry = try SessionEntry(decoding: Array(value))
-            guard !entry.hasEnded, let record = try accessToken(hash: entry.accessTokenHash), !record.isRevoked,
-                record.user == user, record.namespace == namespace
-            else { return true }
-            open.append((record.sessionId, record.deviceId))
+        var ids: [UUID] = []
+        try state.scan("userSessions", prefix: Key.joined(namespace, user)) { key, _ in
+            ids.append(key.suffix(16).withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
             return true
         }
-        return open
+        return try ids.compactMap { id in
+            guard let entry = try session(id), !entry.hasEnded,
+                let record = try accessToken(hash: entry.accessTokenHash),
+                !record.isRevoked
+            else { return nil }
+            return (record.sessionId, record.deviceId)
+        }
     }
 
     /// A session's current pair and whether it ended, or nil.
