@@ -21,6 +21,19 @@ extension MusterClient {
         return try decode(User.self, from: try await perform(request), of: request)
     }
 
+    /// The open sessions of `user` (`GET /api/v1/sessions`): one's own when nil; another user's for administrators.
+    public func sessions(of user: String? = nil) async throws(MusterClientError) -> [OpenSession] {
+        var request = APIRequest("GET", ["sessions"])
+        request.query = user.map { [URLQueryItem(name: "user", value: $0)] } ?? []
+        return try decode([OpenSession].self, from: try await perform(request), of: request)
+    }
+
+    /// Ends a session (`DELETE /api/v1/sessions/{id}`): one's own, or for an administrator anyone's of the
+    /// namespace. Throws `not_found` for no such open session.
+    public func endSession(_ id: UUID) async throws(MusterClientError) {
+        _ = try await perform(APIRequest("DELETE", ["sessions", id.uuidString.lowercased()]))
+    }
+
     /// Admin: removes a user of the namespace (`DELETE /api/v1/users/{name}`): their sessions end, their devices are
     /// unregistered, they leave their groups. Throws `not_found` for no such user, `conflict` for oneself.
     public func removeUser(_ name: String) async throws(MusterClientError) -> UserRemoval {

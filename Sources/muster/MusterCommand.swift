@@ -12,7 +12,7 @@ struct MusterCommand: AsyncParsableCommand {
         discussion: """
             Every command takes --data DIR (or MUSTER_DATA; default ./muster-data), after its name or before \
             it (muster --data DIR users list). Every verb takes --json.
-            The domain verbs and events (users, groups, devices, send, inbox, respond, listen, payloads, requests, \
+            The domain verbs and events (users, groups, devices, sessions, send, inbox, respond, listen, payloads, requests, \
             documents, settings, audit, push-sources, deliveries, request-location, geotriggers, notices, \
             location, beacon, transition, counters, quota, areas import, areas list, areas monitored) also act on a running \
             server as the user of muster login: with --server URL, or when a login is stored and neither --data \
@@ -26,6 +26,7 @@ struct MusterCommand: AsyncParsableCommand {
             Devices.self,
             Send.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
             Documents.self, Audit.self, SettingsCommand.self, Login.self, Logout.self, Whoami.self,
+            SessionsCommand.self,
             AreasCommand.self, GeotriggersCommand.self, Location.self, Beacon.self, Transition.self, Counters.self,
             Quota.self, NoticesCommand.self,
             PushSourcesCommand.self, DeliveriesCommand.self, RequestLocation.self, MQTTCommand.self,

@@ -108,4 +108,38 @@ import Testing
         #expect(both.stdout.contains(#""name":"joe""#), "the default namespace's joe is still there: \(both)")
         #expect(await server.stop() == 0)
     }
+
+    @Test func aSessionIsListedAndEndedOnAServerAndOnItsDataDirectory() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("sessions-cli")
+        defer { work.remove() }
+        let (ada, joe) = try await Terminal.adaAndJoe(on: server, in: work)
+        let phone = try await server.login("joe", password: "secret-joe")
+
+        let own = try await joe.run(["sessions", "list", "--json"])
+        #expect(own.status == 0, "\(own)")
+        let sessions = try #require(try JSONSerialization.jsonObject(with: Data(own.stdout.utf8)) as? [[String: Any]])
+        #expect(sessions.count == 2)
+        let other = try #require(sessions.first { $0["isCurrent"] as? Bool == false }?["sessionId"] as? String)
+        let table = try await ada.run(["sessions", "list", "--user", "joe"])
+        #expect(table.lines.first?.hasPrefix("SESSION") == true && table.lines.count == 3, "\(table)")
+
+        let ended = try await joe.run(["sessions", "end", other])
+        #expect(ended.status == 0 && ended.stdout == #"{"ended":"\#(other)"}"# + "\n", "\(ended)")
+        #expect(try await server.send("GET", "api/v1/inbox", token: phone).status == 401)
+        let twice = try await joe.run(["sessions", "end", other])
+        #expect(twice.status == 2 && twice.stderr.contains("no open session"), "\(twice)")
+
+        // On the data directory, as its operator: joe's terminal is logged out there.
+        let local = try await MusterProcess.run(["sessions", "list", "--user", "joe", "--json"] + server.data)
+        let left = try #require(
+            (try JSONSerialization.jsonObject(with: Data(local.stdout.utf8)) as? [[String: Any]])?.first?["sessionId"]
+                as? String)
+        #expect(try await MusterProcess.run(["sessions", "end", left] + server.data).status == 0)
+        let out = try await joe.run(["inbox"])
+        #expect(out.status == 1 && out.stderr.contains("log in again"), "\(out)")
+        let nobody = try await MusterProcess.run(["sessions", "list"] + server.data)
+        #expect(nobody.status == 2 && nobody.stderr.contains("--user"), "\(nobody)")
+        #expect(await server.stop() == 0)
+    }
 }

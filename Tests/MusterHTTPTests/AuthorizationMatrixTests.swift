@@ -235,6 +235,12 @@ struct World {
                 .put, "/api/v1/\(kind)/gone", token: token, json: body("PUT /api/v1/\(kind)/{name}"))
             #expect((200..<300).contains(made.status.code), "set-up: \(kind)/gone: \(made.text)")
             path = "/api/v1/\(kind)/gone"
+        case "DELETE /api/v1/sessions/{id}":
+            // A session of joe's made for it: his shared one serves the cells that follow.
+            let fresh = try await Self.login(caller, "joe")
+            let own = try await caller.send(.get, "/api/v1/sessions", token: fresh)
+            let id = own.array.first { $0["isCurrent"] as? Bool == true }?["sessionId"] as? String
+            path = "/api/v1/sessions/\(try #require(id, "set-up: joe's new session: \(own.text)"))"
         case "DELETE /api/v1/groups/{name}" where who == .admin || who == .other:
             // A group made for it in the caller's namespace: ops is named by the cells that follow.
             let made = try await caller.send(.put, "/api/v1/groups/leavers", token: token, json: #"{"members":[]}"#)

@@ -338,6 +338,8 @@ public struct Audit: Sendable {
                         "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: the password was changed"
                     case .userRemoved:
                         "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: the user was removed"
+                    case .ended:
+                        "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended by \(event.actor)"
                     default:
                         "session \(session) of \(revoked.user)\(from(revoked.deviceId)) ended: a refresh token it had replaced was presented again"
                     }

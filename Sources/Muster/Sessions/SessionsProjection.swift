@@ -87,19 +87,19 @@ extension ProjectionView<SessionsProjection> {
         try state.get(table, Array(hash.utf8)).map(TokenRecord.init(decoding:))
     }
 
-    /// The sessions of `user` that have not ended, each with its device: what a password change ends.
-    func openSessions(user: String, namespace: String) throws -> [(sessionId: UUID, deviceId: String?)] {
+    /// The sessions of `user` that have not ended, each as its refresh token's record (device, expiry): what a
+    /// password change ends.
+    func openSessions(user: String, namespace: String) throws -> [TokenRecord] {
         var ids: [UUID] = []
         try state.scan("userSessions", prefix: Key.joined(namespace, user)) { key, _ in
             ids.append(key.suffix(16).withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
             return true
         }
-        return try ids.compactMap { id in
+        return try ids.compactMap { id -> TokenRecord? in
             guard let entry = try session(id), !entry.hasEnded,
-                let record = try accessToken(hash: entry.accessTokenHash),
-                !record.isRevoked
+                let record = try refreshToken(hash: entry.refreshTokenHash), !record.isRevoked
             else { return nil }
-            return (record.sessionId, record.deviceId)
+            return record
         }
     }
 

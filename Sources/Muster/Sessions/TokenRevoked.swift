@@ -21,6 +21,8 @@ public struct TokenRevoked: DomainEvent, Hashable, Codable {
         case passwordChanged
         /// The user was removed (`UserRemoved` in the same append): every session of theirs ends.
         case userRemoved
+        /// Ended from elsewhere: by an administrator, or by its user from another session (a lost phone).
+        case ended
     }
 
     public var sessionId: UUID

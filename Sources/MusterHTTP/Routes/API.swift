@@ -45,6 +45,7 @@ struct API: Sendable {
                 LocationRequestController(api: self), MQTTController(api: self),
             ] + AreaKind.allCases.map { AreaController(api: self, kind: $0) } + [AreaImportController(api: self)]
             + [ReportController(api: self), GeotriggerController(api: self), NoticeController(api: self)]
+            + [SessionController(api: self)]
         let group = router.group("/api/v1")
         for controller in v1 { controller.addRoutes(to: group) }
     }

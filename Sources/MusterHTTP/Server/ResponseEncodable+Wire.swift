@@ -9,6 +9,7 @@ extension User: ResponseEncodable {}
 extension Message: ResponseEncodable {}
 extension Group: ResponseEncodable {}
 extension UserRemoval: ResponseEncodable {}
+extension OpenSession: ResponseEncodable {}
 extension NamedPayload: ResponseEncodable {}
 extension UploadedDocument: ResponseEncodable {}
 extension NamespaceSetting: ResponseEncodable {}

@@ -23,6 +23,10 @@ protocol Backend: Sendable {
     func users() async throws -> [UserEntry]
     /// Changes `user`'s profile: what `changes` names.
     func changeUser(_ user: String, _ changes: UserChanges) async throws -> UserEntry
+    /// The open sessions of `user` (nil: over HTTP the logged-in user's).
+    func sessions(of user: String?) async throws -> [OpenSession]
+    /// Ends a session from elsewhere.
+    func endSession(_ id: UUID) async throws
     /// Removes `user`: their sessions end, their devices are unregistered, they leave their groups.
     func removeUser(_ user: String) async throws -> UserRemoval
     /// Defines (or redefines) a group.

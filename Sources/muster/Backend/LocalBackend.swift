@@ -52,6 +52,18 @@ struct LocalBackend: Backend {
         return UserEntry(User(changed), namespace: namespace)
     }
 
+    func sessions(of user: String?) async throws -> [OpenSession] {
+        guard let user else {
+            throw CommandFailure.invalid("on a data directory, name whose sessions to list: --user NAME")
+        }
+        try requireUser(user)
+        return try Sessions(log: log).open(user: user, namespace: namespace)
+    }
+
+    func endSession(_ id: UUID) async throws {
+        try await Sessions(log: log).end(id, namespace: namespace, actor: "cli")
+    }
+
     func removeUser(_ user: String) async throws -> UserRemoval {
         try await Directory(log: log).removeUser(user, namespace: namespace, actor: "cli")
     }

@@ -37,6 +37,12 @@ extension ServerSession: Backend {
         UserEntry(try await call { try await $0.changeUser(user, changes) }, namespace: namespace)
     }
 
+    func sessions(of user: String?) async throws -> [OpenSession] {
+        try await call { try await $0.sessions(of: user) }
+    }
+
+    func endSession(_ id: UUID) async throws { try await call { try await $0.endSession(id) } }
+
     func removeUser(_ user: String) async throws -> UserRemoval {
         try await call { try await $0.removeUser(user) }
     }

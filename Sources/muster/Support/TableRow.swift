@@ -57,6 +57,16 @@ extension PushTarget: TableRow {
     var cells: [String] { [user, deviceId, deviceName, platform.rawValue, token ?? "-", publishTopic ?? "-"] }
 }
 
+extension OpenSession: TableRow {
+    static let header = ["SESSION", "USER", "DEVICE", "EXPIRES AT", "CURRENT"]
+    var cells: [String] {
+        [
+            sessionId.uuidString.lowercased(), user, deviceId ?? "-", expiresAt.formatted(.iso8601),
+            isCurrent.map { $0 ? "yes" : "no" } ?? "-",
+        ]
+    }
+}
+
 extension InboxItem: TableRow {
     static let header = ["MESSAGE ID", "SENT AT", "TOPIC", "TITLE", "BODY"]
     var cells: [String] {
