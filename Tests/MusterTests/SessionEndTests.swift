@@ -31,7 +31,9 @@ import Testing
         try await f.sessions.end(lost, of: "joe", actor: "joe")
 
         #expect(throws: AuthenticationError.self) { try f.sessions.authenticate(accessToken: phone.accessToken) }
-        await #expect(throws: AuthenticationError.self) { try await f.sessions.refresh(refreshToken: phone.refreshToken) }
+        await #expect(throws: AuthenticationError.self) {
+            try await f.sessions.refresh(refreshToken: phone.refreshToken)
+        }
         #expect(try f.sessions.authenticate(accessToken: laptop.accessToken).username == "joe")
         #expect(try f.sessions.open(user: "joe").map(\.deviceId) == ["laptop"])
         await #expect {
