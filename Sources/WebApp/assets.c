@@ -134,21 +134,24 @@ static const unsigned char file_42[] = {
 #embed "app/js/person/routes.js"
 };
 static const unsigned char file_43[] = {
-#embed "app/js/person/signin.js"
+#embed "app/js/person/sessions.js"
 };
 static const unsigned char file_44[] = {
-#embed "app/js/person/start.js"
+#embed "app/js/person/signin.js"
 };
 static const unsigned char file_45[] = {
-#embed "app/js/push.js"
+#embed "app/js/person/start.js"
 };
 static const unsigned char file_46[] = {
-#embed "app/js/texts.js"
+#embed "app/js/push.js"
 };
 static const unsigned char file_47[] = {
-#embed "app/manifest.webmanifest"
+#embed "app/js/texts.js"
 };
 static const unsigned char file_48[] = {
+#embed "app/manifest.webmanifest"
+};
+static const unsigned char file_49[] = {
 #embed "app/sw.js"
 };
 
@@ -196,12 +199,13 @@ static const web_app_file files[] = {
     {"js/person/password.js", file_40, sizeof(file_40)},
     {"js/person/profile.js", file_41, sizeof(file_41)},
     {"js/person/routes.js", file_42, sizeof(file_42)},
-    {"js/person/signin.js", file_43, sizeof(file_43)},
-    {"js/person/start.js", file_44, sizeof(file_44)},
-    {"js/push.js", file_45, sizeof(file_45)},
-    {"js/texts.js", file_46, sizeof(file_46)},
-    {"manifest.webmanifest", file_47, sizeof(file_47)},
-    {"sw.js", file_48, sizeof(file_48)},
+    {"js/person/sessions.js", file_43, sizeof(file_43)},
+    {"js/person/signin.js", file_44, sizeof(file_44)},
+    {"js/person/start.js", file_45, sizeof(file_45)},
+    {"js/push.js", file_46, sizeof(file_46)},
+    {"js/texts.js", file_47, sizeof(file_47)},
+    {"manifest.webmanifest", file_48, sizeof(file_48)},
+    {"sw.js", file_49, sizeof(file_49)},
 };
 
 const web_app_file *web_app_files(unsigned long *count) {

@@ -125,6 +125,27 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func joeEndsHisLostPhonesSessionFromTheAccountMenuAndStaysLoggedInHere() async throws {
+            try await withJoe("person-sessions") { stage in
+                let driver = stage.driver
+                let phone = try await stage.server.send(
+                    "POST", "api/v1/auth/token",
+                    json: #"{"username":"joe","password":"secret-joe","deviceId":"joe-phone"}"#)
+                let lost = try #require(phone.object["accessToken"] as? String, "\(phone.text)")
+                try await driver.click(try await driver.find("header .who summary"))
+                try await driver.click(try await driver.find("#sessions"))
+                _ = try await driver.find("ul.sessions li em.current")
+                #expect(try await WebAppBrowserTests.ConsoleTests.count("ul.sessions li", driver) == 2)
+                try await stage.browser.screenshot("person-sessions")
+                try await driver.click(try await driver.find("ul.sessions li button"))
+                try await driver.wait(
+                    for: "the phone's session to be gone",
+                    until: "return document.querySelectorAll('ul.sessions li').length === 1")
+                #expect(try await stage.server.send("GET", "api/v1/auth/verify", token: lost).status == 401)
+                #expect(try await WebAppBrowserTests.ConsoleTests.count("ul.sessions li em.current", driver) == 1)
+            }
+        }
+
         @Test func joeSetsHisTimeZoneAndPhoneOnHisProfileButNotHisRole() async throws {
             try await withJoe("person-profile") { stage in
                 let driver = stage.driver

@@ -121,6 +121,7 @@ function accountMenu() {
       "div.menu",
       {},
       h("a#profile", { href: "#/account/profile" }, t("profile")),
+      h("a#sessions", { href: "#/account/sessions" }, t("sessions")),
       // Signed in at an issuer, the password is the issuer's to change.
       config.singleSignOn ? null : h("a#change-password", { href: "#/account/password" }, t("changePassword")),
       h("button#log-out.secondary", { type: "button", onclick: leaveApp }, t("logOut")),

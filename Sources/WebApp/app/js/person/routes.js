@@ -7,6 +7,7 @@ import { startFormView, startView } from "./start.js";
 import { documentsView } from "./documents.js";
 import { passwordView } from "./password.js";
 import { profileView } from "./profile.js";
+import { sessionsView } from "./sessions.js";
 
 export const personTabs = [
   { hash: "#/inbox", label: "inbox" },
@@ -22,4 +23,5 @@ export const personRoutes = [
   { pattern: /^#\/documents$/, render: documentsView },
   { pattern: /^#\/account\/password$/, render: passwordView },
   { pattern: /^#\/account\/profile$/, render: profileView },
+  { pattern: /^#\/account\/sessions$/, render: sessionsView },
 ];
