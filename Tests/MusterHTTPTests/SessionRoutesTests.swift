@@ -35,6 +35,8 @@ import Testing
             let left = try #require(joes.array.first?["sessionId"] as? String)
             #expect(joes.array.count == 1 && joes.array.first?["isCurrent"] as? Bool == false)
             #expect(try await client.send(.delete, "/api/v1/sessions/\(left)", token: ada).status == .noContent)
+            let nobody = try await client.send(.get, "/api/v1/sessions?user=zed", token: ada)
+            #expect(nobody.status == .notFound && nobody.text.contains("zed"), "\(nobody.text)")
             #expect(try await client.send(.get, "/api/v1/inbox", token: laptop).status == .unauthorized)
         }
     }

@@ -22,6 +22,11 @@ struct SessionController: APIController {
                 .forbidden, "forbidden", "only an administrator may list another user's sessions",
                 fields: [.init(field: "user", message: "leave it out for your own")])
         }
+        guard try api.directory.user(user, namespace: caller.namespace) != nil else {
+            throw APIError(
+                .notFound, "not_found", "no user named \(user) in namespace \(caller.namespace)",
+                fields: [.init(field: "user", message: "expected a user of the namespace (GET /api/v1/users)")])
+        }
         return try api.sessions.open(user: user, namespace: caller.namespace).map {
             var session = $0
             session.isCurrent = session.sessionId == caller.sessionId
