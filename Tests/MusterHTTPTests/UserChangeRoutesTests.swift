@@ -51,6 +51,11 @@ import Testing
             #expect(zone.status == .badRequest && zone.text.contains("timeZone"), "\(zone.text)")
             let nobody = try await client.send(.patch, "/api/v1/users/zed", token: ada, json: #"{"phone":"1"}"#)
             #expect(nobody.status == .notFound, "\(nobody.text)")
+            // A name is exact: JOE is not joe, whom a login as JOE would find.
+            let shouted = try await client.send(.patch, "/api/v1/users/JOE", token: joe, json: #"{"phone":"1"}"#)
+            #expect(shouted.status == .forbidden && shouted.text.contains("another user's"), "\(shouted.text)")
+            let adaShouts = try await client.send(.patch, "/api/v1/users/JOE", token: ada, json: #"{"phone":"1"}"#)
+            #expect(adaShouts.status == .notFound && adaShouts.text.contains("JOE"), "\(adaShouts.text)")
             #expect(api.log.head == head, "nothing was recorded")
             let cleared = try await client.send(.patch, "/api/v1/users/joe", token: joe, json: #"{"phone":""}"#)
             #expect(cleared.object["phone"] == nil && cleared.object["email"] as? String == "joe@example.org")

@@ -49,11 +49,14 @@ import Testing
 
             let byJoe = try await client.send(.delete, "/api/v1/users/ann", token: joe)
             #expect(byJoe.status == .forbidden, "\(byJoe.text)")
-            let herself = try await client.send(.delete, "/api/v1/users/ADA", token: ada)
+            let herself = try await client.send(.delete, "/api/v1/users/ada", token: ada)
             #expect(herself.status == .conflict, "\(herself.text)")
             #expect(herself.text.contains("another administrator can"), "\(herself.text)")
             let nobody = try await client.send(.delete, "/api/v1/users/zed", token: ada)
             #expect(nobody.status == .notFound, "\(nobody.text)")
+            // A name is exact, as every lookup's: ADA is nobody (a login as ADA would find ada).
+            let shouted = try await client.send(.delete, "/api/v1/users/ADA", token: ada)
+            #expect(shouted.status == .notFound && shouted.text.contains("ADA"), "\(shouted.text)")
             #expect(api.log.head == head, "nothing was recorded")
             #expect(try await client.send(.get, "/api/v1/auth/verify", token: ada).status == .ok)
         }

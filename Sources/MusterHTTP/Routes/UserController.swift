@@ -5,6 +5,9 @@ import Muster
 import MusterWire
 
 /// `/users`: createInternalUser, and the administrator's list and removal of users.
+///
+/// A name in a path is a user's name exactly, as everywhere but at login (which also takes one that folds alike):
+/// `PATCH /users/JOE` by joe names someone else, whom the namespace does not have.
 struct UserController: APIController {
     let api: API
 
@@ -78,7 +81,7 @@ struct UserController: APIController {
     /// One user's profile: one's own, or for an administrator anyone's of the namespace.
     @Sendable func user(_ request: Request, context: API.Context, caller: API.Caller) async throws -> User {
         let name = try context.pathParameter("name")
-        guard caller.isAdmin || UserName.folded(name) == UserName.folded(caller.username) else {
+        guard caller.isAdmin || name == caller.username else {
             throw APIError(
                 .forbidden, "forbidden", "only an administrator may read another user's profile",
                 fields: [.init(field: "name", message: "name yourself, \(caller.username)")])
@@ -94,7 +97,7 @@ struct UserController: APIController {
     @Sendable func change(_ request: Request, context: API.Context, caller: API.Caller) async throws -> User {
         let name = try context.pathParameter("name")
         let changes = try await request.decode(as: UserChanges.self, context: context)
-        let own = UserName.folded(name) == UserName.folded(caller.username)
+        let own = name == caller.username
         guard caller.isAdmin || (own && changes.isAdmin == nil) else {
             throw APIError(
                 .forbidden, "forbidden",
@@ -117,7 +120,7 @@ struct UserController: APIController {
     /// groups. An administrator cannot remove themselves (another one can), so one always remains.
     @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws -> UserRemoval {
         let name = try context.pathParameter("name")
-        guard UserName.folded(name) != UserName.folded(caller.username) else {
+        guard name != caller.username else {
             throw APIError(
                 .conflict, "conflict", "you cannot remove yourself, \(caller.username); another administrator can",
                 fields: [.init(field: "name", message: "expected another user's name")])
