@@ -56,6 +56,7 @@ import Testing
             let right = #"{"password":"a new password","currentPassword":"secret-joe"}"#
             let throttled = try await client.send(.put, "/api/v1/users/joe/password", token: joe, json: right)
             #expect(throttled.status == .tooManyRequests, "\(throttled.text)")
+            #expect(throttled.text.contains("too many wrong passwords"), "\(throttled.text)")
             #expect(throttled.headers[.retryAfter] != nil)
             api.t.clock.advance(seconds: 60)
             let later = try await client.send(.put, "/api/v1/users/joe/password", token: joe, json: right)

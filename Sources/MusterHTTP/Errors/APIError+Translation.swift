@@ -42,7 +42,8 @@ extension APIError {
             APIError(.unauthorized, "invalid_credentials", "wrong username or password")
         case .throttled(let seconds):
             APIError(
-                .tooManyRequests, "throttled", "too many failed logins; try again in \(seconds) s",
+                .tooManyRequests, "throttled",
+                "too many wrong passwords lately (at login or for a change of one's own); try again in \(seconds) s",
                 retryAfter: seconds)
         case .tokenExpired:
             APIError(.unauthorized, "token_expired", "the access token expired; refresh it (POST /api/v1/auth/refresh)")
