@@ -64,16 +64,21 @@ import Testing
         let nobody = try await ada.run(["users", "remove", "zed"])
         #expect(nobody.status != 0 && nobody.stderr.contains("no user named zed"), "\(nobody)")
 
-        // On the data directory, as its operator: the server's session of the new joe ends there too.
+        // The name stays the removed joe's.
         let again = try await ada.run(["users", "add", "joe", "--password-stdin"], stdin: "the-new-joe\n")
-        #expect(again.status == 0, "\(again)")
-        try await joe.login(server.base, "joe", password: "the-new-joe")
-        let local = try await MusterProcess.run(["users", "remove", "joe"] + server.data)
+        #expect(again.status == 3 && again.stderr.contains("choose another name"), "\(again)")
+
+        // On the data directory, as its operator: the server's session of jim ends there too.
+        let jim = try await ada.run(["users", "add", "jim", "--password-stdin"], stdin: "jims-password\n")
+        #expect(jim.status == 0, "\(jim)")
+        try await joe.login(server.base, "jim", password: "jims-password")
+        let local = try await MusterProcess.run(["users", "remove", "jim"] + server.data)
         #expect(local.status == 0, "\(local)")
         #expect(try await joe.run(["inbox"]).status == 1)
         let audit = try await ada.run(["audit", "--user", "joe", "--json"])
         #expect(audit.stdout.contains("user joe removed by ada"), "\(audit)")
-        #expect(audit.stdout.contains("user joe removed by cli"), "\(audit)")
+        let jims = try await ada.run(["audit", "--user", "jim", "--json"])
+        #expect(jims.stdout.contains("user jim removed by cli"), "\(jims)")
         let events = try await MusterProcess.run(["events", "--type", "UserRemoved", "--json"] + server.data)
         #expect(events.lines.count == 2, "\(events)")
         #expect(await server.stop() == 0)

@@ -179,6 +179,25 @@ import Testing
         #expect(try world.engine.nextLatchEnd() == nil)
     }
 
+    /// A removed user's latch ends without notifying anyone: nobody has their name any more.
+    @Test func aRemovedUsersLatchEndsWithoutANotification() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        var rule = Self.notify()
+        rule.latchTime = 10
+        let shop = RulesWorld.shop(rules: [rule])
+        try await Areas(log: world.log).define([shop])
+        _ = try await world.enter(shop, at: Self.monday)
+        try await Directory(log: world.log).removeUser("ada")
+
+        let ended = try await world.engine.fireDueLatches(now: Self.monday + 10)
+
+        #expect(ended.outcome("r")?.fired == false)
+        #expect(ended.outcome("r")?.reason == "the user was removed before the latch time ended")
+        #expect(try world.log.read { try $0.events(EventQuery(type: PayloadSent.type)) }.isEmpty)
+        #expect(try world.engine.nextLatchEnd() == nil)
+    }
+
     @Test func aLatchIsReArmedAfterARestart() async throws {
         var world = try await RulesWorld()
         defer { world.remove() }

@@ -17,7 +17,7 @@ public struct Directory: Sendable {
     // MARK: Users
 
     /// Creates a user, its name in NFC (`UserName`). Fails with `.conflict` when the name, compared
-    /// case-folded, is taken in the namespace, and with `.invalidArgument` for a name that breaks
+    /// case-folded, is taken in the namespace or was exactly a removed user's, and with `.invalidArgument` for a name that breaks
     /// `UserName.rules` or a password shorter than `minimumPasswordLength` characters.
     /// - Parameters:
     ///   - firstName, lastName, phone: optional; an empty string counts as not given.
@@ -61,12 +61,19 @@ public struct Directory: Sendable {
                 throw MusterError(
                     .conflict, "user \(String(reflecting: name)) already exists in namespace \(namespace)\(same)")
             }
-            // A removed user's stream goes on: a new user of the name starts after its `UserRemoved`.
-            let version = try scope.streamVersion(namespace: namespace, stream: Streams.user(name))
+            // A name is its user's in the log for good — their answers, uploads, counters and audit go by it — so a
+            // removed user's is not given to anyone else.
+            guard try scope.streamVersion(namespace: namespace, stream: Streams.user(name)) == 0 else {
+                throw MusterError(
+                    .conflict,
+                    "user \(String(reflecting: name)) was removed from namespace \(namespace), and a name stays its "
+                        + "user's in the log (their answers, uploads and audit); choose another name",
+                    field: "username")
+            }
             try scope.append(
                 AppendRequest(
-                    namespace: namespace, stream: Streams.user(name),
-                    expectedVersion: version == 0 ? .noStream : .exact(version), events: [user.newEvent(actor: actor)]))
+                    namespace: namespace, stream: Streams.user(name), expectedVersion: .noStream,
+                    events: [user.newEvent(actor: actor)]))
         }
         return user
     }
@@ -147,7 +154,7 @@ public struct Directory: Sendable {
     /// Removes `name` from the namespace, in one append: `UserRemoved`, then the end of every session of theirs, the
     /// unregistering of each of their devices and each group they were in defined again without them (a group left
     /// empty stays, empty). Fails with `.notFound` for a user the namespace does not have. Who may do it is the
-    /// caller's to decide. Returns what was removed with the user.
+    /// caller's to decide. The name is not given to anyone again (`addUser`). Returns what was removed with the user.
     @discardableResult
     public func removeUser(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
         async throws -> UserRemoval

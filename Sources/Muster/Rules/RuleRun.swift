@@ -266,6 +266,14 @@ final class RuleRun {
     }
 
     private func fireLatch(_ transition: AreaTransition, position: UInt64, rule id: String, at: Int64) throws {
+        guard try directory.user(transition.user, namespace: namespace) != nil else {
+            try record(
+                RuleEvaluated(
+                    user: transition.user, deviceId: transition.deviceId, area: transition.area, rule: id,
+                    trigger: transition.trigger, transition: position, at: at,
+                    reason: "the user was removed before the latch time ended", kind: transition.kind))
+            return
+        }
         guard let area = areas.area(kind: transition.kind, id: transition.area),
             let rule = area.rules.first(where: { $0.id == id })
         else {
@@ -357,6 +365,11 @@ final class RuleRun {
                 let rule = area.rules.first(where: { $0.id == decision.rule })
             else {
                 decision.reason = "the area or rule was removed while the server hook answered"
+                try record(decision)
+                return
+            }
+            guard try directory.user(decision.user, namespace: namespace) != nil else {
+                decision.reason = "the user was removed while the server hook answered"
                 try record(decision)
                 return
             }
