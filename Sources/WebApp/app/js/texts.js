@@ -266,7 +266,7 @@ const english = {
   consoleMakeUser: "Make user",
   consoleMadeAdministrator: "{user} is an administrator now.",
   consoleMadeUser: "{user} is a user now, no longer an administrator.",
-  consoleRemoveQuestion: "Remove {user}? Their sessions end, their devices are unregistered and they leave their groups. What they did stays in the audit.",
+  consoleRemoveQuestion: "Remove {user}? Their sessions end, their devices are unregistered and they leave their groups. What they did stays in the audit, under a name nobody else will be given.",
   consoleRemoveUser: "Remove {user}",
   consoleCancel: "Cancel",
   consoleUserRemoved: "{user} is removed.",
