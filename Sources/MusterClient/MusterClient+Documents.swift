@@ -39,6 +39,13 @@ extension MusterClient {
         let response = try await perform(request)
         return Document(name: name, contentType: response.contentType, data: response.body)
     }
+
+    /// Removes a document (`DELETE /api/v1/documents/{name}`): one's own upload, or any of the namespace for an
+    /// administrator. Nobody reads it by its name afterwards, and it no longer counts against the storage quotas.
+    /// Throws `not_found` for no such document (or another user's), `forbidden` for one a message showed you.
+    public func removeDocument(name: String) async throws(MusterClientError) {
+        _ = try await perform(APIRequest("DELETE", ["documents"] + name.split(separator: "/").map(String.init)))
+    }
 }
 
 private struct Uploaded: Decodable {

@@ -55,4 +55,40 @@ import Testing
         #expect(nobody.status == 2 && nobody.stderr.contains("no user named zed"), "\(nobody)")
         #expect(await server.stop() == 0)
     }
+
+    @Test func documentsAreRemovedByTheirUploaderAnAdministratorAndOnTheDataDirectory() async throws {
+        let server = try await ServerProcess()
+        let work = try TemporaryDirectory("documents-remove")
+        defer { work.remove() }
+        let (ada, joe) = try await Terminal.adaAndJoe(on: server, in: work)
+        let photo = work.url.appendingPathComponent("photo.jpg")
+        try Data(MediaSamples.file("jpeg", size: 2_000)).write(to: photo)
+        var names: [String] = []
+        for terminal in [joe, joe, ada] {
+            let put = try await terminal.run(["documents", "put", photo.path])
+            names.append(try #require(try put.json()["name"] as? String, "\(put)"))
+        }
+
+        let own = try await joe.run(["documents", "remove", names[0]])
+        #expect(own.status == 0, "\(own)")
+        #expect(try own.json()["removed"] as? String == names[0])
+        let adas = try await joe.run(["documents", "remove", names[2]])
+        #expect(adas.status == 2 && adas.stderr.contains("you have no document"), "\(adas)")
+        let byAda = try await ada.run(["documents", "remove", names[1]])
+        #expect(byAda.status == 0, "\(byAda)")
+        #expect(try await joe.run(["documents", "list", "--json"]).stdout == "[]\n")
+        let gone = try await joe.run([
+            "documents", "get", names[0], "--output", work.url.appendingPathComponent("x").path,
+        ])
+        #expect(gone.status == 2, "\(gone)")
+
+        let local = try await MusterProcess.run(["documents", "remove", names[2]] + server.data)
+        #expect(local.status == 0, "\(local)")
+        let twice = try await MusterProcess.run(["documents", "remove", names[2]] + server.data)
+        #expect(twice.status == 2 && twice.stderr.contains("no document named"), "\(twice)")
+        #expect(try await MusterProcess.run(["documents", "list", "--json"] + server.data).stdout == "[]\n")
+        let audit = try await ada.run(["audit", "--user", "joe", "--json"])
+        #expect(audit.stdout.contains("\(names[1]) of joe removed by ada"), "\(audit)")
+        #expect(await server.stop() == 0)
+    }
 }

@@ -246,6 +246,13 @@ struct World {
             let made = try await caller.send(.put, "/api/v1/groups/leavers", token: token, json: #"{"members":[]}"#)
             #expect(made.status == .ok, "set-up: leavers: \(made.text)")
             path = "/api/v1/groups/leavers"
+        case "DELETE /api/v1/documents/{name}" where who == .user || who == .admin:
+            // A document of joe's uploaded for it: his photo is named by the cells that follow.
+            let uploaded = try await caller.send(
+                .post, "/api/v1/documents?kind=image", token: tokens[.user], body: MediaSamples.file("jpeg"),
+                contentType: "image/jpeg")
+            let name = uploaded.object["name"] as? String
+            path = "/api/v1/documents/\(try #require(name, "set-up: a document of joe's: \(uploaded.text)"))"
         case "POST /api/v1/auth/refresh":
             let fresh = try await Self.tokens(caller, "joe")
             json = #"{"refreshToken":"\#(fresh.refresh)"}"#

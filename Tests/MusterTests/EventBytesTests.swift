@@ -49,6 +49,7 @@ import Testing
         ("group-removed", GroupRemoved(name: "staff")),
         ("payload-removed", NamedPayloadRemoved(name: "colour")),
         ("request-removed", RequestTemplateRemoved(name: "report")),
+        ("document-removed", DocumentRemoved(name: "rcs/image/a.jpg")),
         ("device", PushTargetRegistered(user: "ada", deviceId: "d1", deviceName: "Phone", platform: .fcm, token: "t")),
         (
             "device-no-token",
@@ -286,6 +287,7 @@ import Testing
         "group-removed": ("057374616666", #"{"name":"staff"}"#),
         "payload-removed": ("06636f6c6f7572", #"{"name":"colour"}"#),
         "request-removed": ("067265706f7274", #"{"name":"report"}"#),
+        "document-removed": ("0f7263732f696d6167652f612e6a7067", #"{"name":"rcs/image/a.jpg"}"#),
         "group": (
             "057374616666020361646103626f62",
             #"{"members":["ada","bob"],"name":"staff"}"#

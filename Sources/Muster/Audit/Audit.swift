@@ -77,6 +77,8 @@ public struct Audit: Sendable {
         var titles: [UUID: String] = [:]
         /// The area and rule of each area notification handed, for its performing or dismissal.
         var notices: [UUID: (area: String, rule: String)] = [:]
+        /// Who uploaded each document (`namespace 0 name`), for its removal.
+        var uploaders: [String: String] = [:]
 
         func keeps(_ entry: AuditEntry) -> Bool {
             if let deviceId = filter.deviceId, entry.deviceId != deviceId { return false }
@@ -178,12 +180,22 @@ public struct Audit: Sendable {
                 ]
             }
             if let document = try DocumentUploaded.decode(event) {
+                uploaders["\(event.namespace)\u{0}\(document.name)"] = document.uploader
                 guard concerns(document.uploader) else { return [] }
                 return [
                     entry(
                         .documentUploaded,
                         "\(document.uploader) uploaded \(document.name) (\(document.contentType), \(document.size) bytes)"
                     ).about(user: document.uploader, document: document.name)
+                ]
+            }
+            if let removed = try DocumentRemoved.decode(event) {
+                guard let uploader = uploaders.removeValue(forKey: "\(event.namespace)\u{0}\(removed.name)"),
+                    concerns(uploader)
+                else { return [] }
+                return [
+                    entry(.documentRemoved, "\(removed.name) of \(uploader) removed by \(event.actor)")
+                        .about(user: uploader, document: removed.name)
                 ]
             }
             if let found = try deliveryEntries(for: event, entry) { return found }

@@ -9,7 +9,7 @@ public enum EventCatalogue {
         PushTargetRegistered.self,
         PushTargetUnregistered.self, PayloadSent.self,
         ResponseReceived.self, NamedPayloadStored.self, NamedPayloadRemoved.self, RequestTemplateStored.self,
-        RequestTemplateRemoved.self, DocumentUploaded.self,
+        RequestTemplateRemoved.self, DocumentUploaded.self, DocumentRemoved.self,
         SettingChanged.self, SettingReset.self, TopicPublished.self, TokenIssued.self, TokenRevoked.self,
         LoginFailed.self,
         AreaDefined.self, AreaRemoved.self,

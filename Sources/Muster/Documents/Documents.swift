@@ -136,6 +136,30 @@ public struct Documents: Sendable {
         }
     }
 
+    /// Removes a document: nobody reads it by its name afterwards, an answer can no longer name it, and its size no
+    /// longer counts against the quotas; the responses and messages that named it keep the name, and its bytes stay
+    /// in the blob store. Fails with `.notFound` for no such document. Who may do it (its uploader, an
+    /// administrator) is the caller's to decide. Returns the document removed.
+    @discardableResult
+    public func remove(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
+        async throws -> DocumentUploaded
+    {
+        try Names.validate(namespace, as: "namespace")
+        return try await log.perform { scope in
+            guard let document = try scope.documents.document(name, namespace: namespace) else {
+                throw MusterError(
+                    .notFound,
+                    "no document named \(String(reflecting: name)) in namespace \(namespace) (muster documents list)",
+                    field: "name")
+            }
+            try scope.append(
+                AppendRequest(
+                    namespace: namespace, stream: Streams.document(name),
+                    events: [DocumentRemoved(name: name).newEvent(actor: actor)]))
+            return document
+        }
+    }
+
     /// A document as its uploader's list shows it.
     public struct Listed: Sendable, Hashable {
         public var document: DocumentUploaded

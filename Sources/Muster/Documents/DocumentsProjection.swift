@@ -21,7 +21,8 @@ import Foundation
 /// named payload stored again with other documents grants those too (the message shows the payload as it is when
 /// it is fetched).
 ///
-/// Version 2 added the two totals, version 3 `uploads`, version 4 `readers`, version 5 the named payloads'.
+/// Version 2 added the two totals, version 3 `uploads`, version 4 `readers`, version 5 the named payloads'. A
+/// `DocumentRemoved` takes the document out of every table (no release before it wrote one: no rebuild).
 public struct DocumentsProjection: Projection {
     public static let name = "documents"
     public var name: String { Self.name }
@@ -30,13 +31,16 @@ public struct DocumentsProjection: Projection {
     public var tables: [String] {
         ["documents", "userBytes", "namespaceBytes", "uploads", "readers", "namedShows", "namedRecipients"]
     }
-    public var eventTypes: Set<String>? { [DocumentUploaded.type, PayloadSent.type, NamedPayloadStored.type] }
+    public var eventTypes: Set<String>? {
+        [DocumentUploaded.type, DocumentRemoved.type, PayloadSent.type, NamedPayloadStored.type]
+    }
 
     public init() {}
 
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         if event.type == PayloadSent.type { return try share(event, in: state) }
         if event.type == NamedPayloadStored.type { return try remember(event, in: state) }
+        if let removed = try DocumentRemoved.decode(event) { return try forget(removed.name, event.namespace, state) }
         guard let document = try DocumentUploaded.decode(event) else { return }
         let key = Key.joined(event.namespace, document.name)
         let isNew = try state.get("documents", key) == nil
@@ -48,6 +52,28 @@ public struct DocumentsProjection: Projection {
         for (table, total) in Self.totals(user: document.uploader, namespace: event.namespace) {
             try state.put(table, total, Self.encode(Self.total(table, total, in: state) &+ document.size))
         }
+    }
+
+    /// Takes a removed document out: its row, its uploader's list, the totals, and who else could read it.
+    private func forget(_ name: String, _ namespace: String, _ state: ProjectionState) throws {
+        let key = Key.joined(namespace, name)
+        guard let stored = try state.get("documents", key) else { return }
+        let document = try stored.withUnsafeBytes { buffer in
+            var reader = ByteReader(buffer)
+            return try DocumentUploaded(from: &reader)
+        }
+        try state.delete("documents", key)
+        try state.delete("uploads", Key.joined(namespace, document.uploader, name))
+        for (table, total) in Self.totals(user: document.uploader, namespace: namespace) {
+            let left = try Self.total(table, total, in: state)
+            try state.put(table, total, Self.encode(left - min(left, document.size)))
+        }
+        var readers: [[UInt8]] = []
+        try state.scan("readers", prefix: key) { reader, _ in
+            readers.append(Array(reader))
+            return true
+        }
+        for reader in readers { try state.delete("readers", reader) }
     }
 
     /// Lets the recipients of a message read the stored documents its payload shows — by `payloadName` too.

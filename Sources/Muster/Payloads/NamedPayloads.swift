@@ -49,7 +49,6 @@ public struct NamedPayloads: Sendable {
         return PutResult(name: name, replaced: replaced, warnings: report.warnings.map(\.description))
     }
 
-    /// The payload stored under `name`, as given; nil when there is none.
     /// Removes the payload stored under `name`: new sends can no longer name it; messages sent by it before show it
     /// as it was. Fails with `.notFound` when there is none.
     public func remove(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
@@ -68,6 +67,7 @@ public struct NamedPayloads: Sendable {
         }
     }
 
+    /// The payload stored under `name`, as given; nil when there is none.
     public func get(_ name: String, namespace: String = Names.defaultNamespace) throws -> Data? {
         try log.read { try $0.namedPayloads.payload(name, namespace: namespace).map { Data($0) } }
     }

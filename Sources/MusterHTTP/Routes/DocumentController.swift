@@ -15,6 +15,7 @@ struct DocumentController: APIController {
             .post("documents", for: .user, use: upload)
             .get("documents", for: .user, use: list)
             .get("documents/**", for: .user, use: document)
+            .delete("documents/**", for: .user, use: remove)
     }
 
     /// The answer of an upload.
@@ -84,6 +85,30 @@ struct DocumentController: APIController {
         return Response(
             status: .ok, headers: Self.servingHeaders(document),
             body: ResponseBody(asyncSequence: content.map { ByteBuffer(bytes: $0) }))
+    }
+
+    /// Removes a document: the uploader's own, or any of the namespace for an administrator. Someone a message
+    /// showed it to may read it but not remove it (403); anyone else is told what a missing document tells.
+    @Sendable func remove(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
+        let name = context.remainingPath()
+        if !caller.isAdmin {
+            guard
+                let document = try api.documents.document(
+                    name, readableBy: caller.username, namespace: caller.namespace)
+            else {
+                throw APIError(.notFound, "not_found", "you have no document \(name), nor a message showing it")
+            }
+            guard document.uploader == caller.username else {
+                throw APIError(
+                    .forbidden, "forbidden",
+                    "only \(document.uploader), who uploaded \(name), or an administrator may remove it",
+                    fields: [.init(field: "name", message: "expected a document you uploaded")])
+            }
+        }
+        try await api.documents.remove(name, namespace: caller.namespace, actor: caller.username)
+        return .noContent
     }
 
     /// Headers that keep a browser from running a document, even one the same origin links to: no type

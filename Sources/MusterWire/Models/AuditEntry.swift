@@ -31,6 +31,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
         public static let payloadSent = What(rawValue: "payloadSent")
         public static let responseReceived = What(rawValue: "responseReceived")
         public static let documentUploaded = What(rawValue: "documentUploaded")
+        public static let documentRemoved = What(rawValue: "documentRemoved")
         public static let loggedIn = What(rawValue: "loggedIn")
         public static let sessionRefreshed = What(rawValue: "sessionRefreshed")
         public static let loggedOut = What(rawValue: "loggedOut")

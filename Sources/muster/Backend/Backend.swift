@@ -105,6 +105,8 @@ protocol Backend: Sendable {
     func documents(user: String?) async throws -> [UploadedDocument]
     /// Writes a document's bytes to `output`, or to stdout when nil.
     func writeDocument(name: String, to output: String?) async throws
+    /// Removes a document: nobody reads it by its name afterwards, and it no longer counts against the quotas.
+    func removeDocument(name: String) async throws
 
     /// Sets a setting.
     func set(_ setting: Setting, to value: String) async throws -> NamespaceSetting

@@ -200,6 +200,10 @@ struct LocalBackend: Backend {
         return listed.map(UploadedDocument.init)
     }
 
+    func removeDocument(name: String) async throws {
+        try await Muster.Documents(log: log).remove(name, namespace: namespace, actor: "cli")
+    }
+
     func writeDocument(name: String, to output: String?) async throws {
         let documents = Muster.Documents(log: log)
         if let output {

@@ -7,8 +7,9 @@ import Muster
 /// `muster documents`: media uploaded for audio, camera, video and markupImage fields.
 struct Documents: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Upload media as documents (rcs/<kind>/<uuid>.<ext>), list them, and download them by name.",
-        subcommands: [Put.self, List.self, Get.self])
+        abstract:
+            "Upload media as documents (rcs/<kind>/<uuid>.<ext>), list them, download them by name, remove them.",
+        subcommands: [Put.self, List.self, Get.self, Remove.self])
 
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -95,6 +96,27 @@ struct Documents: AsyncParsableCommand {
             var name: String
             var size: Int
             var output: String
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a document; prints {\"removed\": NAME}.",
+            discussion: """
+                Nobody reads it by its name afterwards, answers can no longer name it, and its size no longer \
+                counts against documentQuotaPerUser and documentQuotaPerNamespace. The responses and messages that \
+                named it keep the name; its bytes stay in the data directory, as every event does. Over HTTP (after \
+                muster login): a document you uploaded, or any of the namespace for an administrator. On a data \
+                directory: any document.
+                """)
+
+        @OptionGroup var options: BackendOptions
+        @Argument(help: "Document name, e.g. rcs/audio/<uuid>.m4a.") var name: String
+        @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
+
+        func run() async throws {
+            try await options.run(namespace: namespace) { try await $0.removeDocument(name: name) }
+            try Output.json(["removed": name])
         }
     }
 }

@@ -180,6 +180,9 @@ extension ServerSession: Backend {
         try await call { try await $0.documents(uploadedBy: user) }
     }
 
+    /// One of the logged-in user's uploads, or any of the namespace for an administrator.
+    func removeDocument(name: String) async throws { try await call { try await $0.removeDocument(name: name) } }
+
     /// The logged-in user's uploads, or any of the namespace for an administrator.
     func writeDocument(name: String, to output: String?) async throws {
         let document = try await call { try await $0.document(name: name) }

@@ -498,7 +498,7 @@ extension WebAppBrowserTests {
             }
         }
 
-        @Test func theDocumentsTabListsAnUploadAndOpensIt() async throws {
+        @Test func theDocumentsTabListsAnUploadOpensItAndRemovesIt() async throws {
             try await withJoe("person-documents") { stage in
                 let driver = stage.driver
                 let work = try TemporaryDirectory("person-documents")
@@ -513,13 +513,28 @@ extension WebAppBrowserTests {
                 try await driver.click(try await driver.find("header nav a[href=\"#/documents\"]"))
                 let item = try await driver.find("li.document[data-name=\"\(name)\"]")
                 #expect(try await driver.text(of: item).contains("2.9 KiB"), "3000 bytes in the server's unit")
-                try await driver.click(try await driver.find("li.document[data-name=\"\(name)\"] button"))
+                try await driver.click(try await driver.find("li.document[data-name=\"\(name)\"] button.link"))
                 try await driver.wait(
                     for: "the document shown from a blob URL",
                     until: "return document.querySelector('.viewer img')?.src.startsWith('blob:') === true")
                 let size = try await driver.run("return document.querySelector('.viewer').dataset.bytes")
                 #expect(size as? String == "3000")
                 try await stage.browser.screenshot("person-documents")
+
+                // Removed, asked first: cancelling keeps it.
+                let shown = name.split(separator: "/").last.map(String.init) ?? name
+                try await driver.click(try await driver.find("button[data-remove-document=\"\(name)\"]"))
+                try await stage.wait(for: "Remove \(shown)? Nobody can open it afterwards", in: "#document-removal")
+                try await driver.click(try await driver.find("#document-removal button.secondary"))
+                #expect(try await ConsoleTests.count("#document-removal button", driver) == 0)
+                #expect(try await ConsoleTests.count("li.document", driver) == 1)
+                try await driver.click(try await driver.find("button[data-remove-document=\"\(name)\"]"))
+                try await stage.browser.screenshot("person-document-removal")
+                try await driver.click(try await driver.find("button[data-confirm-document-removal=\"\(name)\"]"))
+                try await stage.wait(for: "\(shown) is removed.", in: "main p.ok")
+                #expect(try await ConsoleTests.count("li.document", driver) == 0)
+                let listed = try await stage.server.run(["documents", "list", "--json"] + stage.server.data)
+                #expect(listed.stdout == "[]\n", "\(listed)")
             }
         }
 

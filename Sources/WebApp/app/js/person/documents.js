@@ -1,15 +1,17 @@
 // The Documents tab: what this person uploaded (photos, audio and video of their answers), newest first; one
-// opens in the page, fetched with the bearer token (a document is never public) and shown from a blob URL.
+// opens in the page, fetched with the bearer token (a document is never public) and shown from a blob URL, and
+// one can be removed (asked first), which frees the room it took of the person's storage quota.
 
 import { api } from "../api.js";
 import { formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
 
+/// The path of a document's name (`rcs/image/<uuid>.jpg`), each part escaped.
+const documentPath = (name) => `/api/v1/documents/${name.split("/").map(encodeURIComponent).join("/")}`;
+
 /// A document's content as a Blob (with its type), fetched with the session's token.
 export async function fetchDocument(name) {
-  const response = await api("GET", `/api/v1/documents/${name.split("/").map(encodeURIComponent).join("/")}`, {
-    raw: true,
-  });
+  const response = await api("GET", documentPath(name), { raw: true });
   return response.blob();
 }
 
@@ -38,10 +40,33 @@ function size(bytes) {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-export async function documentsView(main) {
+export async function documentsView(main, _match, context = {}) {
   const documents = await api("GET", "/api/v1/documents");
   const viewer = h("section.viewer", { "aria-live": "polite" });
+  const removal = h("section#document-removal.removal", { "aria-live": "polite" });
   let url = null;
+
+  /// Asks before removing `document`, then shows the list again with what was done.
+  function askRemoval(document) {
+    const file = document.name.split("/").pop();
+    const remove = async () => {
+      try {
+        await api("DELETE", documentPath(document.name));
+        if (url) URL.revokeObjectURL(url);
+        await documentsView(main, _match, { ...context, notice: t("documentRemoved", { file }) });
+      } catch (error) {
+        replace(removal, h("p.error", { role: "alert" }, t("failed", { message: error.message })));
+      }
+    };
+    replace(
+      removal,
+      h("p", {}, t("documentRemoveQuestion", { file })),
+      h("button.danger", { type: "button", dataset: { confirmDocumentRemoval: document.name }, onclick: remove },
+        t("documentRemove")),
+      " ",
+      h("button.secondary", { type: "button", onclick: () => replace(removal) }, t("formCancel")),
+    );
+  }
 
   async function open(document) {
     replace(viewer, h("p.notice", {}, t("loading")));
@@ -74,9 +99,22 @@ export async function documentsView(main) {
         h("button.link", { type: "button", onclick: () => open(document) }, h("strong", {}, document.name.split("/").pop()),
           h("span", {}, `${t(`kind_${document.kind}`)} · ${size(document.size)}`)),
         h("time", { datetime: document.uploadedAt }, formatTime(document.uploadedAt)),
+        h("button.secondary", {
+          type: "button",
+          dataset: { removeDocument: document.name },
+          "aria-label": t("documentRemoveNamed", { file: document.name.split("/").pop() }),
+          onclick: () => askRemoval(document),
+        }, t("documentRemove")),
       )
     );
-  replace(main, h("h1", {}, t("documents")), h("ul.inbox.documents", { "aria-label": t("documents") }, items), viewer);
+  replace(
+    main,
+    h("h1", {}, t("documents")),
+    context.notice ? h("p.ok", { role: "status" }, context.notice) : "",
+    removal,
+    h("ul.inbox.documents", { "aria-label": t("documents") }, items),
+    viewer,
+  );
   return () => {
     if (url) URL.revokeObjectURL(url);
   };
