@@ -198,6 +198,24 @@ import Testing
         #expect(try world.engine.nextLatchEnd() == nil)
     }
 
+    @Test func aLatchWhoseAreaWasRemovedEndsWithoutANotification() async throws {
+        let world = try await RulesWorld()
+        defer { world.remove() }
+        var rule = Self.notify()
+        rule.latchTime = 10
+        let shop = RulesWorld.shop(rules: [rule])
+        try await Areas(log: world.log).define([shop])
+        _ = try await world.enter(shop, at: Self.monday)
+        try await Areas(log: world.log).remove(id: shop.id)
+
+        let ended = try await world.engine.fireDueLatches(now: Self.monday + 10)
+
+        #expect(ended.outcome("r")?.fired == false)
+        #expect(ended.outcome("r")?.reason == "the area or rule was removed before its latch time ended")
+        #expect(try world.inbox().isEmpty)
+        #expect(try world.engine.nextLatchEnd() == nil)
+    }
+
     @Test func aLatchIsReArmedAfterARestart() async throws {
         var world = try await RulesWorld()
         defer { world.remove() }

@@ -265,23 +265,21 @@ final class RuleRun {
         }
     }
 
+    /// Evaluates a rule whose latch time ended, unless its user, area or rule went meanwhile: then it only records
+    /// why nothing was done.
     private func fireLatch(_ transition: AreaTransition, position: UInt64, rule id: String, at: Int64) throws {
-        guard try directory.user(transition.user, namespace: namespace) != nil else {
+        let area = areas.area(kind: transition.kind, id: transition.area)
+        let rule = area?.rules.first(where: { $0.id == id })
+        let gone =
+            try directory.user(transition.user, namespace: namespace) == nil
+            ? "the user was removed before the latch time ended"
+            : rule == nil ? "the area or rule was removed before its latch time ended" : nil
+        guard let area, let rule, gone == nil else {
             try record(
                 RuleEvaluated(
                     user: transition.user, deviceId: transition.deviceId, area: transition.area, rule: id,
-                    trigger: transition.trigger, transition: position, at: at,
-                    reason: "the user was removed before the latch time ended", kind: transition.kind))
-            return
-        }
-        guard let area = areas.area(kind: transition.kind, id: transition.area),
-            let rule = area.rules.first(where: { $0.id == id })
-        else {
-            try record(
-                RuleEvaluated(
-                    user: transition.user, deviceId: transition.deviceId, area: transition.area, rule: id,
-                    trigger: transition.trigger, transition: position, at: at,
-                    reason: "the area or rule was removed before its latch time ended", kind: transition.kind))
+                    trigger: transition.trigger, transition: position, at: at, reason: gone ?? "", kind: transition.kind
+                ))
             return
         }
         try evaluate(area, rule, transition, transition: position, at: at)
