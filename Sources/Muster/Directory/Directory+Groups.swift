@@ -34,14 +34,10 @@ extension Directory {
         async throws -> GroupDefined
     {
         try await log.perform { scope in
-            guard let group = try scope.directory.group(name, namespace: namespace) else {
-                throw MusterError(.notFound, "no group named \(name) in namespace \(namespace); see muster groups list")
-            }
-            try scope.append(
-                AppendRequest(
-                    namespace: namespace, stream: Streams.group(name),
-                    events: [GroupRemoved(name: name).newEvent(actor: actor)]))
-            return group
+            try scope.remove(
+                try scope.directory.group(name, namespace: namespace),
+                else: "no group named \(name) in namespace \(namespace); see muster groups list",
+                recording: GroupRemoved(name: name), in: Streams.group(name), namespace: namespace, actor: actor)
         }
     }
 

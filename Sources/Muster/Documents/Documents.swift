@@ -146,17 +146,11 @@ public struct Documents: Sendable {
     {
         try Names.validate(namespace, as: "namespace")
         return try await log.perform { scope in
-            guard let document = try scope.documents.document(name, namespace: namespace) else {
-                throw MusterError(
-                    .notFound,
-                    "no document named \(String(reflecting: name)) in namespace \(namespace) (muster documents list)",
-                    field: "name")
-            }
-            try scope.append(
-                AppendRequest(
-                    namespace: namespace, stream: Streams.document(name),
-                    events: [DocumentRemoved(name: name).newEvent(actor: actor)]))
-            return document
+            try scope.remove(
+                try scope.documents.document(name, namespace: namespace),
+                else: "no document named \(String(reflecting: name)) in namespace \(namespace) (muster documents list)",
+                field: "name", recording: DocumentRemoved(name: name), in: Streams.document(name),
+                namespace: namespace, actor: actor)
         }
     }
 

@@ -47,14 +47,11 @@ public struct Geotriggers: Sendable {
     }
 
     public func remove(id: String, namespace: String = Names.defaultNamespace, actor: String = "system") async throws {
-        try await log.perform { scope in
-            guard try scope.geotriggers.geotrigger(id, namespace: namespace) != nil else {
-                throw MusterError(.notFound, "no geotrigger \(String(reflecting: id)) in namespace \(namespace)")
-            }
-            try scope.append(
-                AppendRequest(
-                    namespace: namespace, stream: Streams.geotriggers,
-                    events: [GeotriggerRemoved(id: id).newEvent(actor: actor)]))
+        _ = try await log.perform { scope in
+            try scope.remove(
+                try scope.geotriggers.geotrigger(id, namespace: namespace),
+                else: "no geotrigger \(String(reflecting: id)) in namespace \(namespace)",
+                recording: GeotriggerRemoved(id: id), in: Streams.geotriggers, namespace: namespace, actor: actor)
         }
     }
 

@@ -54,16 +54,12 @@ public struct NamedPayloads: Sendable {
     public func remove(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
         async throws
     {
-        try await log.perform { scope in
-            guard try scope.namedPayloads.payload(name, namespace: namespace) != nil else {
-                throw MusterError(
-                    .notFound,
-                    "no named payload \(String(reflecting: name)) in namespace \(namespace) (muster payloads list)")
-            }
-            try scope.append(
-                AppendRequest(
-                    namespace: namespace, stream: Streams.payload(name),
-                    events: [NamedPayloadRemoved(name: name).newEvent(actor: actor)]))
+        _ = try await log.perform { scope in
+            try scope.remove(
+                try scope.namedPayloads.payload(name, namespace: namespace),
+                else: "no named payload \(String(reflecting: name)) in namespace \(namespace) (muster payloads list)",
+                recording: NamedPayloadRemoved(name: name), in: Streams.payload(name), namespace: namespace,
+                actor: actor)
         }
     }
 

@@ -47,17 +47,12 @@ public struct PushSources: Sendable {
         async throws
     {
         let removed = try await log.perform { scope in
-            guard let source = try scope.pushSources.source(name, namespace: namespace) else {
-                throw MusterError(
-                    .notFound,
+            try scope.remove(
+                try scope.pushSources.source(name, namespace: namespace),
+                else:
                     "no push source \(String(reflecting: name)) in namespace \(namespace); muster push-sources list shows them",
-                    field: "name")
-            }
-            try scope.append(
-                AppendRequest(
-                    namespace: namespace, stream: Self.stream(name),
-                    events: [PushSourceRemoved(name: name).newEvent(actor: actor)]))
-            return source
+                field: "name", recording: PushSourceRemoved(name: name), in: Self.stream(name), namespace: namespace,
+                actor: actor)
         }
         if try !isInUse(removed.fingerprint) { try log.secrets.remove(removed.fingerprint) }
     }

@@ -53,16 +53,12 @@ public struct Requests: Sendable {
     public func remove(_ name: String, namespace: String = Names.defaultNamespace, actor: String = "system")
         async throws
     {
-        try await log.perform { scope in
-            guard try scope.requestTemplates.template(name, namespace: namespace) != nil else {
-                throw MusterError(
-                    .notFound,
-                    "no request named \(String(reflecting: name)) in namespace \(namespace) (muster requests list)")
-            }
-            try scope.append(
-                AppendRequest(
-                    namespace: namespace, stream: Streams.request(name),
-                    events: [RequestTemplateRemoved(name: name).newEvent(actor: actor)]))
+        _ = try await log.perform { scope in
+            try scope.remove(
+                try scope.requestTemplates.template(name, namespace: namespace),
+                else: "no request named \(String(reflecting: name)) in namespace \(namespace) (muster requests list)",
+                recording: RequestTemplateRemoved(name: name), in: Streams.request(name), namespace: namespace,
+                actor: actor)
         }
     }
 
