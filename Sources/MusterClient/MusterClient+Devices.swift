@@ -47,4 +47,16 @@ extension MusterClient {
     public func unregisterDevice(deviceId: String) async throws(MusterClientError) {
         _ = try await perform(APIRequest("DELETE", ["devices", deviceId]))
     }
+
+    /// Admin: another user's registered devices (`GET /api/v1/users/{name}/devices`).
+    public func devices(of user: String) async throws(MusterClientError) -> [PushTarget] {
+        let request = APIRequest("GET", ["users", user, "devices"])
+        return try decode([PushTarget].self, from: try await perform(request), of: request)
+    }
+
+    /// Admin: stops pushes to another user's device (`DELETE /api/v1/users/{name}/devices/{deviceId}`), a lost phone
+    /// say; the audit says which administrator did it. `not_found` for no such user or device.
+    public func unregisterDevice(deviceId: String, of user: String) async throws(MusterClientError) {
+        _ = try await perform(APIRequest("DELETE", ["users", user, "devices", deviceId]))
+    }
 }

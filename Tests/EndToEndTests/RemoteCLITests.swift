@@ -77,9 +77,26 @@ import Testing
             ])
         #expect(device.status == 0, "\(device)")
         #expect(try device.json()["user"] as? String == "joe")
+        // Another user's devices are an administrator's to see and unregister (a lost phone).
         let othersDevices = try await joe.run(["devices", "list", "--user", "ann"])
-        #expect(othersDevices.status == 2)
-        #expect(othersDevices.stderr.contains("devices are each user's own"))
+        #expect(othersDevices.status == 1 && othersDevices.stderr.contains("administrator"), "\(othersDevices)")
+        let joesDevices = try await ada.run(["devices", "list", "--user", "joe", "--json"])
+        #expect(joesDevices.status == 0 && joesDevices.stdout.contains(#""deviceId":"d1""#), "\(joesDevices)")
+        let notHis = try await joe.run(["devices", "remove", "--user", "ann", "--device-id", "d1"])
+        #expect(notHis.status == 1 && notHis.stderr.contains("administrator"), "\(notHis)")
+        let unregistered = try await ada.run(["devices", "remove", "--user", "joe", "--device-id", "d1"])
+        #expect(unregistered.status == 0, "\(unregistered)")
+        #expect(try await joe.run(["devices", "list", "--json"]).stdout == "[]\n")
+        let twice = try await ada.run(["devices", "remove", "--user", "joe", "--device-id", "d1"])
+        #expect(twice.status == 2 && twice.stderr.contains("joe has no device d1"), "\(twice)")
+        let joesAudit = try await ada.run(["audit", "--user", "joe", "--json"])
+        #expect(joesAudit.stdout.contains("device d1 of joe unregistered: by the administrator ada"), "\(joesAudit)")
+        let back = try await joe.run(
+            [
+                "devices", "register", "--device-id", "d1", "--device-name", "Joe's phone", "--platform", "apns",
+                "--token", "ab12",
+            ])
+        #expect(back.status == 0, "\(back)")
 
         let inbox = try await joe.run(["inbox", "--json"])
         #expect(inbox.status == 0, "\(inbox)")

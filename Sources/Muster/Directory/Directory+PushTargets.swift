@@ -64,14 +64,16 @@ extension Directory {
         try MQTTTopic.validate(publishTopic, as: "publishTopic")
     }
 
-    /// Unregisters a device; returns false when it was not registered (nothing is written then).
+    /// Unregisters a device, saying why when another than its user does (`reason`); returns false when it was not
+    /// registered (nothing is written then).
     @discardableResult
     public func unregister(
-        user: String, deviceId: String, namespace: String = Names.defaultNamespace, actor: String = "system"
+        user: String, deviceId: String, namespace: String = Names.defaultNamespace, actor: String = "system",
+        reason: String? = nil
     ) async throws -> Bool {
         try await log.perform { scope in
             guard try scope.directory.device(deviceId, user: user, namespace: namespace) != nil else { return false }
-            let event = PushTargetUnregistered(user: user, deviceId: deviceId)
+            let event = PushTargetUnregistered(user: user, deviceId: deviceId, reason: reason)
             try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: Streams.devices(of: user), events: [event.newEvent(actor: actor)]))

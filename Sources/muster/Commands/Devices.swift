@@ -41,7 +41,8 @@ struct Devices: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List devices, of one user or of everyone.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "Only this user's devices (over HTTP: the logged-in user's, always).") var user: String?
+        @Option(help: "Only this user's devices (over HTTP: the logged-in user's; an administrator may name another).")
+        var user: String?
         @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
         func run() async throws {
@@ -50,10 +51,13 @@ struct Devices: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unregister a device.")
+        static let configuration = CommandConfiguration(
+            abstract: "Unregister a device: nothing more is pushed to it (a lost phone); prints {\"removed\": ID}.")
 
         @OptionGroup var options: BackendOptions
-        @Option(help: "The device's user (over HTTP: the logged-in user, the default).") var user: String?
+        @Option(
+            help: "The device's user (over HTTP: the logged-in user, the default; an administrator may name another).")
+        var user: String?
         @Option(help: "Device id.") var deviceId: String
         @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 

@@ -67,14 +67,18 @@ extension ServerSession: Backend {
         }
     }
 
+    /// One's own devices; an administrator may name another user.
     func devices(user: String?) async throws -> [PushTarget] {
-        try requireSelf(user, option: "--user", why: Self.ownDevices)
-        return try await call { try await $0.devices() }
+        guard let user, user != username else { return try await call { try await $0.devices() } }
+        return try await call { try await $0.devices(of: user) }
     }
 
+    /// One of one's own devices; an administrator may name another user's.
     func unregister(deviceId: String, user: String?) async throws {
-        try requireSelf(user, option: "--user", why: Self.ownDevices)
-        try await call { try await $0.unregisterDevice(deviceId: deviceId) }
+        guard let user, user != username else {
+            return try await call { try await $0.unregisterDevice(deviceId: deviceId) }
+        }
+        try await call { try await $0.unregisterDevice(deviceId: deviceId, of: user) }
     }
 
     /// Why `--user` cannot name someone else over HTTP.

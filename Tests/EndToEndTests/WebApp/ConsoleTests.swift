@@ -338,9 +338,17 @@ extension WebAppBrowserTests {
                         as? String == "set")
                 try await driver.click(try await driver.find("button[data-devices-of='joe']"))
                 try await stage.wait(for: "Joe's phone", in: "#devices tr[data-device-id='joe-phone']")
+                // A lost phone: unregistered, nothing more is pushed to it.
+                try await driver.click(try await driver.find("button[data-unregister-device='joe-phone']"))
+                try await stage.wait(for: "joe-phone of joe is unregistered", in: "#devices p.ok")
+                #expect(try await Self.count("#devices tr[data-device-id='joe-phone']", driver) == 0)
+                let left = try await stage.server.send("GET", "api/v1/devices", token: joe)
+                #expect(left.text == "[]", "\(left.text)")
 
                 try await stage.show(
-                    "#/console/audit?user=joe", waitingFor: "#audit li.entry[data-what='deviceRegistered']")
+                    "#/console/audit?user=joe", waitingFor: "#audit li.entry[data-what='deviceUnregistered']")
+                try await stage.wait(
+                    for: "by the administrator ada", in: "#audit li.entry[data-what='deviceUnregistered']")
                 #expect(try await driver.run("return document.querySelector('#audit-user').value") as? String == "joe")
 
                 try await stage.show("#/console/settings", waitingFor: "#setting-dailyNotificationLimit")

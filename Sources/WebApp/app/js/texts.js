@@ -249,6 +249,8 @@ const english = {
   consoleDevices: "Devices",
   consoleDevicesOf: "Devices of {user}",
   consoleNoDevices: "{user} has no devices registered.",
+  consoleUnregisterDevice: "Unregister",
+  consoleDeviceUnregistered: "{device} of {user} is unregistered: nothing more is pushed to it.",
   consoleDeviceId: "Device",
   consoleDeviceName: "Device name",
   consolePlatform: "Platform",

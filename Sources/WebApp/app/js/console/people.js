@@ -12,19 +12,36 @@ export async function peopleView(main, _match, { me, notice } = {}) {
   const [users, groups] = await Promise.all([api("GET", "/api/v1/users"), api("GET", "/api/v1/groups")]);
   const devices = h("section#devices.devices", { "aria-live": "polite" });
 
-  async function showDevices(user) {
+  /// `user`'s devices, each with "Unregister" (a lost phone gets no more pushes); `done` says what was just done.
+  async function showDevices(user, done) {
     replace(devices, h("p.notice", {}, t("loading")));
+    const path = (deviceId) =>
+      `/api/v1/users/${encodeURIComponent(user)}/devices${deviceId ? `/${encodeURIComponent(deviceId)}` : ""}`;
+    const unregister = async (deviceId) => {
+      try {
+        await api("DELETE", path(deviceId));
+        await showDevices(user, t("consoleDeviceUnregistered", { device: deviceId, user }));
+      } catch (error) {
+        replace(devices, errorBox(error));
+      }
+    };
     try {
-      const list = await api("GET", `/api/v1/users/${encodeURIComponent(user)}/devices`);
+      const list = await api("GET", path());
       replace(
         devices,
         h("h2", {}, t("consoleDevicesOf", { user })),
+        done ? h("p.ok", { role: "status" }, done) : "",
         list.length
           ? table(
               t("consoleDevicesOf", { user }),
-              [t("consoleDeviceId"), t("consoleDeviceName"), t("consolePlatform"), t("consolePushToken")],
+              [t("consoleDeviceId"), t("consoleDeviceName"), t("consolePlatform"), t("consolePushToken"), ""],
               list.map((d) =>
-                row([d.deviceId, d.deviceName ?? "", d.platform, d.token ? t("consoleYes") : t("consoleNo")], { dataset: { deviceId: d.deviceId } }),
+                row([
+                  d.deviceId, d.deviceName ?? "", d.platform, d.token ? t("consoleYes") : t("consoleNo"),
+                  h("button.secondary", {
+                    type: "button", dataset: { unregisterDevice: d.deviceId }, onclick: () => unregister(d.deviceId),
+                  }, t("consoleUnregisterDevice")),
+                ], { dataset: { deviceId: d.deviceId } }),
               ),
               "devices",
             )
