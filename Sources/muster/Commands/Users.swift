@@ -111,8 +111,8 @@ struct Users: AsyncParsableCommand {
             abstract: "Remove a user; prints what went with them as JSON.",
             discussion: """
                 Their sessions end, their devices are unregistered and they leave their groups; the messages \
-                waiting for them are withdrawn. What they did stays in the log and the audit. The name may be \
-                given to a new user afterwards. Over HTTP an administrator removes others, not themselves.
+                waiting for them are withdrawn. What they did stays in the log and the audit, under their \
+                name, which is therefore not given to anyone again. Over HTTP an administrator removes others, not themselves.
                 """)
 
         @OptionGroup var options: BackendOptions
