@@ -28,6 +28,13 @@ extension MusterClient {
         return try decode([OpenSession].self, from: try await perform(request), of: request)
     }
 
+    /// Admin: the open sessions of every user of the namespace, by user (`GET /api/v1/sessions?all=true`).
+    public func allSessions() async throws(MusterClientError) -> [OpenSession] {
+        var request = APIRequest("GET", ["sessions"])
+        request.query = [URLQueryItem(name: "all", value: "true")]
+        return try decode([OpenSession].self, from: try await perform(request), of: request)
+    }
+
     /// Ends a session (`DELETE /api/v1/sessions/{id}`): one's own, or for an administrator anyone's of the
     /// namespace. Throws `not_found` for no such open session.
     public func endSession(_ id: UUID) async throws(MusterClientError) {

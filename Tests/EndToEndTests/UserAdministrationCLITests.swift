@@ -143,8 +143,21 @@ import Testing
         #expect(try await MusterProcess.run(["sessions", "end", left] + server.data).status == 0)
         let out = try await joe.run(["inbox"])
         #expect(out.status == 1 && out.stderr.contains("log in again"), "\(out)")
-        let nobody = try await MusterProcess.run(["sessions", "list"] + server.data)
-        #expect(nobody.status == 2 && nobody.stderr.contains("--user"), "\(nobody)")
+        // Everyone's: on the data directory without --user, over HTTP with --all for an administrator only.
+        func users(_ result: MusterProcess.Outcome) throws -> [String] {
+            try (JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? [])
+                .compactMap { $0["user"] as? String }
+        }
+        try await joe.login(server.base, "joe", password: "secret-joe")
+        let everyone = try await MusterProcess.run(["sessions", "list", "--json"] + server.data)
+        #expect(try users(everyone) == ["ada", "joe"], "\(everyone)")
+        let all = try await ada.run(["sessions", "list", "--all", "--json"])
+        #expect(all.status == 0, "\(all)")
+        #expect(try users(all) == ["ada", "joe"], "\(all)")
+        let notJoes = try await joe.run(["sessions", "list", "--all"])
+        #expect(notJoes.status == 1 && notJoes.stderr.contains("every user's"), "\(notJoes)")
+        let both = try await ada.run(["sessions", "list", "--all", "--user", "joe"])
+        #expect(both.status == 2 && both.stderr.contains("not both"), "\(both)")
         #expect(await server.stop() == 0)
     }
 }

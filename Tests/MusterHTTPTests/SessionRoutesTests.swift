@@ -37,6 +37,15 @@ import Testing
             #expect(try await client.send(.delete, "/api/v1/sessions/\(left)", token: ada).status == .noContent)
             let nobody = try await client.send(.get, "/api/v1/sessions?user=zed", token: ada)
             #expect(nobody.status == .notFound && nobody.text.contains("zed"), "\(nobody.text)")
+            // Everyone's, by user (joe has none left): an administrator's to see.
+            let all = try await client.send(.get, "/api/v1/sessions?all=true", token: ada)
+            #expect(all.array.compactMap { $0["user"] as? String } == ["ada", "ann"], "\(all.text)")
+            #expect(all.array.filter { $0["isCurrent"] as? Bool == true }.count == 1)
+            #expect(try await client.send(.get, "/api/v1/sessions?all=true", token: ann).status == .forbidden)
+            let both = try await client.send(.get, "/api/v1/sessions?all=true&user=joe", token: ada)
+            #expect(both.status == .badRequest && both.text.contains("not both"), "\(both.text)")
+            let malformed = try await client.send(.get, "/api/v1/sessions?all=yes", token: ada)
+            #expect(malformed.status == .badRequest && malformed.text.contains("all"), "\(malformed.text)")
             #expect(try await client.send(.get, "/api/v1/inbox", token: laptop).status == .unauthorized)
         }
     }

@@ -3,8 +3,9 @@ import Foundation
 import MusterWire
 
 extension Sessions {
-    /// The sessions of `user` that have not ended, each with its device and when it ends unless refreshed.
-    public func open(user: String, namespace: String = Names.defaultNamespace) throws -> [OpenSession] {
+    /// The sessions of `user` (nil: of every user of the namespace, by user) that have not ended, each with its
+    /// device and when it ends unless refreshed.
+    public func open(user: String?, namespace: String = Names.defaultNamespace) throws -> [OpenSession] {
         try log.read { try $0.sessions.openSessions(user: user, namespace: namespace) }.map {
             OpenSession(
                 sessionId: $0.sessionId, user: $0.user, deviceId: $0.deviceId, expiresAt: StoreTime.date($0.expiresAt))

@@ -87,11 +87,12 @@ extension ProjectionView<SessionsProjection> {
         try state.get(table, Array(hash.utf8)).map(TokenRecord.init(decoding:))
     }
 
-    /// The sessions of `user` that have not ended, each as its refresh token's record (device, expiry): what a
-    /// password change ends.
-    func openSessions(user: String, namespace: String) throws -> [TokenRecord] {
+    /// The sessions of `user` (nil: of every user of the namespace, by user) that have not ended, each as its
+    /// refresh token's record (device, expiry): what a password change ends.
+    func openSessions(user: String?, namespace: String) throws -> [TokenRecord] {
         var ids: [UUID] = []
-        try state.scan("userSessions", prefix: Key.joined(namespace, user)) { key, _ in
+        let prefix = user.map { Key.joined(namespace, $0) } ?? Key.joined(namespace)
+        try state.scan("userSessions", prefix: prefix) { key, _ in
             ids.append(key.suffix(16).withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
             return true
         }

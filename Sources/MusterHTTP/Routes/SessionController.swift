@@ -14,15 +14,24 @@ struct SessionController: APIController {
             .delete("sessions/:id", for: .user, use: end)
     }
 
-    /// The open sessions of `?user=` (the caller when left out); another user's for administrators only.
+    /// The open sessions of `?user=` (the caller when left out), or with `?all=true` of every user of the namespace;
+    /// another user's and everyone's for administrators only.
     @Sendable func list(_ request: Request, context: API.Context, caller: API.Caller) async throws -> [OpenSession] {
-        let user = request.uri.queryParameters.get("user").map { String($0) } ?? caller.username
+        let all = try request.query("all", "true or false") { Bool($0) } ?? false
+        let named = request.uri.queryParameters.get("user").map { String($0) }
+        if all, named != nil {
+            throw APIError(
+                .badRequest, "bad_request", "name a user or ask for all of them, not both",
+                fields: [.init(field: "all", message: "leave it out with user")])
+        }
+        let user = all ? nil : named ?? caller.username
         guard caller.isAdmin || user == caller.username else {
             throw APIError(
-                .forbidden, "forbidden", "only an administrator may list another user's sessions",
-                fields: [.init(field: "user", message: "leave it out for your own")])
+                .forbidden, "forbidden",
+                "only an administrator may list \(all ? "every user's" : "another user's") sessions",
+                fields: [.init(field: all ? "all" : "user", message: "leave it out for your own")])
         }
-        guard try api.directory.user(user, namespace: caller.namespace) != nil else {
+        if let user, try api.directory.user(user, namespace: caller.namespace) == nil {
             throw APIError(
                 .notFound, "not_found", "no user named \(user) in namespace \(caller.namespace)",
                 fields: [.init(field: "user", message: "expected a user of the namespace (GET /api/v1/users)")])

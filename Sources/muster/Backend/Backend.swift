@@ -23,8 +23,9 @@ protocol Backend: Sendable {
     func users() async throws -> [UserEntry]
     /// Changes `user`'s profile: what `changes` names.
     func changeUser(_ user: String, _ changes: UserChanges) async throws -> UserEntry
-    /// The open sessions of `user` (nil: over HTTP the logged-in user's).
-    func sessions(of user: String?) async throws -> [OpenSession]
+    /// The open sessions of `user` (nil: over HTTP the logged-in user's, on a data directory everyone's), or of
+    /// every user of the namespace.
+    func sessions(of user: String?, all: Bool) async throws -> [OpenSession]
     /// Ends a session from elsewhere.
     func endSession(_ id: UUID) async throws
     /// Removes `user`: their sessions end, their devices are unregistered, they leave their groups.

@@ -52,11 +52,8 @@ struct LocalBackend: Backend {
         return UserEntry(User(changed), namespace: namespace)
     }
 
-    func sessions(of user: String?) async throws -> [OpenSession] {
-        guard let user else {
-            throw CommandFailure.invalid("on a data directory, name whose sessions to list: --user NAME")
-        }
-        try requireUser(user)
+    func sessions(of user: String?, all: Bool) async throws -> [OpenSession] {
+        if let user { try requireUser(user) }
         return try Sessions(log: log).open(user: user, namespace: namespace)
     }
 

@@ -11,15 +11,25 @@ struct SessionsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the sessions of a user that have not ended: device, expiry, and which one is yours.")
+            abstract: "List the sessions of a user that have not ended: device, expiry, and which one is yours.",
+            discussion: """
+                Over HTTP (after muster login): yours, another user's (--user) or everyone's (--all) for an \
+                administrator. On a data directory: everyone's of the namespace, or --user's.
+                """)
 
         @OptionGroup var options: BackendOptions
         @Option(help: "Whose sessions (over HTTP: yours when left out; another's for administrators).")
         var user: String?
+        @Flag(help: "Every user's sessions (over HTTP: for administrators; on a data directory, as without --user).")
+        var all = false
         @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
+        func validate() throws {
+            if all, user != nil { throw ValidationError("--all and --user: name a user or ask for all, not both") }
+        }
+
         func run() async throws {
-            try await options.printRows(namespace: namespace) { try await $0.sessions(of: user) }
+            try await options.printRows(namespace: namespace) { try await $0.sessions(of: user, all: all) }
         }
     }
 

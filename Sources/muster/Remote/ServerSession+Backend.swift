@@ -37,8 +37,8 @@ extension ServerSession: Backend {
         UserEntry(try await call { try await $0.changeUser(user, changes) }, namespace: namespace)
     }
 
-    func sessions(of user: String?) async throws -> [OpenSession] {
-        try await call { try await $0.sessions(of: user) }
+    func sessions(of user: String?, all: Bool) async throws -> [OpenSession] {
+        try await call { all ? try await $0.allSessions() : try await $0.sessions(of: user) }
     }
 
     func endSession(_ id: UUID) async throws { try await call { try await $0.endSession(id) } }
