@@ -344,6 +344,16 @@ extension WebAppBrowserTests {
                 #expect(try await Self.count("#devices tr[data-device-id='joe-phone']", driver) == 0)
                 let left = try await stage.server.send("GET", "api/v1/devices", token: joe)
                 #expect(left.text == "[]", "\(left.text)")
+                // And his session there ended: he is logged out at his next request.
+                try await driver.click(try await driver.find("button[data-sessions-of='joe']"))
+                let joesSession = try await stage.server.send("GET", "api/v1/sessions", token: joe)
+                let sessionId = try #require(joesSession.array.first?["sessionId"] as? String, "\(joesSession.text)")
+                try await stage.wait(for: "Where joe is logged in", in: "#user-sessions h2")
+                try await stage.browser.screenshot("console-user-sessions")
+                try await driver.click(try await driver.find("button[data-end-session='\(sessionId)']"))
+                try await stage.wait(for: "The session of joe", in: "#user-sessions p.ok")
+                try await stage.wait(for: "joe is not logged in anywhere", in: "#user-sessions")
+                #expect(try await stage.server.send("GET", "api/v1/inbox", token: joe).status == 401)
 
                 try await stage.show(
                     "#/console/audit?user=joe", waitingFor: "#audit li.entry[data-what='deviceUnregistered']")

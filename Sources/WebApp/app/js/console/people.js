@@ -1,7 +1,7 @@
 // Users, their devices, and groups: who the console can send to.
 
 import { api } from "../api.js";
-import { h, replace } from "../dom.js";
+import { formatTime, h, replace } from "../dom.js";
 import { passwordForm } from "../password-form.js";
 import { t } from "../texts.js";
 import { consolePage, errorBox, labelled, row, table } from "./common.js";
@@ -49,6 +49,49 @@ export async function peopleView(main, _match, { me, notice } = {}) {
       );
     } catch (error) {
       replace(devices, errorBox(error));
+    }
+  }
+
+  const sessions = h("section#user-sessions.devices", { "aria-live": "polite" });
+
+  /// Where `user` is logged in, each session with "End" but the console's own (a lost phone is logged out at its
+  /// next request); `done` says what was just done.
+  async function showSessions(user, done) {
+    replace(sessions, h("p.notice", {}, t("loading")));
+    const end = async (session) => {
+      try {
+        await api("DELETE", `/api/v1/sessions/${encodeURIComponent(session.sessionId)}`);
+        await showSessions(user, t("consoleSessionEnded", { device: session.deviceId ?? t("sessionsNoDevice"), user }));
+      } catch (error) {
+        replace(sessions, errorBox(error));
+      }
+    };
+    try {
+      const list = await api("GET", `/api/v1/sessions?user=${encodeURIComponent(user)}`);
+      replace(
+        sessions,
+        h("h2", {}, t("consoleSessionsOf", { user })),
+        done ? h("p.ok", { role: "status" }, done) : "",
+        list.length
+          ? table(
+              t("consoleSessionsOf", { user }),
+              [t("consoleDeviceId"), t("consoleSessionEnds"), ""],
+              list.map((s) =>
+                row([
+                  s.deviceId ?? t("sessionsNoDevice"),
+                  formatTime(s.expiresAt),
+                  s.isCurrent
+                    ? h("em.current", {}, t("sessionsThisOne"))
+                    : h("button.secondary", { type: "button", dataset: { endSession: s.sessionId }, onclick: () => end(s) },
+                      t("sessionsEnd")),
+                ], { dataset: { sessionId: s.sessionId } }),
+              ),
+              "sessions",
+            )
+          : h("p.notice", {}, t("consoleNoSessions", { user })),
+      );
+    } catch (error) {
+      replace(sessions, errorBox(error));
     }
   }
 
@@ -152,6 +195,8 @@ export async function peopleView(main, _match, { me, notice } = {}) {
               {},
               h("button.secondary", { type: "button", dataset: { devicesOf: u.username }, onclick: () => showDevices(u.username) }, t("consoleDevices")),
               " ",
+              h("button.secondary", { type: "button", dataset: { sessionsOf: u.username }, onclick: () => showSessions(u.username) }, t("consoleSessions")),
+              " ",
               h("button.secondary", { type: "button", dataset: { passwordOf: u.username }, onclick: () => showPassword(u.username) }, t("consoleSetPassword")),
               " ",
               h("a", { href: `#/console/audit?user=${encodeURIComponent(u.username)}` }, t("consoleAudit")),
@@ -179,6 +224,7 @@ export async function peopleView(main, _match, { me, notice } = {}) {
     ),
     removal,
     devices,
+    sessions,
     password,
     table(
       t("consoleGroups", { count: groups.length }),
