@@ -14,7 +14,7 @@ enum Streams {
     static func document(_ name: String) -> String { "document/\(name)" }
     /// One send: its `PayloadSent`, once (the stream must not exist yet).
     static func send(_ messageId: UUID) -> String { "send/\(messageId.uuidString)" }
-    /// One message's answer, once.
+    /// One message's answer or withdrawal, once.
     static func message(_ messageId: UUID) -> String { "message/\(messageId.uuidString)" }
     /// The push deliveries of one message.
     static func push(_ messageId: UUID) -> String { "push/\(messageId.uuidString)" }

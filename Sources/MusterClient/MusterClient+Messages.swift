@@ -8,6 +8,13 @@ extension MusterClient {
         return try decode([InboxItem].self, from: try await perform(request), of: request)
     }
 
+    /// Admin: withdraws a message not answered yet (`DELETE /api/v1/messages/{id}`): it leaves its recipient's inbox
+    /// (`InboxEvent.withdrawn`), can no longer be answered, and its pushes still waiting are not sent. Throws
+    /// `not_found` for a message sent to nobody of the namespace, `conflict` for one answered or withdrawn already.
+    public func withdrawMessage(id: UUID) async throws(MusterClientError) {
+        _ = try await perform(APIRequest("DELETE", ["messages", Self.wire(id)]))
+    }
+
     /// One message with its payload as the device shows it (`GET /api/v1/messages/{id}`).
     public func message(id: UUID) async throws(MusterClientError) -> Message {
         let request = APIRequest("GET", ["messages", Self.wire(id)])

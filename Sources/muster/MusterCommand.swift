@@ -24,7 +24,7 @@ struct MusterCommand: AsyncParsableCommand {
             Append.self, Events.self, Import.self, Status.self, Rebuild.self, Migrate.self,
             Verify.self, CheckpointCommand.self, Backup.self, Restore.self, Serve.self, Users.self, Groups.self,
             Devices.self,
-            Send.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
+            Send.self, Withdraw.self, Inbox.self, Respond.self, Listen.self, Payloads.self, RequestTemplates.self,
             Documents.self, Audit.self, SettingsCommand.self, Login.self, Logout.self, Whoami.self,
             SessionsCommand.self,
             AreasCommand.self, GeotriggersCommand.self, Location.self, Beacon.self, Transition.self, Counters.self,

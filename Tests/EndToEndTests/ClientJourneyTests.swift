@@ -106,6 +106,48 @@ import Testing
         #expect(await server.stop() == 0)
     }
 
+    @Test func aMessageWithdrawnLeavesTheLiveInboxAndCannotBeAnswered() async throws {
+        let (server, ada) = try await server()
+        let phone = MusterClient(serverURL: server.base)
+        #expect(await phone.authWithInternal(username: "joe", password: "secret-joe").authValid)
+        let head = try #require(try await server.send("GET", "healthz").object["head"] as? Int)
+        var inbox = phone.inboxUpdates(after: String(head)).makeAsyncIterator()
+        let sent = try await ada.send(
+            title: "Valve 7", body: "Sent to the wrong group", payload: try JSONValue(json: Data(Self.payload.utf8)),
+            to: Recipients(groups: ["ops"]))
+        guard case .message(let item) = try #require(try await inbox.next()).event else {
+            Issue.record("joe's phone did not get the message")
+            return
+        }
+
+        for id in sent.messageIds { try await ada.withdrawMessage(id: id) }
+
+        #expect(try #require(try await inbox.next()).event == .withdrawn(messageId: item.messageId))
+        #expect(try await phone.inbox().isEmpty)
+        do {
+            _ = try await phone.respond(
+                messageId: item.messageId, deviceId: "joe-phone", values: ["open": .string("yes")])
+            Issue.record("a withdrawn message was answered")
+        } catch {
+            #expect(error.statusCode == 404 && error.message.contains("withdrawn"), "\(error)")
+        }
+        do {
+            try await ada.withdrawMessage(id: item.messageId)
+            Issue.record("a message was withdrawn twice")
+        } catch {
+            #expect(error.statusCode == 409, "\(error)")
+        }
+        do {
+            try await phone.withdrawMessage(id: item.messageId)
+            Issue.record("joe withdrew a message")
+        } catch {
+            #expect(error.statusCode == 403, "\(error)")
+        }
+        let audit = try await MusterProcess.run(["audit", "--user", "joe", "--json"] + server.data)
+        #expect(audit.stdout.contains("to joe withdrawn by ada"), "\(audit)")
+        #expect(await server.stop() == 0)
+    }
+
     @Test func aStreamResumedAfterTheServerRestartsMissesNothing() async throws {
         let (server, ada) = try await server()
         let joe = MusterClient(serverURL: server.base)

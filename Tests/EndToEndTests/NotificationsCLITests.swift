@@ -98,5 +98,16 @@ import Testing
             ["send", "--to", "zed", "--title", "T", "--body", "B", Self.payload] + data)
         #expect(stranger.status == 2)
         #expect(stranger.stderr.contains("no user named zed"))
+
+        // ann's, unanswered, is withdrawn; joe's, answered, is not — and on refusal nothing is.
+        let answered = try await MusterProcess.run(["withdraw", ids[1], ids[0]] + data)
+        #expect(answered.status == 3 && answered.stderr.contains("answered already by joe"), "\(answered)")
+        #expect(try await MusterProcess.run(["inbox", "ann", "--json"] + data).stdout.contains(ids[1]))
+        let withdrawn = try await MusterProcess.run(["withdraw", ids[1]] + data)
+        #expect(withdrawn.status == 0, "\(withdrawn)")
+        #expect(try withdrawn.json()["withdrawn"] as? [String] == [ids[1]])
+        #expect(try await MusterProcess.run(["inbox", "ann", "--json"] + data).stdout == "[]\n")
+        let notAnId = try await MusterProcess.run(["withdraw", "twelve"] + data)
+        #expect(notAnId.status == 2 && notAnId.stderr.contains("must be a UUID"), "\(notAnId)")
     }
 }

@@ -130,6 +130,13 @@ import Testing
         let again = try await joe.run(respond + ["{}"])
         #expect(again.status == 3, "\(again)")
         #expect(again.stderr.contains("answered already"))
+        // ann's, unanswered, is withdrawn by an administrator, not by joe; joe's answered one stays.
+        let notJoes = try await joe.run(["withdraw", ids[1]])
+        #expect(notJoes.status == 1 && notJoes.stderr.contains("administrator"), "\(notJoes)")
+        let withdrawn = try await ada.run(["withdraw", ids[1]])
+        #expect(withdrawn.status == 0 && withdrawn.stdout == #"{"withdrawn":["\#(ids[1])"]}"# + "\n", "\(withdrawn)")
+        let answered = try await ada.run(["withdraw", ids[0]])
+        #expect(answered.status == 3 && answered.stderr.contains("answered already"), "\(answered)")
 
         // Documents go up and come back byte for byte.
         let photo = work.url.appendingPathComponent("photo.png")

@@ -246,6 +246,13 @@ struct World {
             let made = try await caller.send(.put, "/api/v1/groups/leavers", token: token, json: #"{"members":[]}"#)
             #expect(made.status == .ok, "set-up: leavers: \(made.text)")
             path = "/api/v1/groups/leavers"
+        case "DELETE /api/v1/messages/{id}" where who == .admin:
+            // A message to joe sent for it: his first one is answered by the cells that follow.
+            let sent = try await caller.send(
+                .post, "/api/v1/notifications", token: token,
+                json: #"{"to":["joe"],"title":"Withdrawn","body":"B","payload":\#(colourPayload)}"#)
+            let id = (sent.object["messageIds"] as? [String])?.first
+            path = "/api/v1/messages/\(try #require(id, "set-up: a message to withdraw: \(sent.text)"))"
         case "DELETE /api/v1/documents/{name}" where who == .user || who == .admin:
             // A document of joe's uploaded for it: his photo is named by the cells that follow.
             let uploaded = try await caller.send(

@@ -50,6 +50,7 @@ import Testing
         ("payload-removed", NamedPayloadRemoved(name: "colour")),
         ("request-removed", RequestTemplateRemoved(name: "report")),
         ("document-removed", DocumentRemoved(name: "rcs/image/a.jpg")),
+        ("message-withdrawn", MessageWithdrawn(messageId: message, user: "ann")),
         ("device", PushTargetRegistered(user: "ada", deviceId: "d1", deviceName: "Phone", platform: .fcm, token: "t")),
         (
             "device-no-token",
@@ -287,6 +288,10 @@ import Testing
         "group-removed": ("057374616666", #"{"name":"staff"}"#),
         "payload-removed": ("06636f6c6f7572", #"{"name":"colour"}"#),
         "request-removed": ("067265706f7274", #"{"name":"report"}"#),
+        "message-withdrawn": (
+            "6f9619ff8b86d011b42d00c04fc964ff03616e6e",
+            #"{"messageId":"6F9619FF-8B86-D011-B42D-00C04FC964FF","user":"ann"}"#
+        ),
         "document-removed": ("0f7263732f696d6167652f612e6a7067", #"{"name":"rcs/image/a.jpg"}"#),
         "group": (
             "057374616666020361646103626f62",

@@ -42,7 +42,7 @@ import Testing
 
     @Test func aProjectionIsNotGivenEventsOfTypesItDoesNotDeclare() throws {
         let inbox = InboxProjection()
-        #expect(inbox.eventTypes == [PayloadSent.type, ResponseReceived.type, UserRemoved.type])
+        #expect(inbox.eventTypes == [PayloadSent.type, ResponseReceived.type, UserRemoved.type, MessageWithdrawn.type])
         for projection in MusterDomain.projections {
             // Every domain projection names the types it folds; only the log's own indexes take all.
             #expect(projection.eventTypes?.isEmpty == false, "\(projection.name)")

@@ -111,6 +111,15 @@ public struct Audit: Sendable {
                         title: titles[response.messageId], submitValue: response.submitValue)
                 ]
             }
+            if let withdrawn = try MessageWithdrawn.decode(event) {
+                guard concerns(withdrawn.user) else { return [] }
+                return [
+                    entry(
+                        .messageWithdrawn,
+                        "\(message(withdrawn.messageId)) to \(withdrawn.user) withdrawn by \(event.actor)"
+                    ).about(user: withdrawn.user, messageId: withdrawn.messageId, title: titles[withdrawn.messageId])
+                ]
+            }
             if let user = try UserCreated.decode(event) {
                 guard concerns(user.name) else { return [] }
                 let administrator = user.isAdmin ? ", administrator" : ""

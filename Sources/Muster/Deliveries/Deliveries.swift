@@ -102,9 +102,8 @@ public struct Deliveries: Sendable {
     public func message(of delivery: Delivery) throws -> Message {
         let (id, namespace) = (delivery.messageId, delivery.namespace)
         let stored = try log.read { reader -> Stored? in
-            guard let (position, _) = try reader.inbox.addressed(id, user: delivery.user, namespace: namespace) else {
-                return nil
-            }
+            guard let position = try reader.inbox.addressed(id, user: delivery.user, namespace: namespace)?.position
+            else { return nil }
             guard let entry = try sends.sent(at: position, in: reader) else {
                 throw StoreError(
                     .corrupt,

@@ -5,7 +5,8 @@ import Foundation
 /// source in the namespace, or an MQTT device) and per phone asked for its location, and where each stands. Kept
 /// inline, so a delivery exists as soon as its send is acknowledged and a restart resumes exactly what was pending.
 ///
-/// Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`). Version 4: an area
+/// A `MessageWithdrawn` ends the message's deliveries still pending, as expired (no release before it wrote one: no
+/// rebuild). Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`). Version 4: an area
 /// notification handed to a device's app gets a delivery to that device (not to an MQTT device: it has no notices).
 ///
 /// Tables:
@@ -24,6 +25,7 @@ public struct OutboxProjection: Projection {
             PayloadSent.type, LocationRequested.type, AreaNotificationHanded.type, PushDelivered.type, PushFailed.type,
             PushExpired.type,
             PushTargetRegistered.type, PushTargetUnregistered.type, PushSourceConfigured.type, PushSourceRemoved.type,
+            MessageWithdrawn.type,
         ]
     }
 
@@ -82,6 +84,8 @@ public struct OutboxProjection: Projection {
             try state.put("sources", Key.joined(ns, source.name), Array(source.kind.rawValue.utf8))
         case PushSourceRemoved.type:
             try state.delete("sources", Key.joined(ns, try PushSourceRemoved.decode(event)!.name))
+        case MessageWithdrawn.type:
+            try forgo(try MessageWithdrawn.decode(event)!.messageId, ns, event, state)
         default: break
         }
     }
@@ -155,6 +159,22 @@ public struct OutboxProjection: Projection {
             return true
         }
         return targets
+    }
+
+    /// Ends the deliveries of a withdrawn message not made yet: expired, saying why, and no longer due.
+    private func forgo(_ messageId: UUID, _ ns: String, _ event: RecordedEvent, _ state: ProjectionState) throws {
+        var waiting: [String] = []
+        try state.scan("deliveries", prefix: Key.joined(ns, messageId.uuidString)) { key, value in
+            if try Self.decode(value).status == .pending { waiting.append(Key.components(key)[2]) }
+            return true
+        }
+        for deviceId in waiting {
+            try update(ns, messageId, deviceId, state) { delivery in
+                delivery.status = .expired
+                delivery.lastReason = "the message was withdrawn"
+                delivery.finishedAt = event.recordedAt
+            }
+        }
     }
 
     /// Changes a delivery and moves its `due` entry; a delivery the outbox does not hold is left alone.

@@ -7,16 +7,19 @@ import Foundation
 /// - `pending`: `namespace 0 user 0` + position (8 bytes, big-endian) + message id (16 bytes) →
 ///   `PayloadMessage`; the position orders a user's inbox oldest first.
 /// - `addressed`: `namespace 0 messageId 0 user 0` → position (8 bytes, big-endian) + state (0 pending,
-///   1 answered); it outlives the answer so a second response is told apart from an unknown message.
+///   1 answered, 2 withdrawn); it outlives the answer so a second response is told apart from an unknown message.
 ///
-/// `UserRemoved` takes the user's pending messages out of both tables (their answered ones stay).
+/// `UserRemoved` takes the user's pending messages out of both tables (their answered ones stay). `MessageWithdrawn`
+/// takes the message out of `pending` (no release before it wrote one: no rebuild).
 public struct InboxProjection: Projection {
     public static let name = "inbox"
     public var name: String { Self.name }
     public var version: UInt32 { 1 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] { ["pending", "addressed"] }
-    public var eventTypes: Set<String>? { [PayloadSent.type, ResponseReceived.type, UserRemoved.type] }
+    public var eventTypes: Set<String>? {
+        [PayloadSent.type, ResponseReceived.type, UserRemoved.type, MessageWithdrawn.type]
+    }
 
     public init() {}
 
@@ -33,17 +36,26 @@ public struct InboxProjection: Projection {
                     "pending", Self.pendingKey(ns, recipient.user, event.position, recipient.messageId), w.bytes)
                 try state.put(
                     "addressed", Self.addressedKey(ns, recipient.messageId, recipient.user),
-                    Self.addressedValue(event.position, answered: false))
+                    Self.addressedValue(event.position, .pending))
             }
         } else if let response = try ResponseReceived.decode(event) {
-            let key = Self.addressedKey(ns, response.messageId, response.user)
-            guard let value = try state.get("addressed", key), value.count == 9 else { return }
-            let position = Self.position(value)
-            try state.delete("pending", Self.pendingKey(ns, response.user, position, response.messageId))
-            try state.put("addressed", key, Self.addressedValue(position, answered: true))
+            try close(response.messageId, of: response.user, as: .answered, namespace: ns, in: state)
+        } else if let withdrawn = try MessageWithdrawn.decode(event) {
+            try close(withdrawn.messageId, of: withdrawn.user, as: .withdrawn, namespace: ns, in: state)
         } else if let removed = try UserRemoved.decode(event) {
             try withdraw(removed.name, namespace: ns, in: state)
         }
+    }
+
+    /// Takes an answered or withdrawn message out of its recipient's inbox, and says which it was.
+    private func close(
+        _ id: UUID, of user: String, as next: Addressed.State, namespace ns: String, in state: ProjectionState
+    ) throws {
+        let key = Self.addressedKey(ns, id, user)
+        guard let value = try state.get("addressed", key), value.count == 9 else { return }
+        let position = Self.position(value)
+        try state.delete("pending", Self.pendingKey(ns, user, position, id))
+        try state.put("addressed", key, Self.addressedValue(position, next))
     }
 
     /// Takes every message still waiting for a removed user out of the projection, as if never sent to them: a new
@@ -71,8 +83,8 @@ public struct InboxProjection: Projection {
         Key.joined(ns, id.uuidString, user)
     }
 
-    private static func addressedValue(_ position: UInt64, answered: Bool) -> [UInt8] {
-        Key.position(position) + [answered ? 1 : 0]
+    private static func addressedValue(_ position: UInt64, _ state: Addressed.State) -> [UInt8] {
+        Key.position(position) + [state.rawValue]
     }
 
     /// The position in an `addressed` value.
@@ -108,14 +120,46 @@ extension ProjectionView<InboxProjection> {
         return found
     }
 
-    /// Where the message sent to `user` is (the position of its `PayloadSent`) and whether it was answered;
-    /// nil when it was not sent to `user`.
-    func addressed(_ messageId: UUID, user: String, namespace: String) throws -> (
-        position: UInt64, isAnswered: Bool
-    )? {
+    /// Where the message sent to `user` is (the position of its `PayloadSent`) and whether it was answered or
+    /// withdrawn; nil when it was not sent to `user`.
+    func addressed(_ messageId: UUID, user: String, namespace: String) throws -> Addressed? {
         guard let value = try state.get("addressed", InboxProjection.addressedKey(namespace, messageId, user)) else {
             return nil
         }
-        return (InboxProjection.position(value), value.last != 0)
+        return Addressed(position: InboxProjection.position(value), state: Addressed.State(byte: value.last ?? 0))
     }
+
+    /// Who message `messageId` was sent to in `namespace`, and where it stands; nil when it was sent to nobody there.
+    func recipient(of messageId: UUID, namespace: String) throws -> (user: String, addressed: Addressed)? {
+        var found: (String, Addressed)?
+        try state.scan("addressed", prefix: Key.joined(namespace, messageId.uuidString)) { key, value in
+            let bytes = Array(value)
+            let user = Key.components(key).dropFirst(2).first ?? ""
+            found = (
+                user,
+                Addressed(position: InboxProjection.position(bytes), state: Addressed.State(byte: bytes.last ?? 0))
+            )
+            return false
+        }
+        return found
+    }
+}
+
+/// A message as its recipient's inbox has it: where its `PayloadSent` is, and where it stands.
+struct Addressed {
+    enum State: UInt8 {
+        case pending = 0, answered = 1, withdrawn = 2
+
+        /// An unknown state byte reads as answered: closed, as a newer release meant it.
+        init(byte: UInt8) {
+            switch byte {
+            case 0: self = .pending
+            case 2: self = .withdrawn
+            default: self = .answered
+            }
+        }
+    }
+
+    var position: UInt64
+    var state: State
 }

@@ -9,6 +9,8 @@ extension Notifications {
             case arrived(PayloadMessage)
             /// A message was answered, from any device of the user: it left the inbox.
             case answered(messageId: UUID)
+            /// A message was withdrawn by its sender before the user answered it: it left the inbox.
+            case withdrawn(messageId: UUID)
         }
         /// Log position of the event: a device that reconnects resumes after it.
         public var position: UInt64
@@ -20,7 +22,10 @@ extension Notifications {
     public func inboxUpdates(user: String, namespace: String = Names.defaultNamespace, from: UInt64? = nil)
         -> some AsyncSequence<InboxUpdate, any Error> & Sendable
     {
-        follow(namespace: namespace, types: [PayloadSent.type, ResponseReceived.type], from: from) { event in
+        follow(
+            namespace: namespace, types: [PayloadSent.type, ResponseReceived.type, MessageWithdrawn.type], from: from
+        ) {
+            event in
             if let sent = try PayloadSent.decode(event) {
                 guard let copy = sent.recipients.first(where: { $0.user == user }) else { return nil }
                 let message = PayloadMessage(
@@ -30,6 +35,9 @@ extension Notifications {
             }
             if let response = try ResponseReceived.decode(event), response.user == user, response.request == nil {
                 return InboxUpdate(position: event.position, change: .answered(messageId: response.messageId))
+            }
+            if let withdrawn = try MessageWithdrawn.decode(event), withdrawn.user == user {
+                return InboxUpdate(position: event.position, change: .withdrawn(messageId: withdrawn.messageId))
             }
             return nil
         }

@@ -65,19 +65,26 @@ extension Notifications {
     ) async throws -> Answer {
         let (user, namespace) = (respondent.user, respondent.namespace)
         return try await answer(messageId: messageId, answers: answers, as: respondent) { snapshot, isWriter in
-            guard let (position, isAnswered) = try snapshot.inbox.addressed(messageId, user: user, namespace: namespace)
-            else {
+            guard let addressed = try snapshot.inbox.addressed(messageId, user: user, namespace: namespace) else {
                 throw MusterError(
                     .notFound,
                     "user \(user) has no message \(messageId.uuidString.lowercased())"
                         + " in namespace \(namespace)")
             }
-            guard !isAnswered else {
+            switch addressed.state {
+            case .pending: break
+            case .answered:
                 throw MusterError(
                     .conflict,
                     "message \(messageId.uuidString.lowercased())"
                         + " was answered already by \(user)")
+            case .withdrawn:
+                throw MusterError(
+                    .notFound,
+                    "message \(messageId.uuidString.lowercased()) was withdrawn by its sender; it can no longer be answered"
+                )
             }
+            let position = addressed.position
             // Decoded only when needed: a send to everyone carries every recipient.
             return Question(basis: Key.position(position)) {
                 guard let event = try snapshot.event(at: position), let sent = try PayloadSent.decode(event) else {

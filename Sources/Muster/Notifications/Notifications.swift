@@ -170,9 +170,11 @@ public struct Notifications: Sendable {
     /// A message sent to `user`, with its payload; nil when there is none such (or it was sent to someone else).
     public func message(id: UUID, user: String, namespace: String = Names.defaultNamespace) throws -> StoredMessage? {
         try log.read { reader in
-            guard let (position, _) = try reader.inbox.addressed(id, user: user, namespace: namespace) else {
-                return nil
-            }
+            // A withdrawn message is no longer its recipient's to read.
+            guard let addressed = try reader.inbox.addressed(id, user: user, namespace: namespace),
+                addressed.state != .withdrawn
+            else { return nil }
+            let position = addressed.position
             guard let event = try reader.event(at: position),
                 let sent = try PayloadSent.decode(event)
             else {

@@ -28,7 +28,7 @@ extension Notifications {
     /// such message.
     public func dialogSettings(messageId id: UUID, user: String, namespace: String) throws -> DialogSenderSettings {
         try log.read { reader in
-            guard let (position, _) = try reader.inbox.addressed(id, user: user, namespace: namespace),
+            guard let position = try reader.inbox.addressed(id, user: user, namespace: namespace)?.position,
                 let event = try reader.event(at: position), let sent = try PayloadSent.decode(event)
             else { return .none }
             return sent.mqtt?.senderSettings ?? .none

@@ -15,12 +15,15 @@ public struct LiveEvent<Event: Sendable & Hashable>: Sendable, Hashable {
     }
 }
 
-/// What happens in a user's inbox: a message arrives, or one is answered (from any of the user's devices).
+/// What happens in a user's inbox: a message arrives, one is answered (from any of the user's devices), or one is
+/// withdrawn by its sender.
 public enum InboxEvent: Sendable, Hashable {
     /// A new message (`event: message`).
     case message(InboxItem)
     /// A message was answered and leaves the inbox (`event: answered`).
     case answered(messageId: UUID)
+    /// A message was withdrawn by its sender and leaves the inbox (`event: withdrawn`).
+    case withdrawn(messageId: UUID)
 
     /// Reads an inbox stream event; nil for an event type this client does not know (a newer server's).
     static func decode(_ event: ServerSentEvent) throws(MusterClientError) -> InboxEvent? {
@@ -29,11 +32,14 @@ public enum InboxEvent: Sendable, Hashable {
             return .message(try decodeData(InboxItem.self, event))
         case "answered":
             return .answered(messageId: try decodeData(Answered.self, event).messageId)
+        case "withdrawn":
+            return .withdrawn(messageId: try decodeData(Answered.self, event).messageId)
         default:
             return nil
         }
     }
 
+    /// The data of `answered` and `withdrawn`.
     private struct Answered: Decodable {
         var messageId: UUID
     }

@@ -6,7 +6,7 @@ import Muster
 import MusterWire
 
 /// `/notifications`, `/inbox` and `/messages`: sending (administrators), the caller's inbox (a list, or live),
-/// messages and responses to them.
+/// messages and responses to them, and the withdrawal of a message not answered yet (administrators).
 struct NotificationController: APIController {
     let api: API
 
@@ -16,6 +16,17 @@ struct NotificationController: APIController {
             .get("inbox", for: .user, use: inbox)
             .get("messages/:id", for: .user, use: message)
             .post("messages/:id/response", for: .user, use: respond)
+            .delete("messages/:id", for: .administrator, use: withdraw)
+    }
+
+    /// Withdraws a message of the namespace not answered yet: it leaves its recipient's inbox and its pushes still
+    /// waiting are not sent.
+    @Sendable func withdraw(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> HTTPResponse.Status
+    {
+        try await api.notifications.withdraw(
+            [try Self.messageId(context)], namespace: caller.namespace, actor: caller.username)
+        return .noContent
     }
 
     @Sendable func send(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<
@@ -50,6 +61,10 @@ struct NotificationController: APIController {
                 case .answered(let messageId):
                     ServerSentEvent(
                         id: update.position, event: "answered",
+                        data: try MusterJSON.encoder().encode(["messageId": messageId.uuidString.lowercased()]))
+                case .withdrawn(let messageId):
+                    ServerSentEvent(
+                        id: update.position, event: "withdrawn",
                         data: try MusterJSON.encoder().encode(["messageId": messageId.uuidString.lowercased()]))
                 }
             }

@@ -30,6 +30,7 @@ public struct AuditEntry: Sendable, Hashable, Codable {
         public static let deviceUnregistered = What(rawValue: "deviceUnregistered")
         public static let payloadSent = What(rawValue: "payloadSent")
         public static let responseReceived = What(rawValue: "responseReceived")
+        public static let messageWithdrawn = What(rawValue: "messageWithdrawn")
         public static let documentUploaded = What(rawValue: "documentUploaded")
         public static let documentRemoved = What(rawValue: "documentRemoved")
         public static let loggedIn = What(rawValue: "loggedIn")

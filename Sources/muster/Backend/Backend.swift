@@ -75,6 +75,8 @@ protocol Backend: Sendable {
         title: String, body: String, payload: Data, to recipients: Recipients, source: String?, sender: String,
         dialog: DialogSenderSettings
     ) async throws -> SentNotification
+    /// Withdraws messages not answered yet: they leave their recipients' inboxes.
+    func withdraw(_ messageIds: [UUID]) async throws
     /// The pending messages of `user`, oldest first.
     func inbox(user: String?) async throws -> [InboxItem]
     /// Answers a message, or with `request` a request template; `values` is a JSON object's text.

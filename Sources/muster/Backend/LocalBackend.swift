@@ -123,6 +123,10 @@ struct LocalBackend: Backend {
         return try Notifications(log: log).inbox(user: user, namespace: namespace).map(InboxItem.init)
     }
 
+    func withdraw(_ messageIds: [UUID]) async throws {
+        try await Notifications(log: log).withdraw(messageIds, namespace: namespace, actor: "cli")
+    }
+
     func respond(_ answer: Answer) async throws -> ResponseObject {
         let user = try named(answer.user, "name the responding user: --user USER")
         let respondent = Respondent(

@@ -103,6 +103,11 @@ extension ServerSession: Backend {
         return try await call { try await $0.inbox() }
     }
 
+    /// One by one: those before a refused one stay withdrawn.
+    func withdraw(_ messageIds: [UUID]) async throws {
+        for id in messageIds { try await call { try await $0.withdrawMessage(id: id) } }
+    }
+
     func respond(_ answer: Answer) async throws -> ResponseObject {
         try requireSelf(answer.user, option: "--user", why: "a response is its user's own")
         let values = try FormRejection.answers(answer.values)

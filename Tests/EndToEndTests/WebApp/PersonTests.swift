@@ -366,6 +366,13 @@ extension WebAppBrowserTests {
                     try await driver.findAll(String(format: message, first)).isEmpty,
                     "the message answered offline stays out of the inbox")
                 try await stage.browser.screenshot("person-inbox-reconnected")
+
+                // Withdrawn by its sender: it leaves the inbox live.
+                let withdrawn = try await stage.server.run(["withdraw", second] + stage.server.data)
+                try #require(withdrawn.status == 0, "\(withdrawn)")
+                try await driver.wait(
+                    for: "the withdrawn message to leave the inbox", seconds: 60,
+                    until: "return document.querySelector(arguments[0]) === null", [String(format: message, second)])
             }
         }
 

@@ -1,5 +1,6 @@
 // The inbox: the messages to answer, oldest first, kept current by the live stream. A message leaves it when it
-// is answered (here, on another device, or offline: an answer waiting in the outbox hides it already). The list,
+// is answered (here, on another device, or offline: an answer waiting in the outbox hides it already) or withdrawn
+// by its sender. The list,
 // and its newest messages (message.js), are kept in this browser, so offline the inbox opens as last seen, saying
 // so, and its messages open and can be answered; the list is asked for again until the server answers (the
 // connection returns, an answer kept offline goes out, or on a timer), and the live stream starts from there.
@@ -77,7 +78,7 @@ export async function inboxView(main) {
       lastEventId: position,
       onEvent: ({ event, data }) => {
         if (event === "message") items.set(data.messageId, data);
-        else if (event === "answered") items.delete(data.messageId);
+        else if (event === "answered" || event === "withdrawn") items.delete(data.messageId);
         else return;
         keep();
         keepMessages([...items.keys()]);

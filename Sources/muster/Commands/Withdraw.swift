@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+
+/// `muster withdraw`: takes back messages sent by mistake, before they are answered.
+struct Withdraw: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Withdraw messages not answered yet; prints {\"withdrawn\": [ID…]}.",
+        discussion: """
+            Each leaves its recipient's inbox and can no longer be read or answered by them; the pushes still \
+            waiting to carry it are not sent (one on its way may still arrive). A message answered or withdrawn \
+            already exits 3, one sent to nobody of the namespace exits 2. On a data directory nothing is withdrawn \
+            when one of them is refused; over HTTP (an administrator, after muster login) they are withdrawn in \
+            order, up to the refused one. The ids are those muster send printed (messageIds), one per recipient.
+            """)
+
+    @OptionGroup var options: BackendOptions
+    @Argument(help: "The message ids.") var messageIds: [String]
+    @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
+
+    func validate() throws {
+        guard !messageIds.isEmpty else { throw ValidationError("give the ids of the messages to withdraw") }
+        for id in messageIds where UUID(uuidString: id) == nil {
+            throw ValidationError("MESSAGE_ID must be a UUID, not \(String(reflecting: id))")
+        }
+    }
+
+    func run() async throws {
+        let ids = messageIds.compactMap(UUID.init(uuidString:))
+        try await options.run(namespace: namespace) { try await $0.withdraw(ids) }
+        try Output.json(["withdrawn": ids.map { $0.uuidString.lowercased() }])
+    }
+}
