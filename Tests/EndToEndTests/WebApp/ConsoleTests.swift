@@ -44,6 +44,24 @@ extension WebAppBrowserTests {
                 let response = try await driver.text(of: try await driver.find("#responses li.response"))
                 #expect(response.contains("Green") && response.contains("Joe's terminal"), "\(response)")
                 try await stage.browser.screenshot("console-send")
+
+                // Sent again, by mistake: withdrawn, asked first, from joe, who has not answered it.
+                try await driver.click(try await driver.find("#send-form"))
+                try await driver.wait(
+                    for: "the second send",
+                    until:
+                        "const p = document.querySelector('#send-outcome p.ok'); return p !== null && p.dataset.messageIds !== arguments[0]",
+                    [messageId])
+                let second = try #require(
+                    try await driver.run("return document.querySelector('#send-outcome p.ok').dataset.messageIds")
+                        as? String)
+                try await driver.click(try await driver.find("#withdraw-sent"))
+                try await stage.wait(for: "unless its recipient has answered it already", in: "#send-outcome")
+                try await stage.browser.screenshot("console-withdrawal")
+                try await driver.click(try await driver.find("#confirm-withdrawal"))
+                try await stage.wait(for: "Withdrawn: 1. Answered already, so kept: 0.", in: "#withdrawn")
+                let left = try await stage.server.send("GET", "api/v1/inbox", token: joe)
+                #expect(!left.text.contains(second), "\(left.text)")
             }
         }
 

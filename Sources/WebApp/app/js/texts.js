@@ -201,6 +201,12 @@ const english = {
   consoleSaved: "Saved as {name}.",
   consoleReplaced: "Saved as {name}, replacing the earlier one.",
   consoleSent: "Sent to {count}: {recipients}.",
+  consoleWithdraw: "Withdraw",
+  consoleWithdrawQuestion: {
+    one: "Withdraw this message, unless its recipient has answered it already? It leaves their inbox and can no longer be answered; an answer given stays.",
+    other: "Withdraw this message from those of its {count} recipients who have not answered it yet? It leaves their inboxes and can no longer be answered; answers given stay.",
+  },
+  consoleWithdrawn: "Withdrawn: {withdrawn}. Answered already, so kept: {answered}.",
   consoleResponses: "Responses",
   consoleNoMessageYet: "Send a message to see its responses arrive here.",
   consoleWaiting: "Waiting for responses on {topic}…",

@@ -144,6 +144,7 @@ export async function sendView(main) {
         outcome,
         h("p.ok", { dataset: { messageIds: sent.messageIds.join(" ") } },
           t("consoleSent", { count: sent.recipients.length, recipients: sent.recipients.join(", ") })),
+        h("button#withdraw-sent.secondary", { type: "button", onclick: () => askWithdrawal(sent) }, t("consoleWithdraw")),
       );
       watch(payload.responseTopic, head);
       // The next message gets a topic of its own.
@@ -154,6 +155,35 @@ export async function sendView(main) {
     } finally {
       sendButton.disabled = false;
     }
+  }
+
+  /// Sent to the wrong people: asks, then withdraws the message from everyone who has not answered it yet (an
+  /// answer given stays: its withdrawal is refused with 409, and counted).
+  function askWithdrawal(sent) {
+    const withdraw = async () => {
+      let withdrawn = 0;
+      let answered = 0;
+      for (const id of sent.messageIds) {
+        try {
+          await api("DELETE", `/api/v1/messages/${encodeURIComponent(id)}`);
+          withdrawn += 1;
+        } catch (error) {
+          if (error.status !== 409) {
+            replace(outcome, errorBox(error));
+            return;
+          }
+          answered += 1;
+        }
+      }
+      replace(outcome, h("p#withdrawn.ok", { role: "status" }, t("consoleWithdrawn", { withdrawn, answered })));
+    };
+    replace(
+      outcome,
+      h("p", {}, t("consoleWithdrawQuestion", { count: sent.messageIds.length })),
+      h("button#confirm-withdrawal.danger", { type: "button", onclick: withdraw }, t("consoleWithdraw")),
+      " ",
+      h("button.secondary", { type: "button", onclick: () => replace(outcome) }, t("consoleCancel")),
+    );
   }
 
   let watching = null;
