@@ -83,5 +83,8 @@ import Testing
         let entry = try #require(audit.last)
         #expect(entry.what == .messageWithdrawn && entry.messageId == ids[0] && entry.title == "Shift")
         #expect(entry.detail == "message \(ids[0].uuidString.lowercased()) (\"Shift\") to ann withdrawn by ada")
+        // Ada's own audit has it too; joe's, who had nothing to do with it, not.
+        #expect(try Audit(log: f.log).entries(Audit.Filter(user: "ada")).map(\.what) == [.messageWithdrawn])
+        #expect(try Audit(log: f.log).entries(Audit.Filter(user: "joe")).map(\.what) == [.userCreated])
     }
 }

@@ -112,7 +112,8 @@ public struct Audit: Sendable {
                 ]
             }
             if let withdrawn = try MessageWithdrawn.decode(event) {
-                guard concerns(withdrawn.user) else { return [] }
+                // The recipient's, and the one who withdrew it (as a send is its sender's too).
+                guard concerns(withdrawn.user) || concerns(event.actor) else { return [] }
                 return [
                     entry(
                         .messageWithdrawn,
