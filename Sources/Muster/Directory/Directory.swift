@@ -16,8 +16,8 @@ public struct Directory: Sendable {
 
     // MARK: Users
 
-    /// Creates a user, its name in NFC (`UserName`). Fails with `.conflict` when the name, compared
-    /// case-folded, is taken in the namespace or was exactly a removed user's, and with `.invalidArgument` for a name that breaks
+    /// Creates a user, its name in NFC (`UserName`). Fails with `.conflict` when the name, compared case-folded, is
+    /// taken in the namespace or was exactly a removed user's, and with `.invalidArgument` for a name that breaks
     /// `UserName.rules` or a password shorter than `minimumPasswordLength` characters.
     /// - Parameters:
     ///   - firstName, lastName, phone: optional; an empty string counts as not given.

@@ -3,8 +3,8 @@
 public enum AuthenticationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Unknown user, a user without a password, or a wrong password: one answer for all.
     case invalidCredentials
-    /// Too many wrong passwords for this user lately (failed logins, and current passwords not right when changing it); `retryAfter` seconds until the oldest counted
-    /// failure leaves the window.
+    /// Too many wrong passwords for this user lately (failed logins, and current passwords not right when changing
+    /// it); `retryAfter` seconds until the oldest counted failure leaves the window.
     case throttled(retryAfter: Int)
     /// The token is past its expiry. For an access token: refresh it; for a refresh token: log in again.
     case tokenExpired
