@@ -540,6 +540,8 @@ extension WebAppBrowserTests {
                 try await driver.click(try await driver.find("button[data-confirm-document-removal=\"\(name)\"]"))
                 try await stage.wait(for: "\(shown) is removed.", in: "main p.ok")
                 #expect(try await ConsoleTests.count("li.document", driver) == 0)
+                try await stage.wait(for: "You have not uploaded any documents.", in: "ul.documents")
+                #expect(try await ConsoleTests.count(".viewer img", driver) == 0, "the removed one is no longer shown")
                 let listed = try await stage.server.run(["documents", "list", "--json"] + stage.server.data)
                 #expect(listed.stdout == "[]\n", "\(listed)")
             }

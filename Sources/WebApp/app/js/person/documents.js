@@ -40,20 +40,26 @@ function size(bytes) {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-export async function documentsView(main, _match, context = {}) {
+export async function documentsView(main) {
   const documents = await api("GET", "/api/v1/documents");
   const viewer = h("section.viewer", { "aria-live": "polite" });
   const removal = h("section#document-removal.removal", { "aria-live": "polite" });
   let url = null;
 
-  /// Asks before removing `document`, then shows the list again with what was done.
+  /// Asks before removing `document`, then takes it out of the list (and the viewer) and says so.
   function askRemoval(document) {
     const file = document.name.split("/").pop();
     const remove = async () => {
       try {
         await api("DELETE", documentPath(document.name));
-        if (url) URL.revokeObjectURL(url);
-        await documentsView(main, _match, { ...context, notice: t("documentRemoved", { file }) });
+        list.querySelector(`li.document[data-name="${CSS.escape(document.name)}"]`)?.remove();
+        if (!list.querySelector("li.document")) list.append(h("li.empty", {}, t("noDocuments")));
+        if (viewer.dataset.name === document.name) {
+          if (url) URL.revokeObjectURL(url);
+          url = null;
+          replace(viewer);
+        }
+        replace(removal, h("p.ok", { role: "status" }, t("documentRemoved", { file })));
       } catch (error) {
         replace(removal, h("p.error", { role: "alert" }, t("failed", { message: error.message })));
       }
@@ -83,6 +89,7 @@ export async function documentsView(main, _match, context = {}) {
         ? h("video", { src: url, controls: true, playsInline: true })
         : null;
       viewer.dataset.bytes = String(blob.size);
+      viewer.dataset.name = document.name;
       replace(viewer, h("h2", {}, document.name), media,
         h("a", { href: url, download: document.name.split("/").pop() }, t("download")));
     } catch (error) {
@@ -107,14 +114,8 @@ export async function documentsView(main, _match, context = {}) {
         }, t("documentRemove")),
       )
     );
-  replace(
-    main,
-    h("h1", {}, t("documents")),
-    context.notice ? h("p.ok", { role: "status" }, context.notice) : "",
-    removal,
-    h("ul.inbox.documents", { "aria-label": t("documents") }, items),
-    viewer,
-  );
+  const list = h("ul.inbox.documents", { "aria-label": t("documents") }, items);
+  replace(main, h("h1", {}, t("documents")), removal, list, viewer);
   return () => {
     if (url) URL.revokeObjectURL(url);
   };
