@@ -179,8 +179,12 @@ import Testing
         #expect(try world.engine.nextLatchEnd() == nil)
     }
 
-    /// A removed user's latch ends without notifying anyone: nobody has their name any more.
-    @Test func aRemovedUsersLatchEndsWithoutANotification() async throws {
+    /// A latch whose user or area went meanwhile ends without notifying anyone, saying which went.
+    @Test(arguments: [
+        ("user", "the user was removed before the latch time ended"),
+        ("area", "the area or rule was removed before its latch time ended"),
+    ])
+    func aLatchWhoseUserOrAreaWentEndsWithoutANotification(removed: String, reason: String) async throws {
         let world = try await RulesWorld()
         defer { world.remove() }
         var rule = Self.notify()
@@ -188,31 +192,17 @@ import Testing
         let shop = RulesWorld.shop(rules: [rule])
         try await Areas(log: world.log).define([shop])
         _ = try await world.enter(shop, at: Self.monday)
-        try await Directory(log: world.log).removeUser("ada")
+        if removed == "user" {
+            try await Directory(log: world.log).removeUser("ada")
+        } else {
+            try await Areas(log: world.log).remove(id: shop.id)
+        }
 
         let ended = try await world.engine.fireDueLatches(now: Self.monday + 10)
 
         #expect(ended.outcome("r")?.fired == false)
-        #expect(ended.outcome("r")?.reason == "the user was removed before the latch time ended")
+        #expect(ended.outcome("r")?.reason == reason)
         #expect(try world.log.read { try $0.events(EventQuery(type: PayloadSent.type)) }.isEmpty)
-        #expect(try world.engine.nextLatchEnd() == nil)
-    }
-
-    @Test func aLatchWhoseAreaWasRemovedEndsWithoutANotification() async throws {
-        let world = try await RulesWorld()
-        defer { world.remove() }
-        var rule = Self.notify()
-        rule.latchTime = 10
-        let shop = RulesWorld.shop(rules: [rule])
-        try await Areas(log: world.log).define([shop])
-        _ = try await world.enter(shop, at: Self.monday)
-        try await Areas(log: world.log).remove(id: shop.id)
-
-        let ended = try await world.engine.fireDueLatches(now: Self.monday + 10)
-
-        #expect(ended.outcome("r")?.fired == false)
-        #expect(ended.outcome("r")?.reason == "the area or rule was removed before its latch time ended")
-        #expect(try world.inbox().isEmpty)
         #expect(try world.engine.nextLatchEnd() == nil)
     }
 
