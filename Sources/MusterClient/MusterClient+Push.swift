@@ -3,8 +3,8 @@ import Foundation
 extension MusterClient {
     /// Handles a push notification in the app delegate (`didReceiveRemoteNotification`): gives the message a Muster
     /// push carries (fetching it when the push only names it), answers a location request, gives the area notice a
-    /// push names (fetched from the device's notices), says `.test` for an operator's test push and `.notMuster`
-    /// for anything else.
+    /// push names (fetched from the device's notices), says `.withdrawn` for a message withdrawn, `.test` for an
+    /// operator's test push and `.notMuster` for anything else.
     ///
     /// Runs on the caller's actor, so the platform's non-`Sendable` `userInfo` never crosses to another one.
     ///
@@ -29,6 +29,8 @@ extension MusterClient {
             return .message(try await message(id: messageId))
         case .test(let title, let body):
             return .test(title: title, body: body)
+        case .withdrawn(let messageId, _):
+            return .withdrawn(messageId)
         case .areaNotice(let noticeId, let deviceId, _, _):
             guard let notice = try await notices(deviceId: deviceId).first(where: { $0.id == noticeId })
             else { return .areaNoticeSettled(noticeId) }

@@ -157,9 +157,13 @@ public struct DeliveryService: Service {
         }
     }
 
+    /// What the alert replacing a withdrawn message's says under its title.
+    static let withdrawnAlert = "Withdrawn by its sender: there is nothing to answer."
+
     /// The push for a delivery: the whole message when it fits the provider's and the namespace's limits, else its
     /// id to fetch; for a location request, a silent push asking for the location; for an area notice, its title
-    /// and body (silent for a server notification) and its id.
+    /// and body (silent for a server notification) and its id; for a withdrawal, the message's title over a line
+    /// saying it was withdrawn, with the message's collapse id, so it takes the place of the message's alert.
     private func content(of delivery: Delivery, token: String, fitting provider: any PushProvider) throws
         -> (Push, PushDelivered.Carried)
     {
@@ -185,6 +189,15 @@ public struct DeliveryService: Service {
             return (push, .direct)
         }
         let message = try deliveries.message(of: delivery)
+        if delivery.kind == .withdrawal {
+            let notice = PushNotice(
+                kind: .withdrawn, messageId: message.messageId, title: message.title, body: Self.withdrawnAlert)
+            let push = Push(
+                token: token, title: message.title, body: Self.withdrawnAlert,
+                notice: Array(try MusterJSON.encoder().encode(notice)),
+                collapseId: delivery.messageId.uuidString.lowercased(), expiresAt: expiresAt, quiet: true)
+            return (push, .withdrawal)
+        }
         var push = Push(
             token: token, title: message.title, body: message.body,
             notice: try deliveries.notice(for: message, whole: true),

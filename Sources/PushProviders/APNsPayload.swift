@@ -2,8 +2,8 @@ import Foundation
 
 /// The JSON body of an APNs push: the visible alert under `aps`, Muster's notice beside it under `muster`.
 ///
-/// `{"aps":{"alert":{"title":…,"body":…},"sound":"default","mutable-content":1},"muster":{…}}`, or for a silent
-/// push `{"aps":{"content-available":1},"muster":{…}}`.
+/// `{"aps":{"alert":{"title":…,"body":…},"sound":"default","mutable-content":1},"muster":{…}}` (no `sound` for a
+/// quiet alert), or for a silent push `{"aps":{"content-available":1},"muster":{…}}`.
 enum APNsPayload {
     /// APNs refuses a payload over 4 KB (`PayloadTooLarge`).
     static let limit = 4096
@@ -14,7 +14,8 @@ enum APNsPayload {
             var body: String
         }
         var alert: Alert
-        var sound = "default"
+        /// Nil for a quiet alert: no `sound` member.
+        var sound: String?
         var mutableContent = 1
 
         enum CodingKeys: String, CodingKey {
@@ -31,7 +32,8 @@ enum APNsPayload {
         let aps =
             push.silent
             ? Data(#"{"content-available":1}"#.utf8)
-            : try! encoder.encode(APS(alert: .init(title: push.title, body: push.body)))
+            : try! encoder.encode(
+                APS(alert: .init(title: push.title, body: push.body), sound: push.quiet ? nil : "default"))
         return Array(#"{"aps":"#.utf8) + Array(aps) + Array(#","muster":"#.utf8) + push.notice + [UInt8(ascii: "}")]
     }
 

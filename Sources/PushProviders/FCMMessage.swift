@@ -20,6 +20,12 @@ struct FCMMessageBody: Codable, Sendable, Hashable {
         /// Seconds as a protobuf Duration: `"3600s"`.
         var ttl: String
         var priority: String
+        /// For an alert: its tag, the collapse id, so a later alert of the same message (its withdrawal) replaces it
+        /// in the notification drawer (`collapse_key` only folds those not delivered yet).
+        var notification: AndroidNotification?
+    }
+    struct AndroidNotification: Codable, Sendable, Hashable {
+        var tag: String
     }
     struct APNs: Codable, Sendable, Hashable {
         var headers: [String: String]
@@ -53,7 +59,9 @@ struct FCMMessageBody: Codable, Sendable, Hashable {
         message = Message(
             token: push.token, notification: push.silent ? nil : .init(title: push.title, body: push.body),
             data: ["muster": String(decoding: push.notice, as: UTF8.self)],
-            android: .init(collapse_key: push.collapseId, ttl: "\(ttl)s", priority: "high"),
+            android: .init(
+                collapse_key: push.collapseId, ttl: "\(ttl)s", priority: "high",
+                notification: push.silent || push.collapseId.isEmpty ? nil : .init(tag: push.collapseId)),
             apns: .init(headers: apnsHeaders, payload: push.silent ? Payload() : nil))
     }
 

@@ -19,12 +19,17 @@ public struct Push: Sendable, Hashable {
     /// No alert: the app is woken in the background to act on the notice (a location request). APNs gets a
     /// `background` push with `content-available`, FCM a data-only message; title and body are not sent.
     public var silent: Bool
+    /// An alert without a sound: one that takes the place of an alert the device shows (a withdrawal), by
+    /// `collapseId` (APNs and, through FCM, Apple devices), the Android notification's `tag`, or the Web Push
+    /// notification's tag that the web app's service worker sets from the notice.
+    public var quiet: Bool
 
     public init(
         token: String, title: String, body: String, notice: [UInt8], collapseId: String, expiresAt: Date,
-        silent: Bool = false
+        silent: Bool = false, quiet: Bool = false
     ) {
         self.silent = silent
+        self.quiet = quiet
         self.token = token
         self.title = title
         self.body = body

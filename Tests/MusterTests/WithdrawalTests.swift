@@ -87,4 +87,66 @@ import Testing
         #expect(try Audit(log: f.log).entries(Audit.Filter(user: "ada")).map(\.what) == [.messageWithdrawn])
         #expect(try Audit(log: f.log).entries(Audit.Filter(user: "joe")).map(\.what) == [.userCreated])
     }
+
+    /// A message's push that reached a device is followed there by the withdrawal: the alert that takes its place.
+    /// So is one whose push was on its way when it was withdrawn, once that push is recorded as delivered after all.
+    @Test func aMessageThatReachedADeviceIsFollowedThereByItsWithdrawal() async throws {
+        let f = try await OutboxTests().fixture()
+        defer { f.t.directory.remove() }
+        try await Directory(log: f.log).register(
+            PushTargetRegistered(user: "joe", deviceId: "laptop", deviceName: "Firefox", platform: .web, token: "s2"))
+        let notifications = Notifications(log: f.log)
+        let ids = try await OutboxTests().send(f, to: ["ann", "joe"])
+        let due = try f.deliveries.due(at: f.t.clock.now, limit: 10)
+        let toAnn = try #require(due.first { $0.user == "ann" })
+        let toJoe = try #require(due.first { $0.user == "joe" })
+        try await f.deliveries.delivered(toAnn, attempt: 1, providerId: "p1", carried: .direct)
+        // joe's push is on its way: taken from the outbox, its outcome not recorded yet.
+
+        try await notifications.withdraw(ids, actor: "ada")
+
+        func delivery(_ id: UUID) throws -> Delivery {
+            let rows = try f.deliveries.list(messageId: id)
+            #expect(rows.count == 1, "\(rows)")
+            return rows[0]
+        }
+        #expect(try delivery(ids[0]).kind == .withdrawal && delivery(ids[0]).status == .pending)
+        #expect(try delivery(ids[0]).attempts == 0 && delivery(ids[0]).dueAt == f.t.clock.now)
+        #expect(try delivery(ids[1]).status == .expired && delivery(ids[1]).lastReason == Delivery.forgone)
+        try await f.deliveries.delivered(toJoe, attempt: 1, providerId: "p2", carried: .indirect)
+        #expect(try delivery(ids[1]).kind == .withdrawal && delivery(ids[1]).status == .pending)
+
+        let withdrawal = try #require(try f.deliveries.due(at: f.t.clock.now, limit: 10).first { $0.user == "ann" })
+        try await f.deliveries.delivered(withdrawal, attempt: 1, providerId: "p3", carried: .withdrawal)
+        #expect(try delivery(ids[0]).status == .delivered && delivery(ids[0]).providerId == "p3")
+        // An outcome of the message's own push, late, changes nothing now.
+        let head = f.log.head
+        try await f.deliveries.delivered(toAnn, attempt: 1, providerId: "p1", carried: .direct)
+        #expect(f.log.head == head)
+
+        try await f.log.rebuild([OutboxProjection.name])
+        #expect(try delivery(ids[0]).kind == .withdrawal && delivery(ids[0]).status == .delivered)
+        #expect(try delivery(ids[1]).kind == .withdrawal && delivery(ids[1]).status == .pending)
+        let audit = try Audit(log: f.log).entries(Audit.Filter(user: "ann")).map(\.detail)
+        #expect(
+            audit.last
+                == "the withdrawal of message \(ids[0].uuidString.lowercased()) (\"Shift\") delivered to ann's device "
+                + "browser through web on attempt 1 (withdrawal, receipt p3)")
+    }
+
+    /// Nothing follows a message to a device that no longer takes pushes.
+    @Test func aDeviceThatCannotBeReachedGetsNoWithdrawal() async throws {
+        let f = try await OutboxTests().fixture()
+        defer { f.t.directory.remove() }
+        let ids = try await OutboxTests().send(f, to: ["ann"])
+        let toAnn = try #require(try f.deliveries.due(at: f.t.clock.now, limit: 10).first)
+        try await f.deliveries.delivered(toAnn, attempt: 1, providerId: "p1", carried: .direct)
+        try await Directory(log: f.log).unregister(user: "ann", deviceId: "browser")
+
+        try await Notifications(log: f.log).withdraw(ids)
+
+        let delivery = try #require(try f.deliveries.list(messageId: ids[0]).first)
+        #expect(delivery.kind == .message && delivery.status == .delivered)
+        #expect(try f.deliveries.due(at: f.t.clock.now, limit: 10).isEmpty)
+    }
 }

@@ -100,6 +100,24 @@ struct APNsWorld {
         #expect((body["muster"] as? [String: Any])?["kind"] as? String == "locationRequest")
     }
 
+    @Test func aQuietAlertReplacesTheMessagesByItsCollapseIdWithoutASound() async throws {
+        let world = try await APNsWorld.token()
+        var push = try APNsWorld.push(notice: PushNotice(kind: .withdrawn, messageId: UUID(), title: "Drill"))
+        push.quiet = true
+        let outcome = await world.provider.send(push)
+        let pushes = await world.server.waitForPushes(1)
+        try await world.stop()
+        let received = try #require(pushes.first)
+
+        #expect(outcome.isDelivered)
+        #expect(received.headers["apns-push-type"] == "alert")
+        #expect(received.headers["apns-collapse-id"] == "delivery-42")
+        let aps = try #require(received.json()["aps"] as? [String: Any])
+        #expect((aps["alert"] as? [String: Any])?["title"] as? String == "Drill")
+        #expect(aps["sound"] == nil, "quiet: \(aps)")
+        #expect((received.json()["muster"] as? [String: Any])?["kind"] as? String == "withdrawn")
+    }
+
     @Test func theProviderTokenIsReusedAndSignedAgainAfterFiftyMinutes() async throws {
         let world = try await APNsWorld.token()
         let push = try APNsWorld.push()

@@ -70,6 +70,8 @@ struct FCMWorld {
         #expect(android["collapse_key"] as? String == "delivery-42")
         #expect(android["ttl"] as? String == "3600s")
         #expect(android["priority"] as? String == "high")
+        // Tagged with the collapse id, so the message's withdrawal replaces the alert in the drawer.
+        #expect((android["notification"] as? [String: Any])?["tag"] as? String == "delivery-42")
         let apns = try #require((message["apns"] as? [String: Any])?["headers"] as? [String: Any])
         #expect(apns["apns-collapse-id"] as? String == "delivery-42")
         #expect(apns["apns-expiration"] as? String == String(Int(push.expiresAt.timeIntervalSince1970)))
@@ -88,6 +90,7 @@ struct FCMWorld {
         #expect(outcome.isDelivered)
         let message = received.message()
         #expect(message["notification"] == nil, "no alert: \(message)")
+        #expect((message["android"] as? [String: Any])?["notification"] == nil, "no tag: \(message)")
         #expect((message["data"] as? [String: Any])?["muster"] as? String == #"{"kind":"locationRequest"}"#)
         let apns = try #require(message["apns"] as? [String: Any])
         #expect((apns["headers"] as? [String: Any])?["apns-push-type"] as? String == "background")

@@ -3,8 +3,8 @@ import Foundation
 import MusterWire
 
 extension Audit.Scan {
-    /// Every attempt to push a message (or a location request) to a device: delivered, failed (retried or not) and
-    /// expired, and each location request; nil for other events.
+    /// Every attempt to push a message (or its withdrawal, or a location request) to a device: delivered, failed
+    /// (retried or not) and expired, and each location request; nil for other events.
     func deliveryEntries(
         for event: RecordedEvent, _ entry: (AuditEntry.What, String) -> AuditEntry
     ) throws -> [AuditEntry]? {
@@ -14,7 +14,7 @@ extension Audit.Scan {
             return [
                 entry(
                     .pushDelivered,
-                    "\(message(delivered.messageId)) delivered to \(delivered.user)'s device \(delivered.deviceId) "
+                    "\(pushed(delivered.messageId, withdrawal: delivered.carried == .withdrawal)) delivered to \(delivered.user)'s device \(delivered.deviceId) "
                         + "through \(delivered.source) on attempt \(delivered.attempt) (\(delivered.carried.rawValue)\(receipt))"
                 ).about(
                     user: delivered.user, deviceId: delivered.deviceId, messageId: delivered.messageId,
@@ -28,7 +28,7 @@ extension Audit.Scan {
             return [
                 entry(
                     .pushFailed,
-                    "attempt \(failed.attempt) of \(message(failed.messageId)) to \(failed.user)'s device \(failed.deviceId) "
+                    "attempt \(failed.attempt) of \(pushed(failed.messageId)) to \(failed.user)'s device \(failed.deviceId) "
                         + "through \(failed.source) failed (\(status)\(failed.reason)); \(next)"
                 ).about(
                     user: failed.user, deviceId: failed.deviceId, messageId: failed.messageId,
@@ -50,7 +50,7 @@ extension Audit.Scan {
             return [
                 entry(
                     .pushExpired,
-                    "\(message(expired.messageId)) to \(expired.user)'s device \(expired.deviceId) expired after "
+                    "\(pushed(expired.messageId)) to \(expired.user)'s device \(expired.deviceId) expired after "
                         + "\(expired.attempts) attempt\(expired.attempts == 1 ? "" : "s")"
                 ).about(
                     user: expired.user, deviceId: expired.deviceId, messageId: expired.messageId,
@@ -58,6 +58,12 @@ extension Audit.Scan {
             ]
         }
         return nil
+    }
+
+    /// What a push of `id` was: "message <id>" with its title, or "the withdrawal of message <id>" — as a delivery's
+    /// outcome says (`withdrawal`), else when the scan saw the message withdrawn (then only a withdrawal is pushed).
+    func pushed(_ id: UUID, withdrawal: Bool? = nil) -> String {
+        (withdrawal ?? withdrawn.contains(id) ? "the withdrawal of " : "") + message(id)
     }
 
     /// "message <id>", with its title when the scan saw it sent.

@@ -75,6 +75,8 @@ public struct Audit: Sendable {
         let filter: Filter
         var members: [String: [String]] = [:]
         var titles: [UUID: String] = [:]
+        /// The messages withdrawn so far: a push of one after its withdrawal is the alert saying so.
+        var withdrawn: Set<UUID> = []
         /// The area and rule of each area notification handed, for its performing or dismissal.
         var notices: [UUID: (area: String, rule: String)] = [:]
         /// Who uploaded each document (`namespace 0 name`), for its removal.
@@ -112,6 +114,7 @@ public struct Audit: Sendable {
                 ]
             }
             if let withdrawn = try MessageWithdrawn.decode(event) {
+                self.withdrawn.insert(withdrawn.messageId)
                 // The recipient's, and the one who withdrew it (as a send is its sender's too).
                 guard concerns(withdrawn.user) || concerns(event.actor) else { return [] }
                 return [

@@ -158,7 +158,7 @@ public struct Deliveries: Sendable {
         let event = PushDelivered(
             messageId: delivery.messageId, user: delivery.user, deviceId: delivery.deviceId, source: delivery.source,
             attempt: attempt, providerId: providerId, carried: carried)
-        try await record(delivery, attempt: attempt, [event.newEvent(actor: Self.actor)])
+        try await record(delivery, attempt: attempt, [event.newEvent(actor: Self.actor)], evenIfForgone: true)
     }
 
     /// Attempt `attempt` failed; retried at `nextAttemptAt` (µs), or never when nil.
@@ -195,13 +195,17 @@ public struct Deliveries: Sendable {
     /// Who the log says recorded outcomes.
     static let actor = "deliveries"
 
-    /// Appends the outcome of attempt `attempt` while the delivery still waits for it; does nothing otherwise.
+    /// Appends the outcome of attempt `attempt` while the delivery still waits for it; does nothing otherwise. With
+    /// `evenIfForgone`, also when the message was withdrawn while the attempt was on its way: it reached the device,
+    /// which is then sent the withdrawal.
     private func record(
-        _ delivery: Delivery, attempt: Int, _ events: [NewEvent], alsoInDevices device: NewEvent? = nil
+        _ delivery: Delivery, attempt: Int, _ events: [NewEvent], alsoInDevices device: NewEvent? = nil,
+        evenIfForgone: Bool = false
     ) async throws {
         try await log.perform { scope in
-            guard let current = try scope.outbox.delivery(key: delivery.key), current.status == .pending,
-                current.attempts == attempt - 1
+            guard let current = try scope.outbox.delivery(key: delivery.key),
+                current.status == .pending || (evenIfForgone && current.wasForgone),
+                current.kind == delivery.kind, current.attempts == attempt - 1
             else { return }
             try scope.append(
                 AppendRequest(

@@ -42,6 +42,13 @@ public struct Delivery: Sendable, Hashable, Codable {
     /// When it was delivered, failed for good or expired, in microseconds since 1970.
     public var finishedAt: Int64?
 
+    /// Why a delivery still pending when its message was withdrawn ended, expired.
+    public static let forgone = "the message was withdrawn"
+
+    /// Whether this is a message's delivery ended by its withdrawal while it waited, or while its attempt was on the
+    /// way: an attempt on the way may still reach the device, and then the device is sent the withdrawal too.
+    var wasForgone: Bool { kind == .message && status == .expired && lastReason == Self.forgone }
+
     /// The outbox key: `ns 0 messageId 0 deviceId 0`.
     var key: [UInt8] { Key.joined(namespace, messageId.uuidString, deviceId) }
 
@@ -60,5 +67,23 @@ public struct Delivery: Sendable, Hashable, Codable {
         dueAt = event.recordedAt
         expiresAt = event.recordedAt + Self.timeToLive
         sentPosition = event.position
+    }
+
+    /// The message's delivery to this device made anew as the alert that replaces the one the device shows: kind
+    /// `withdrawal`, due at once, tried for `timeToLive` from `event` (the withdrawal, or the late outcome that
+    /// showed the message reached the device after it). The message's send stays its `sentPosition`.
+    func withdrawal(_ event: RecordedEvent) -> Delivery {
+        var withdrawal = self
+        withdrawal.kind = .withdrawal
+        withdrawal.status = .pending
+        withdrawal.attempts = 0
+        withdrawal.sentAt = event.recordedAt
+        withdrawal.dueAt = event.recordedAt
+        withdrawal.expiresAt = event.recordedAt + Self.timeToLive
+        withdrawal.lastStatus = nil
+        withdrawal.lastReason = nil
+        withdrawal.providerId = nil
+        withdrawal.finishedAt = nil
+        return withdrawal
     }
 }

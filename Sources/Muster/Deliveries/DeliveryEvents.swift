@@ -6,9 +6,10 @@ public struct PushDelivered: DomainEvent, Hashable, Codable {
     public static let type = "PushDelivered"
     public static let schemaVersion: UInt16 = 1
 
-    /// How much the push carried: the whole message, or its id for the app to fetch (the seed's indirect push).
+    /// How much the push carried: the whole message, or its id for the app to fetch (the seed's indirect push); or,
+    /// for a message withdrawn after it reached the device, the alert saying so in place of its own.
     public enum Carried: String, Sendable, Hashable, Codable {
-        case direct, indirect
+        case direct, indirect, withdrawal
     }
 
     public var messageId: UUID

@@ -5,8 +5,8 @@ import Foundation
 /// source in the namespace, or an MQTT device) and per phone asked for its location, and where each stands. Kept
 /// inline, so a delivery exists as soon as its send is acknowledged and a restart resumes exactly what was pending.
 ///
-/// A `MessageWithdrawn` ends the message's deliveries still pending, as expired (no release before it wrote one: no
-/// rebuild). Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`). Version 4: an area
+/// A `MessageWithdrawn` ends the message's deliveries still pending, as expired, and makes each one delivered a
+/// withdrawal: the alert that replaces the message's on the device (no release before it wrote one: no rebuild). Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`). Version 4: an area
 /// notification handed to a device's app gets a delivery to that device (not to an MQTT device: it has no notices).
 ///
 /// Tables:
@@ -42,6 +42,7 @@ public struct OutboxProjection: Projection {
             try queue(try AreaNotificationHanded.decode(event)!, event, state)
         case PushDelivered.type:
             let done = try PushDelivered.decode(event)!
+            if try reachedAfterItsWithdrawal(done, event, state) { break }
             try update(ns, done.messageId, done.deviceId, state) { delivery in
                 delivery.status = .delivered
                 delivery.attempts = done.attempt
@@ -161,20 +162,48 @@ public struct OutboxProjection: Projection {
         return targets
     }
 
-    /// Ends the deliveries of a withdrawn message not made yet: expired, saying why, and no longer due.
+    /// Ends the deliveries of a withdrawn message not made yet: expired, saying why, and no longer due. Each one made
+    /// becomes a withdrawal, due at once, to replace the alert the device shows — unless the device no longer takes
+    /// pushes on that platform, or is an MQTT device (MQTT Connect has nothing that takes a dialog back).
     private func forgo(_ messageId: UUID, _ ns: String, _ event: RecordedEvent, _ state: ProjectionState) throws {
-        var waiting: [String] = []
-        try state.scan("deliveries", prefix: Key.joined(ns, messageId.uuidString)) { key, value in
-            if try Self.decode(value).status == .pending { waiting.append(Key.components(key)[2]) }
+        var deliveries: [Delivery] = []
+        try state.scan("deliveries", prefix: Key.joined(ns, messageId.uuidString)) { _, value in
+            deliveries.append(try Self.decode(value))
             return true
         }
-        for deviceId in waiting {
-            try update(ns, messageId, deviceId, state) { delivery in
-                delivery.status = .expired
-                delivery.lastReason = "the message was withdrawn"
-                delivery.finishedAt = event.recordedAt
+        for delivery in deliveries {
+            if delivery.status == .pending {
+                try update(ns, messageId, delivery.deviceId, state) { delivery in
+                    delivery.status = .expired
+                    delivery.lastReason = Delivery.forgone
+                    delivery.finishedAt = event.recordedAt
+                }
+            } else if delivery.kind == .message, delivery.status == .delivered {
+                try withdraw(delivery, event, state)
             }
         }
+    }
+
+    /// A message's push that was on its way when the message was withdrawn reached the device after all: the
+    /// delivery is made anew as a withdrawal. False for any other outcome.
+    private func reachedAfterItsWithdrawal(
+        _ done: PushDelivered, _ event: RecordedEvent, _ state: ProjectionState
+    ) throws -> Bool {
+        guard done.carried != .withdrawal,
+            let value = try state.get("deliveries", Key.joined(event.namespace, done.messageId.uuidString, done.deviceId)),
+            case let delivery = try Self.decode(value), delivery.wasForgone
+        else { return false }
+        try withdraw(delivery, event, state)
+        return true
+    }
+
+    /// Queues the withdrawal of a message that reached the device, when a push can still reach it there.
+    private func withdraw(_ delivery: Delivery, _ event: RecordedEvent, _ state: ProjectionState) throws {
+        guard delivery.platform != .mqtt,
+            let target = try state.get("targets", Key.joined(delivery.namespace, delivery.user, delivery.deviceId)),
+            Key.components(target).first == delivery.platform.rawValue
+        else { return }
+        try put(delivery.withdrawal(event), state)
     }
 
     /// Changes a delivery and moves its `due` entry; a delivery the outbox does not hold is left alone.

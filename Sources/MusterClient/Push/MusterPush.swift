@@ -6,7 +6,8 @@ import MusterWire
 /// Muster's pushes carry one key, `muster`: a ``PushNotice`` — `{"kind": "message", "messageId", "title", "body",
 /// "message"?}` (the whole message when it fits in the push, else fetch it), `{"kind": "locationRequest"}` (publish
 /// the current location), `{"kind": "areaNotice", "noticeId", "deviceId", "title"?, "body"?}` (an area notification waits for
-/// the app) or `{"kind": "test", "title", "body"}` (an operator's test push). It may arrive as a
+/// the app), `{"kind": "withdrawn", "messageId", "title", "body"}` (the message was withdrawn) or `{"kind": "test",
+/// "title", "body"}` (an operator's test push). It may arrive as a
 /// dictionary (APNs, Web Push) or as JSON text (FCM data messages carry strings only).
 public enum MusterPush: Sendable, Hashable {
     /// A message waits. `message` is the whole message when the push carried it (a direct push); nil: fetch it with
@@ -19,6 +20,9 @@ public enum MusterPush: Sendable, Hashable {
     /// An area notification waits for the app: ``MusterClient/notices(deviceId:)`` has it (title and body are nil
     /// for a server notification, whose push is silent).
     case areaNotice(noticeId: UUID, deviceId: String, title: String?, body: String?)
+    /// The message was withdrawn by its sender: this push's alert took the place of the message's (the same collapse
+    /// id); the app drops the message from what it shows, as answering it is refused now.
+    case withdrawn(messageId: UUID, title: String?)
 
     /// Recognises a Muster push; nil when the notification is not Muster's (or not one this client knows).
     public init?(userInfo: [AnyHashable: Any]) {
@@ -34,6 +38,9 @@ public enum MusterPush: Sendable, Hashable {
         case .areaNotice:
             guard let noticeId = notice.noticeId, let deviceId = notice.deviceId else { return nil }
             self = .areaNotice(noticeId: noticeId, deviceId: deviceId, title: notice.title, body: notice.body)
+        case .withdrawn:
+            guard let messageId = notice.messageId else { return nil }
+            self = .withdrawn(messageId: messageId, title: notice.title)
         }
     }
 

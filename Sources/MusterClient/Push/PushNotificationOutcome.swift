@@ -15,6 +15,9 @@ public enum PushNotificationOutcome: Sendable, Hashable {
     case areaNotice(AreaNotification)
     /// The push named an area notification that is no longer waiting (performed, dismissed, or not this device's).
     case areaNoticeSettled(UUID)
+    /// The message with this id was withdrawn by its sender: take it out of what the app shows (its alert was
+    /// replaced by the withdrawal's already).
+    case withdrawn(UUID)
     /// The server asks for the device's location, and no ``LocationProvider`` was given: the app should call
     /// ``MusterClient/publishCurrentLocation(deviceId:latitude:longitude:accuracy:at:)``.
     case locationRequested

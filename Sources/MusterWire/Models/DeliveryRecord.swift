@@ -13,6 +13,9 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         /// An area notification handed to the device's app: a visible alert for a user notification, a silent push
         /// for a server notification; `messageId` is the notice's id.
         case areaNotice
+        /// A delivered message was withdrawn: an alert in place of its own (the same collapse id and tag), saying so;
+        /// `messageId` is the message's.
+        case withdrawal
     }
 
     /// Where a delivery stands.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a Muster push carries to the app under the key `muster`: a message to fetch (or the whole message, when it
-/// fits in the push), a location request, an area notification waiting for the app, or a test.
+/// fits in the push), a location request, an area notification waiting for the app, a message withdrawn, or a test.
 ///
 /// APNs carries it as a dictionary beside `aps`; FCM data messages carry strings only, so there it is this
 /// object's JSON text; a Web Push plaintext is `{"muster": …}`.
@@ -17,10 +17,13 @@ public struct PushNotice: Sendable, Hashable, Codable {
         /// An area notification waits for the app (`GET /api/v1/devices/{id}/notices`): `noticeId`, and the
         /// notification's title and body when it is a user notification (a server notification's push is silent).
         case areaNotice
+        /// The message `messageId` was withdrawn by its sender: its alert is replaced by this one (the same collapse
+        /// id and tag), and the app takes it out of what it shows.
+        case withdrawn
     }
 
     public var kind: Kind
-    /// The message's id (kind `message`).
+    /// The message's id (kinds `message` and `withdrawn`).
     public var messageId: UUID?
     /// The notice's id and the device it was handed to (kind `areaNotice`).
     public var noticeId: UUID?

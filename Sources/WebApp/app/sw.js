@@ -42,8 +42,10 @@ self.addEventListener("fetch", (event) => {
 });
 
 // A push from the server (PushProviders' Web Push plaintext): `{"title", "body", "muster": notice}`, the notice's
-// `kind` "message" with the `messageId` (and, in a direct push, the whole `message`), "areaNotice" (an area
-// notification with its `noticeId`), "locationRequest" or "test".
+// `kind` "message" with the `messageId` (and, in a direct push, the whole `message`), "withdrawn" (that message was
+// withdrawn by its sender), "areaNotice" (an area notification with its `noticeId`), "locationRequest" or "test".
+// A message's notification is tagged with its id, so its withdrawal takes its place quietly: closing it alone would
+// leave the push without a notification, which the browser answers with one of its own.
 self.addEventListener("push", (event) => {
   let content = {};
   try {
@@ -55,17 +57,20 @@ self.addEventListener("push", (event) => {
   const messageId = notice.messageId ?? notice.message?.messageId ?? null;
   const title = content.title ?? notice.title ?? notice.message?.title ?? "Muster";
   const body = content.body ?? notice.body ?? notice.message?.body ?? "";
+  const withdrawn = notice.kind === "withdrawn";
   event.waitUntil(
     self.registration.showNotification(title, {
       body,
       icon: "/icon.svg",
       tag: messageId ?? notice.noticeId ?? undefined,
-      data: { messageId, kind: notice.kind ?? "message" },
+      silent: withdrawn,
+      data: { messageId: withdrawn ? null : messageId, kind: notice.kind ?? "message" },
     }),
   );
 });
 
-// A notification clicked: the app's window shows the message (focused if open, else opened).
+// A notification clicked: the app's window shows the message (focused if open, else opened), or the inbox for a
+// withdrawn one.
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const messageId = event.notification.data?.messageId;
