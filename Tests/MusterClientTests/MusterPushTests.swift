@@ -65,6 +65,14 @@ let pushCases: [PushCase] = [
         name: "area notice without its device",
         userInfo: ["muster": ["kind": "areaNotice", "noticeId": "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b"]],
         expected: nil),
+    PushCase(
+        name: "message withdrawn",
+        userInfo: [
+            "aps": ["alert": ["title": "Example", "body": "Withdrawn by its sender: there is nothing to answer."]],
+            "muster": ["kind": "withdrawn", "messageId": "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b", "title": "Example"],
+        ],
+        expected: .withdrawn(messageId: messageId, title: "Example")),
+    PushCase(name: "withdrawn without its message", userInfo: ["muster": ["kind": "withdrawn"]], expected: nil),
     PushCase(name: "another app's push", userInfo: ["aps": ["alert": "Hello"], "custom": 1], expected: nil),
     PushCase(name: "empty userInfo", userInfo: [:], expected: nil),
     PushCase(name: "unknown kind", userInfo: ["muster": ["kind": "somethingNew"]], expected: nil),
@@ -91,6 +99,14 @@ let pushCases: [PushCase] = [
         let outcome = try await client.processPushNotification(["aps": ["alert": "Hi"]])
         #expect(outcome == .notMuster)
         #expect(!outcome.handled)
+    }
+
+    @Test func aWithdrawalNamesTheMessageToDropWithoutAskingTheServer() async throws {
+        // No server listens at port 1: the outcome comes from the push alone.
+        let client = MusterClient(serverURL: URL(string: "http://127.0.0.1:1")!)
+        let outcome = try await client.processPushNotification(
+            ["muster": #"{"kind":"withdrawn","messageId":"3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b"}"#])
+        #expect(outcome == .withdrawn(messageId) && outcome.handled)
     }
 
     @Test func aLocationRequestWithoutProviderAsksTheApp() async throws {

@@ -47,7 +47,8 @@ import Testing
         .messageIds[0]
     }
 
-    /// Waits, commit by commit, until the message's delivery is no longer pending (at most 30 s).
+    /// Waits, commit by commit, until the message's delivery is no longer pending (at most 30 s): the message's own,
+    /// or once it was withdrawn, the withdrawal's.
     func settled(_ log: EventLog, _ messageId: UUID) async throws -> Delivery {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
@@ -81,6 +82,31 @@ import Testing
             // Direct: the whole message, as GET /api/v1/messages/{id} gives it.
             #expect(notice.message?.payload["responseTopic"] == .string("/shifts"))
             #expect(push.topic?.isEmpty == false)
+        }
+    }
+
+    @Test func aDeliveredMessageWithdrawnIsReplacedInTheBrowserByAnAlertSayingSo() async throws {
+        let endpoint = try await WebPushEndpoint.start()
+        defer { Task { await endpoint.stop() } }
+        try await withService(endpoint) { log, subscription in
+            let id = try await send(log)
+            #expect(try await settled(log, id).status == .delivered)
+
+            try await Notifications(log: log).withdraw([id], actor: "ada")
+
+            let withdrawal = try await settled(log, id)
+            #expect(withdrawal.kind == .withdrawal && withdrawal.status == .delivered)
+            #expect(endpoint.receivedCount == 2)
+            let (message, withdrawn) = (endpoint.received[0], endpoint.received[1])
+            #expect(withdrawn.subscription == subscription.id)
+            // The same topic: a push service still holding the message's push for an offline browser replaces it.
+            #expect(withdrawn.topic == message.topic && withdrawn.topic?.isEmpty == false)
+            let plaintext = try JSONSerialization.jsonObject(with: Data(withdrawn.plaintext)) as? [String: Any]
+            #expect(plaintext?["title"] as? String == "Shift")
+            #expect(plaintext?["body"] as? String == "Withdrawn by its sender: there is nothing to answer.")
+            let muster = try JSONSerialization.data(withJSONObject: try #require(plaintext?["muster"]))
+            let notice = try MusterJSON.decoder().decode(PushNotice.self, from: muster)
+            #expect(notice.kind == .withdrawn && notice.messageId == id && notice.message == nil)
         }
     }
 

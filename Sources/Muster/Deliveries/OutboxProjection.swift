@@ -190,7 +190,8 @@ public struct OutboxProjection: Projection {
         _ done: PushDelivered, _ event: RecordedEvent, _ state: ProjectionState
     ) throws -> Bool {
         guard done.carried != .withdrawal,
-            let value = try state.get("deliveries", Key.joined(event.namespace, done.messageId.uuidString, done.deviceId)),
+            let value = try state.get(
+                "deliveries", Key.joined(event.namespace, done.messageId.uuidString, done.deviceId)),
             case let delivery = try Self.decode(value), delivery.wasForgone
         else { return false }
         try withdraw(delivery, event, state)

@@ -201,7 +201,11 @@ enum FileArgument {
 struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliveries",
-        abstract: "List deliveries of messages to devices: pending, delivered, failed or expired.")
+        abstract: "List deliveries of messages to devices: pending, delivered, failed or expired.",
+        discussion: """
+            Each is of a kind: message, locationRequest, areaNotice, or withdrawal (a message withdrawn after its push \
+            reached the device: an alert in its place saying so).
+            """)
 
     @OptionGroup var options: BackendOptions
     @Option(help: ArgumentHelp("Only this message's.", valueName: "ID")) var message: String?
@@ -238,10 +242,13 @@ extension PushSource: TableRow {
 }
 
 extension DeliveryRecord: TableRow {
-    static let header = ["MESSAGE", "USER", "DEVICE", "PLATFORM", "SOURCE", "STATUS", "ATTEMPTS", "LAST REASON"]
+    static let header = [
+        "MESSAGE", "KIND", "USER", "DEVICE", "PLATFORM", "SOURCE", "STATUS", "ATTEMPTS", "LAST REASON",
+    ]
     var cells: [String] {
         [
-            messageId.uuidString.lowercased(), user, deviceId, platform.rawValue, source, status.rawValue,
+            messageId.uuidString.lowercased(), kind.rawValue, user, deviceId, platform.rawValue, source,
+            status.rawValue,
             String(attempts), lastReason.map { reason in lastStatus.map { "\($0) \(reason)" } ?? reason } ?? "-",
         ]
     }

@@ -1,5 +1,6 @@
 import EventLogTesting
 import Foundation
+import PushTesting
 import Testing
 
 extension WebAppBrowserTests {
@@ -15,11 +16,13 @@ extension WebAppBrowserTests {
         }
 
         /// Runs `body` on a fresh stage with joe logged in; a failure leaves a screenshot named `name-failure`.
-        /// `serving` adds options to `muster serve`.
+        /// `serving` adds options to `muster serve`; `pushing`, the server sends its push outbox.
         func withJoe(
-            _ name: String, serving options: [String] = [], _ body: (WebAppStage) async throws -> Void
+            _ name: String, serving options: [String] = [], pushing: Bool = false,
+            _ body: (WebAppStage) async throws -> Void
         ) async throws {
-            let stage = try await WebAppStage.start(serveArguments: ["--no-push", "--map-tiles", ""] + options)
+            let stage = try await WebAppStage.start(
+                serveArguments: (pushing ? [] : ["--no-push"]) + ["--map-tiles", ""] + options)
             do {
                 try await stage.logIn("joe", password: "secret-joe")
                 try await body(stage)
@@ -502,6 +505,84 @@ extension WebAppBrowserTests {
                 #expect(
                     devices.contains { $0["deviceId"] as? String == browser && $0["platform"] as? String == "web" },
                     "\(devices)")
+            }
+        }
+
+        /// The notifications the app's service worker shows: `[tag, title, body, silent]` each.
+        func notifications(_ stage: WebAppStage) async throws -> [[Any]] {
+            try await stage.driver.runAsync(
+                """
+                const done = arguments[arguments.length - 1];
+                navigator.serviceWorker.ready.then((registration) => registration.getNotifications())
+                  .then((shown) => done(shown.map((n) => [n.tag, n.title, n.body, n.silent])), (e) => done(String(e)));
+                """) as? [[Any]] ?? []
+        }
+
+        @Test func aMessagesNotificationIsReplacedQuietlyWhenItsSenderWithdrawsIt() async throws {
+            try await withJoe("person-withdrawn-push", pushing: true) { stage in
+                let server = stage.server
+                let added = try await server.run(
+                    ["push-sources", "add", "webpush", "browsers", "--subject", "mailto:ops@example.com"] + server.data)
+                try #require(added.status == 0, "\(added)")
+                let details = try #require(try added.json()["details"] as? [String: Any])
+                let endpoint = try await WebPushEndpoint.start(
+                    expectedKey: try #require(details["publicKey"] as? String))
+                defer { Task { await endpoint.stop() } }
+                // This browser's pushes go to the local push service, which decrypts them; each is then handed to the
+                // app's service worker as the browser's own push service would hand it.
+                let subscription = endpoint.subscribe()
+                let registered = try await server.run(
+                    [
+                        "devices", "register", "--user", "joe", "--device-id", "laptop", "--device-name", "Chromium",
+                        "--platform", "web", "--token",
+                        subscription.json,
+                    ] + server.data)
+                try #require(registered.status == 0, "\(registered)")
+                let origin = "http://\(server.base.host ?? "127.0.0.1"):\(server.base.port ?? 80)"
+                try await stage.devTools(
+                    "Browser.grantPermissions", ["origin": origin, "permissions": ["notifications"]])
+                try await stage.devTools("ServiceWorker.enable")
+                try await stage.driver.wait(
+                    for: "the service worker to control the page", seconds: 30,
+                    until: "return navigator.serviceWorker.controller !== null")
+                func handOn(_ push: WebPushReceivedPush) async throws {
+                    try await stage.devTools(
+                        "ServiceWorker.deliverPushMessage",
+                        [
+                            "origin": origin, "registrationId": "0",
+                            "data": String(decoding: push.plaintext, as: UTF8.self),
+                        ])
+                }
+
+                let id = try await stage.send(
+                    to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+                try await eventually("the message's push") { endpoint.receivedCount == 1 }
+                try await handOn(endpoint.received[0])
+                try await eventually("its notification") { try await notifications(stage).count == 1 }
+                let shown = try await notifications(stage)[0]
+                #expect(shown[1] as? String == "Roll call" && shown[2] as? String == "From the CLI", "\(shown)")
+                #expect(shown[3] as? Bool == false, "a message's notification is heard")
+                #expect((shown[0] as? String)?.lowercased() == id.lowercased(), "tagged with the message's id")
+                try await stage.browser.screenshot("person-withdrawn-push-before")
+
+                let withdrawn = try await server.run(["withdraw", id] + server.data)
+                try #require(withdrawn.status == 0, "\(withdrawn)")
+                try await eventually("the withdrawal's push") { endpoint.receivedCount == 2 }
+                try await handOn(endpoint.received[1])
+                try await eventually("the notification to say it was withdrawn") {
+                    try await notifications(stage).first?[2] as? String
+                        == "Withdrawn by its sender: there is nothing to answer."
+                }
+                let replaced = try await notifications(stage)
+                #expect(replaced.count == 1, "in the place of the message's: \(replaced)")
+                #expect(replaced[0][0] as? String == shown[0] as? String && replaced[0][1] as? String == "Roll call")
+                #expect(replaced[0][3] as? Bool == true, "quiet")
+                try await eventually("the withdrawal recorded as delivered") {
+                    let listed = try await server.run(["deliveries", "--message", id, "--json"] + server.data)
+                    let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+                    return rows?.count == 1 && rows?[0]["kind"] as? String == "withdrawal"
+                        && rows?[0]["status"] as? String == "delivered"
+                }
             }
         }
 

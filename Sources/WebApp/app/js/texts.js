@@ -312,6 +312,7 @@ const english = {
   consoleFingerprint: "Secret's fingerprint",
   consoleDeliveries: "Deliveries",
   consoleNoDeliveries: "No deliveries match.",
+  consoleWithdrawalStatus: "{status} (its withdrawal)",
   consoleMessageId: "Message id",
   consoleStatus: "Status",
   consoleAttempts: "Attempts",

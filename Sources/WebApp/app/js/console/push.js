@@ -33,7 +33,9 @@ export async function pushView(main) {
               [t("consoleUser"), t("consoleDeviceId"), t("consoleStatus"), t("consoleAttempts"), t("consoleSentAt"), t("consoleLast")],
               list.map((d) =>
                 row(
-                  [d.user, `${d.deviceId} (${d.platform})`, d.status, String(d.attempts), formatTime(d.sentAt),
+                  [d.user, `${d.deviceId} (${d.platform})`,
+                    d.kind === "withdrawal" ? t("consoleWithdrawalStatus", { status: d.status }) : d.status,
+                    String(d.attempts), formatTime(d.sentAt),
                     [d.lastStatus, d.lastReason].filter((x) => x !== undefined && x !== null).join(" ")],
                   { dataset: { status: d.status } },
                 ),
