@@ -194,6 +194,37 @@ import Testing
         #expect(try f.documents.document(photo, readableBy: "kim") == nil)
     }
 
+    /// A message sent to the wrong person and withdrawn no longer lets them read what it showed; another message that
+    /// shows it still does. So for a message by a payload's name, and what the payload shows once stored again.
+    @Test func aWithdrawnMessageNoLongerLetsItsRecipientReadWhatItShowed() async throws {
+        let f = try await fixture()
+        defer { f.t.directory.remove() }
+        let photo = try await f.upload(MediaSamples.file("jpeg"), .image, by: "joe")
+        let plan = try await f.upload(MediaSamples.file("png"), .image, by: "joe")
+        let added = try await f.upload(MediaSamples.file("png", size: 2_000), .image, by: "joe")
+        let showing = { (name: String) in
+            Data(#"{"responseTopic": "/p", "fields": [{"type": "image", "url": "\#(name)"}]}"#.utf8)
+        }
+        let once = try await f.notifications.send(to: ["ann"], title: "Plan", body: "", payload: showing(plan))
+        let twice = try await f.notifications.send(to: ["ann", "kim"], title: "A", body: "", payload: showing(photo))
+        _ = try await f.notifications.send(to: ["ann"], title: "B", body: "", payload: showing(photo))
+        try await NamedPayloads(log: f.log).put("briefing", payload: showing(photo))
+        let byName = try await f.notifications.send(
+            to: ["kim"], title: "C", body: "", payload: Data(#"{"payloadName": "briefing"}"#.utf8))
+
+        try await f.notifications.withdraw(once.messageIds + twice.messageIds + byName.messageIds)
+
+        #expect(try f.documents.document(plan, readableBy: "ann") == nil, "its only message was withdrawn")
+        #expect(try f.documents.document(photo, readableBy: "ann")?.name == photo, "message B still shows it")
+        #expect(try f.documents.document(photo, readableBy: "kim") == nil, "both of kim's were withdrawn")
+        try await NamedPayloads(log: f.log).put("briefing", payload: showing(added))
+        #expect(try f.documents.document(added, readableBy: "kim") == nil, "shown only by a withdrawn message")
+        #expect(try f.documents.document(plan, readableBy: "joe")?.name == plan, "its uploader reads it")
+        try await f.log.rebuild([DocumentsProjection.name])
+        #expect(try f.documents.document(plan, readableBy: "ann") == nil)
+        #expect(try f.documents.document(photo, readableBy: "ann")?.name == photo)
+    }
+
     @Test func aResponsesDeviceIdMustBeRegisteredWhenTheNamespaceRequiresIt() async throws {
         let f = try await fixture()
         defer { f.t.directory.remove() }

@@ -123,14 +123,15 @@ public struct Documents: Sendable {
     }
 
     /// The document of this name when `user` may read it — they uploaded it, or a message sent to them shows it
-    /// (an `image` or `document` field's url, a `markupImage` source) — else nil, as for no such document.
+    /// (an `image` or `document` field's url, a `markupImage` source) and was not withdrawn — else nil, as for no
+    /// such document.
     public func document(_ name: String, readableBy user: String, namespace: String = Names.defaultNamespace) throws
         -> DocumentUploaded?
     {
         try log.read { reader in
             let documents = try reader.documents
             guard let document = try documents.document(name, namespace: namespace),
-                try documents.isReadable(document, by: user, namespace: namespace)
+                try documents.isReadable(document, by: user, namespace: namespace, inbox: reader.inbox)
             else { return nil }
             return document
         }

@@ -11,22 +11,23 @@ import Foundation
 /// Table `namespaceBytes`: `namespace 0` → total size of the namespace's documents (UInt64, big-endian).
 /// Table `uploads`: `namespace 0 user 0 name 0` → when it was uploaded (microseconds since 1970, Int64,
 /// big-endian): a user's own documents, listed without reading anyone else's.
-/// Table `readers`: `namespace 0 name 0 user 0` → `[1]`: a document a message showed `user` (an `image` field's
-/// url, a `document` field's url, a `markupImage` source naming it), so they may read it too. Filled from
-/// `PayloadSent` — the payload parsed once, when sent, and only when its text may name a document or a named
-/// payload — for documents stored by then.
+/// Table `readers`: `namespace 0 name 0 user 0` → the ids of the messages (16 bytes each) that showed `user` the
+/// document (an `image` field's url, a `document` field's url, a `markupImage` source naming it), so they may read
+/// it too while one of them is not withdrawn. Filled from `PayloadSent` — the payload parsed once, when sent, and
+/// only when its text may name a document or a named payload — for documents stored by then.
 /// Table `namedShows`: `namespace 0 payload name 0` → `document 0 document 0 …`: what a named payload shows, so a
 /// message sent by `payloadName` grants it to its recipients.
-/// Table `namedRecipients`: `namespace 0 payload name 0 user 0` → `[1]`: who was sent a message by that name, so a
-/// named payload stored again with other documents grants those too (the message shows the payload as it is when
-/// it is fetched).
+/// Table `namedRecipients`: `namespace 0 payload name 0 user 0` → the ids of the messages sent to `user` by that
+/// name, so a named payload stored again with other documents shows those too (the message shows the payload as it
+/// is when it is fetched).
 ///
-/// Version 2 added the two totals, version 3 `uploads`, version 4 `readers`, version 5 the named payloads'. A
-/// `DocumentRemoved` takes the document out of every table (no release before it wrote one: no rebuild).
+/// Version 2 added the two totals, version 3 `uploads`, version 4 `readers`, version 5 the named payloads', version 6
+/// the messages' ids in `readers` and `namedRecipients` (a withdrawn message no longer lets its recipient read what
+/// it showed). A `DocumentRemoved` takes the document out of every table.
 public struct DocumentsProjection: Projection {
     public static let name = "documents"
     public var name: String { Self.name }
-    public var version: UInt32 { 5 }
+    public var version: UInt32 { 6 }
     public var mode: ProjectionMode { .inline }
     public var tables: [String] {
         ["documents", "userBytes", "namespaceBytes", "uploads", "readers", "namedShows", "namedRecipients"]
@@ -86,13 +87,16 @@ public struct DocumentsProjection: Projection {
         guard mayShow || mayName, let sent = try PayloadSent.decode(event) else { return }
         let payload = Payload.parse(Data(sent.payload))
         var shown = payload.shownDocuments
+        let recipients = sent.recipients.map { (user: $0.user, messages: [$0.messageId]) }
         if let name = payload.payloadName {
             shown.formUnion(try Self.shows(of: name, namespace: event.namespace, in: state))
             for recipient in sent.recipients {
-                try state.put("namedRecipients", Key.joined(event.namespace, name, recipient.user), [1])
+                try Self.add(
+                    [recipient.messageId], to: "namedRecipients", Key.joined(event.namespace, name, recipient.user),
+                    in: state)
             }
         }
-        try Self.grant(shown, to: sent.recipients.map(\.user), namespace: event.namespace, in: state)
+        try Self.grant(shown, to: recipients, namespace: event.namespace, in: state)
     }
 
     /// Keeps what a named payload shows, and lets those sent a message by its name read it.
@@ -105,12 +109,12 @@ public struct DocumentsProjection: Projection {
             return
         }
         try state.put("namedShows", key, shown.sorted().flatMap { Array($0.utf8) + [0] })
-        var users: [String] = []
-        try state.scan("namedRecipients", prefix: key) { recipient, _ in
-            users.append(Key.components(recipient).last ?? "")
+        var recipients: [(user: String, messages: [UUID])] = []
+        try state.scan("namedRecipients", prefix: key) { recipient, messages in
+            recipients.append((Key.components(recipient).last ?? "", try Self.messages(messages)))
             return true
         }
-        try Self.grant(shown, to: users, namespace: event.namespace, in: state)
+        try Self.grant(shown, to: recipients, namespace: event.namespace, in: state)
     }
 
     /// The documents the named payload showed when last stored.
@@ -119,14 +123,34 @@ public struct DocumentsProjection: Projection {
         return Set(Key.components(joined))
     }
 
-    /// Lets `users` read each of the documents stored by now.
+    /// Lets each user read each of the documents stored by now, as shown by their messages.
     private static func grant(
-        _ documents: Set<String>, to users: [String], namespace: String, in state: ProjectionState
-    )
-        throws
-    {
+        _ documents: Set<String>, to recipients: [(user: String, messages: [UUID])], namespace: String,
+        in state: ProjectionState
+    ) throws {
         for name in documents.sorted() where try state.get("documents", Key.joined(namespace, name)) != nil {
-            for user in users { try state.put("readers", Key.joined(namespace, name, user), [1]) }
+            for recipient in recipients {
+                try add(recipient.messages, to: "readers", Key.joined(namespace, name, recipient.user), in: state)
+            }
+        }
+    }
+
+    /// Adds the message ids not there yet to the row's.
+    private static func add(_ messages: [UUID], to table: String, _ key: [UInt8], in state: ProjectionState) throws {
+        let stored = try state.get(table, key) ?? []
+        let known = Set(try Self.messages(stored))
+        var value = stored
+        for message in messages where !known.contains(message) {
+            withUnsafeBytes(of: message.uuid) { value.append(contentsOf: $0) }
+        }
+        if value.count != stored.count { try state.put(table, key, value) }
+    }
+
+    /// The message ids of a `readers` or `namedRecipients` value.
+    fileprivate static func messages(_ value: some Collection<UInt8>) throws -> [UUID] {
+        try Array(value).withUnsafeBytes { buffer in
+            var reader = ByteReader(buffer)
+            return try (0..<value.count / 16).map { _ in try reader.readUUID("message id") }
         }
     }
 
@@ -175,9 +199,16 @@ extension ProjectionView<DocumentsProjection> {
         return try names.compactMap { name, at in try document(name, namespace: namespace).map { ($0, at) } }
     }
 
-    /// Whether `user` may read the document: they uploaded it, or a message showed it to them.
-    func isReadable(_ document: DocumentUploaded, by user: String, namespace: String) throws -> Bool {
-        try document.uploader == user || state.get("readers", Key.joined(namespace, document.name, user)) != nil
+    /// Whether `user` may read the document: they uploaded it, or a message showed it to them that its sender has
+    /// not withdrawn (as `inbox` has it).
+    func isReadable(
+        _ document: DocumentUploaded, by user: String, namespace: String, inbox: ProjectionView<InboxProjection>
+    ) throws -> Bool {
+        if document.uploader == user { return true }
+        guard let value = try state.get("readers", Key.joined(namespace, document.name, user)) else { return false }
+        return try DocumentsProjection.messages(value).contains { message in
+            try inbox.addressed(message, user: user, namespace: namespace)?.state != .withdrawn
+        }
     }
 
     /// Bytes of documents `user` has stored, and the namespace has.
