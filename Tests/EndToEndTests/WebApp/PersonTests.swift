@@ -518,8 +518,15 @@ extension WebAppBrowserTests {
                 """) as? [[Any]] ?? []
         }
 
-        @Test func aMessagesNotificationIsReplacedQuietlyWhenItsSenderWithdrawsIt() async throws {
-            try await withJoe("person-withdrawn-push", pushing: true) { stage in
+        /// joe's browser registered for Web Push at a local push service, which decrypts what the server pushes;
+        /// `handOn` gives a push to the app's service worker as the browser's own push service would. Notifications
+        /// are allowed and the service worker controls the page.
+        func withPushedJoe(
+            _ name: String,
+            _ body: (WebAppStage, WebPushEndpoint, _ handOn: (WebPushReceivedPush) async throws -> Void) async throws
+                -> Void
+        ) async throws {
+            try await withJoe(name, pushing: true) { stage in
                 let server = stage.server
                 let added = try await server.run(
                     ["push-sources", "add", "webpush", "browsers", "--subject", "mailto:ops@example.com"] + server.data)
@@ -528,14 +535,10 @@ extension WebAppBrowserTests {
                 let endpoint = try await WebPushEndpoint.start(
                     expectedKey: try #require(details["publicKey"] as? String))
                 defer { Task { await endpoint.stop() } }
-                // This browser's pushes go to the local push service, which decrypts them; each is then handed to the
-                // app's service worker as the browser's own push service would hand it.
-                let subscription = endpoint.subscribe()
                 let registered = try await server.run(
                     [
                         "devices", "register", "--user", "joe", "--device-id", "laptop", "--device-name", "Chromium",
-                        "--platform", "web", "--token",
-                        subscription.json,
+                        "--platform", "web", "--token", endpoint.subscribe().json,
                     ] + server.data)
                 try #require(registered.status == 0, "\(registered)")
                 let origin = "http://\(server.base.host ?? "127.0.0.1"):\(server.base.port ?? 80)"
@@ -545,7 +548,8 @@ extension WebAppBrowserTests {
                 try await stage.driver.wait(
                     for: "the service worker to control the page", seconds: 30,
                     until: "return navigator.serviceWorker.controller !== null")
-                func handOn(_ push: WebPushReceivedPush) async throws {
+                try await body(stage, endpoint) { push in
+                    // The first registration of a fresh profile has the id 0.
                     try await stage.devTools(
                         "ServiceWorker.deliverPushMessage",
                         [
@@ -553,19 +557,35 @@ extension WebAppBrowserTests {
                             "data": String(decoding: push.plaintext, as: UTF8.self),
                         ])
                 }
+            }
+        }
 
-                let id = try await stage.send(
-                    to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
-                try await eventually("the message's push") { endpoint.receivedCount == 1 }
-                try await handOn(endpoint.received[0])
-                try await eventually("its notification") { try await notifications(stage).count == 1 }
-                let shown = try await notifications(stage)[0]
+        /// Sends joe a "Roll call", hands its push on and waits for its notification; the message's id and the
+        /// notification as `notifications` gives it.
+        func rollCallShown(
+            _ stage: WebAppStage, _ endpoint: WebPushEndpoint, _ handOn: (WebPushReceivedPush) async throws -> Void
+        ) async throws -> (id: String, shown: [Any]) {
+            let id = try await stage.send(
+                to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
+            try await eventually("the message's push") { endpoint.receivedCount == 1 }
+            try await handOn(endpoint.received[0])
+            try await eventually("its notification") { try await notifications(stage).count == 1 }
+            return (id, try await notifications(stage)[0])
+        }
+
+        @Test func aMessagesNotificationIsReplacedQuietlyWhenItsSenderWithdrawsIt() async throws {
+            try await withPushedJoe("person-withdrawn-push") { stage, endpoint, handOn in
+                let (id, shown) = try await rollCallShown(stage, endpoint, handOn)
                 #expect(shown[1] as? String == "Roll call" && shown[2] as? String == "From the CLI", "\(shown)")
                 #expect(shown[3] as? Bool == false, "a message's notification is heard")
                 #expect((shown[0] as? String)?.lowercased() == id.lowercased(), "tagged with the message's id")
-                try await stage.browser.screenshot("person-withdrawn-push-before")
+                // Away from the inbox, which would take the notification away itself.
+                try await stage.driver.click(try await stage.driver.find("header nav a[href=\"#/documents\"]"))
+                try await stage.driver.wait(
+                    for: "the Documents tab",
+                    until: "return location.hash === '#/documents' && document.querySelector('main h1') !== null")
 
-                let withdrawn = try await server.run(["withdraw", id] + server.data)
+                let withdrawn = try await stage.server.run(["withdraw", id] + stage.server.data)
                 try #require(withdrawn.status == 0, "\(withdrawn)")
                 try await eventually("the withdrawal's push") { endpoint.receivedCount == 2 }
                 try await handOn(endpoint.received[1])
@@ -578,11 +598,30 @@ extension WebAppBrowserTests {
                 #expect(replaced[0][0] as? String == shown[0] as? String && replaced[0][1] as? String == "Roll call")
                 #expect(replaced[0][3] as? Bool == true, "quiet")
                 try await eventually("the withdrawal recorded as delivered") {
-                    let listed = try await server.run(["deliveries", "--message", id, "--json"] + server.data)
+                    let listed = try await stage.server.run(
+                        ["deliveries", "--message", id, "--json"] + stage.server.data)
                     let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
                     return rows?.count == 1 && rows?[0]["kind"] as? String == "withdrawal"
                         && rows?[0]["status"] as? String == "delivered"
                 }
+                // Seen in the inbox, which no longer has the message, it leaves the screen.
+                try await stage.driver.click(try await stage.driver.find("header nav a[href=\"#/inbox\"]"))
+                try await eventually("the withdrawal's notification to close") {
+                    try await notifications(stage).isEmpty
+                }
+            }
+        }
+
+        @Test func aMessagesNotificationClosesWhenItIsAnsweredElsewhere() async throws {
+            try await withPushedJoe("person-answered-push") { stage, endpoint, handOn in
+                let (id, _) = try await rollCallShown(stage, endpoint, handOn)
+                let answered = try await stage.server.run(
+                    ["respond", id, "--user", "joe", "--device-id", "phone", "{}"] + stage.server.data)
+                try #require(answered.status == 0, "\(answered)")
+                try await eventually("the notification to close as the inbox hears of the answer") {
+                    try await notifications(stage).isEmpty
+                }
+                _ = try await stage.driver.find("ul.inbox li.empty")
             }
         }
 

@@ -23,6 +23,19 @@ function sameKey(subscription, key) {
   return a.length === key.length && a.every((byte, i) => byte === key[i]);
 }
 
+/// Closes the notifications of messages no longer waiting (answered here or elsewhere, or withdrawn and its
+/// withdrawal seen): those whose tag, the message's id, is not among `waiting`'s ids. Area notices' stay.
+export async function closeSettledNotifications(waiting) {
+  if (!("serviceWorker" in navigator)) return;
+  const registration = await navigator.serviceWorker.getRegistration();
+  if (!registration?.getNotifications) return;
+  const open = new Set([...waiting].map((id) => id.toLowerCase()));
+  for (const notification of await registration.getNotifications()) {
+    const kind = notification.data?.kind;
+    if ((kind === "message" || kind === "withdrawn") && !open.has(notification.tag.toLowerCase())) notification.close();
+  }
+}
+
 /// Asks for permission, subscribes with the server's key and registers the subscription as this browser's device.
 /// Resolves "on", or "blocked" when the person (or the browser's settings) said no.
 export async function enablePush() {

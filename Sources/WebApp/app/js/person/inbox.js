@@ -1,6 +1,6 @@
 // The inbox: the messages to answer, oldest first, kept current by the live stream. A message leaves it when it
 // is answered (here, on another device, or offline: an answer waiting in the outbox hides it already) or withdrawn
-// by its sender. The list,
+// by its sender, and its notification leaves the screen with it. The list,
 // and its newest messages (message.js), are kept in this browser, so offline the inbox opens as last seen, saying
 // so, and its messages open and can be answered; the list is asked for again until the server answers (the
 // connection returns, an answer kept offline goes out, or on a timer), and the live stream starts from there.
@@ -10,6 +10,7 @@ import { formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { onWaitingChange, waiting } from "../offline/outbox.js";
 import { keepMessages } from "./message.js";
+import { closeSettledNotifications } from "../push.js";
 
 const keptKey = "muster.inbox";
 const firstRetry = 2000;
@@ -60,6 +61,11 @@ export async function inboxView(main) {
     session.keep(keptKey, [...items.values()]);
   }
 
+  /// The notifications of messages that left the inbox go from the screen too (a browser without them: nothing).
+  function settle() {
+    closeSettledNotifications(items.keys()).catch(() => {});
+  }
+
   /// The list from the server, then the live stream from its position. Throws what kept it from the server.
   async function load() {
     const response = await api("GET", "/api/v1/inbox", { raw: true });
@@ -71,6 +77,7 @@ export async function inboxView(main) {
     for (const item of fresh) items.set(item.messageId, item);
     keep();
     keepMessages([...items.keys()]);
+    settle();
     stale.hidden = true;
     retryIn = firstRetry;
     live?.close();
@@ -78,8 +85,10 @@ export async function inboxView(main) {
       lastEventId: position,
       onEvent: ({ event, data }) => {
         if (event === "message") items.set(data.messageId, data);
-        else if (event === "answered" || event === "withdrawn") items.delete(data.messageId);
-        else return;
+        else if (event === "answered" || event === "withdrawn") {
+          items.delete(data.messageId);
+          settle();
+        } else return;
         keep();
         keepMessages([...items.keys()]);
         draw();
