@@ -109,5 +109,20 @@ import Testing
         #expect(try await MusterProcess.run(["inbox", "ann", "--json"] + data).stdout == "[]\n")
         let notAnId = try await MusterProcess.run(["withdraw", "twelve"] + data)
         #expect(notAnId.status == 2 && notAnId.stderr.contains("must be a UUID"), "\(notAnId)")
+
+        // Where the send stands: joe answered, ann's was withdrawn.
+        let sendId = try #require(try sent.json()["sendId"] as? String)
+        let sends = try await MusterProcess.run(["sends", "list", "--json"] + data)
+        #expect(sends.status == 0, "\(sends)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(sends.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.count == 1 && listed[0]["sendId"] as? String == sendId, "\(sends.stdout)")
+        #expect(listed[0]["answered"] as? Int == 1 && listed[0]["withdrawn"] as? Int == 1, "\(sends.stdout)")
+        #expect(listed[0]["pending"] as? Int == 0 && listed[0]["messages"] == nil, "\(sends.stdout)")
+        let shown = try await MusterProcess.run(["sends", "show", sendId] + data)
+        #expect(shown.status == 0, "\(shown)")
+        #expect(shown.lines.contains { $0.hasPrefix("joe") && $0.contains(ids[0]) && $0.hasSuffix("answered") })
+        #expect(shown.lines.contains { $0.hasPrefix("ann") && $0.contains(ids[1]) && $0.hasSuffix("withdrawn") })
+        let noSend = try await MusterProcess.run(["sends", "show", ids[0]] + data)
+        #expect(noSend.status == 2 && noSend.stderr.contains("no send \(ids[0])"), "a message's id: \(noSend)")
     }
 }

@@ -137,6 +137,18 @@ import Testing
         #expect(withdrawn.status == 0 && withdrawn.stdout == #"{"withdrawn":["\#(ids[1])"]}"# + "\n", "\(withdrawn)")
         let answered = try await ada.run(["withdraw", ids[0]])
         #expect(answered.status == 3 && answered.stderr.contains("answered already"), "\(answered)")
+        // Where the send stands, as an administrator sees it; the same on the data directory.
+        let sendId = try #require(try sent.json()["sendId"] as? String)
+        let shown = try await ada.run(["sends", "show", sendId, "--json"])
+        #expect(shown.status == 0, "\(shown)")
+        let states = (try shown.json()["messages"] as? [[String: Any]])?.map { $0["state"] as? String }
+        #expect(states == ["answered", "withdrawn"], "\(shown.stdout)")
+        #expect(shown.stdout == (try await ada.run(["sends", "show", sendId, "--json"] + server.data)).stdout)
+        let sends = try await ada.run(["sends", "list", "--json", "--limit", "1"])
+        #expect(sends.status == 0 && sends.stdout.contains(sendId), "\(sends)")
+        #expect(sends.stdout == (try await ada.run(["sends", "list", "--json", "--limit", "1"] + server.data)).stdout)
+        let notJoesToSee = try await joe.run(["sends", "list"])
+        #expect(notJoesToSee.status == 1 && notJoesToSee.stderr.contains("administrator"), "\(notJoesToSee)")
 
         // Documents go up and come back byte for byte.
         let photo = work.url.appendingPathComponent("photo.png")

@@ -79,6 +79,8 @@ struct World {
     let caller: RouterCaller
     let tokens: [AuthorizationMatrix.Caller: String]
     let messageId: String
+    /// The send of joe's message.
+    let sendId: String
     let documentName: String
     let notices: [String]
     /// Numbers the names that each write must make anew (users, devices, push sources).
@@ -143,6 +145,7 @@ struct World {
             json: #"{"to":["joe"],"title":"\#(titleSecret)","body":"B","payload":\#(colourPayload)}"#)
         expectCreated(sent, "a message")
         let messageId = try #require((sent.object["messageIds"] as? [String])?.first)
+        let sendId = try #require(sent.object["sendId"] as? String)
         let uploaded = try await caller.send(
             .post, "/api/v1/documents?kind=image", token: joe, body: MediaSamples.file("jpeg"),
             contentType: "image/jpeg")
@@ -150,7 +153,7 @@ struct World {
         let documentName = try #require(uploaded.object["name"] as? String)
 
         let world = World(
-            api: api, caller: caller, tokens: tokens, messageId: messageId, documentName: documentName,
+            api: api, caller: caller, tokens: tokens, messageId: messageId, sendId: sendId, documentName: documentName,
             notices: [])
         try await world.restore()
         // Two notices of the shop for joe's phone: in, out and in again.
@@ -167,7 +170,7 @@ struct World {
         let notices = handed.array.compactMap { $0["id"] as? String }
         #expect(notices.count == 2, "set-up: two notices for joe's phone: \(handed.text)")
         return World(
-            api: api, caller: caller, tokens: tokens, messageId: messageId, documentName: documentName,
+            api: api, caller: caller, tokens: tokens, messageId: messageId, sendId: sendId, documentName: documentName,
             notices: notices)
     }
 
@@ -286,6 +289,7 @@ struct World {
             let owner = index > 0 ? segments[index - 1] : ""
             switch (owner, segment) {
             case ("messages", _): filled.append(messageId)
+            case ("sends", _): filled.append(sendId)
             case ("documents", _): filled.append(documentName)
             case ("notices", _): filled.append(template.hasSuffix("/dismiss") ? notices[1] : notices[0])
             case ("geofences", _): filled.append("shop")

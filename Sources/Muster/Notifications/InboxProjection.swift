@@ -8,15 +8,18 @@ import Foundation
 ///   `PayloadMessage`; the position orders a user's inbox oldest first.
 /// - `addressed`: `namespace 0 messageId 0 user 0` → position (8 bytes, big-endian) + state (0 pending,
 ///   1 answered, 2 withdrawn); it outlives the answer so a second response is told apart from an unknown message.
+/// - `sends`: `namespace 0` + the send's position subtracted from 2⁶⁴ − 1 (8 bytes, big-endian: newest first) → its
+///   recipients, how many answered and how many were withdrawn (3 × 4 bytes, big-endian), so a sender sees where a
+///   send stands without reading each recipient's message.
 ///
-/// `UserRemoved` takes the user's pending messages out of both tables (their answered ones stay). `MessageWithdrawn`
-/// takes the message out of `pending` (no release before it wrote one: no rebuild).
+/// `UserRemoved` takes the user's pending messages out of both tables (their answered ones stay; the send counts
+/// them withdrawn). `MessageWithdrawn` takes the message out of `pending`. Version 2 added `sends`.
 public struct InboxProjection: Projection {
     public static let name = "inbox"
     public var name: String { Self.name }
-    public var version: UInt32 { 1 }
+    public var version: UInt32 { 2 }
     public var mode: ProjectionMode { .inline }
-    public var tables: [String] { ["pending", "addressed"] }
+    public var tables: [String] { ["pending", "addressed", "sends"] }
     public var eventTypes: Set<String>? {
         [PayloadSent.type, ResponseReceived.type, UserRemoved.type, MessageWithdrawn.type]
     }
@@ -26,6 +29,9 @@ public struct InboxProjection: Projection {
     public func apply(_ event: RecordedEvent, to state: ProjectionState) throws {
         let ns = event.namespace
         if let sent = try PayloadSent.decode(event) {
+            try state.put(
+                "sends", Self.sendKey(ns, event.position),
+                SendCounts(recipients: UInt32(sent.recipients.count), answered: 0, withdrawn: 0).bytes)
             for recipient in sent.recipients {
                 let message = PayloadMessage(
                     messageId: recipient.messageId, title: sent.title, body: sent.body, sentAt: event.recordedAt,
@@ -56,6 +62,17 @@ public struct InboxProjection: Projection {
         let position = Self.position(value)
         try state.delete("pending", Self.pendingKey(ns, user, position, id))
         try state.put("addressed", key, Self.addressedValue(position, next))
+        try count(next, ofSendAt: position, namespace: ns, in: state)
+    }
+
+    /// Counts one more of the send's messages answered or withdrawn.
+    private func count(
+        _ closed: Addressed.State, ofSendAt position: UInt64, namespace ns: String, in state: ProjectionState
+    ) throws {
+        let key = Self.sendKey(ns, position)
+        guard var counts = try state.get("sends", key).flatMap(SendCounts.init(bytes:)) else { return }
+        if closed == .answered { counts.answered += 1 } else { counts.withdrawn += 1 }
+        try state.put("sends", key, counts.bytes)
     }
 
     /// Takes every message still waiting for a removed user out of the projection, as if never sent to them: a new
@@ -70,13 +87,20 @@ public struct InboxProjection: Projection {
         for key in keys {
             // The key's tail: the position (8 bytes) and the message id (16).
             let id = key.suffix(16).withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+            let position = key.dropLast(16).suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             try state.delete("pending", key)
             try state.delete("addressed", Self.addressedKey(ns, id, user))
+            try count(.withdrawn, ofSendAt: position, namespace: ns, in: state)
         }
     }
 
     private static func pendingKey(_ ns: String, _ user: String, _ position: UInt64, _ id: UUID) -> [UInt8] {
         Key.joined(ns, user) + Key.position(position) + withUnsafeBytes(of: id.uuid) { Array($0) }
+    }
+
+    /// The `sends` key of the send at `position`: newest first.
+    fileprivate static func sendKey(_ ns: String, _ position: UInt64) -> [UInt8] {
+        Key.joined(ns) + Key.position(UInt64.max - position)
     }
 
     fileprivate static func addressedKey(_ ns: String, _ id: UUID, _ user: String) -> [UInt8] {
@@ -108,6 +132,24 @@ extension ProjectionView<InboxProjection> {
             return true
         }
         return messages
+    }
+
+    /// The namespace's sends, newest first, at most `limit`: each one's position and counts.
+    func sends(namespace: String, limit: Int) throws -> [(position: UInt64, counts: SendCounts)] {
+        var found: [(UInt64, SendCounts)] = []
+        try state.scan("sends", prefix: Key.joined(namespace)) { key, value in
+            guard found.count < limit else { return false }
+            if let counts = SendCounts(bytes: value) {
+                found.append((UInt64.max - Key.readPosition(key, at: key.count - 8), counts))
+            }
+            return true
+        }
+        return found
+    }
+
+    /// The counts of the send at `position`; nil when no send of `namespace` is there.
+    func send(at position: UInt64, namespace: String) throws -> SendCounts? {
+        try state.get("sends", InboxProjection.sendKey(namespace, position)).flatMap(SendCounts.init(bytes:))
     }
 
     /// Whether a message of this id was sent to anyone in `namespace`.
@@ -162,4 +204,31 @@ struct Addressed {
 
     var position: UInt64
     var state: State
+}
+
+/// Where a send stands: its recipients, and how many of its messages were answered or withdrawn; the rest wait.
+struct SendCounts: Hashable {
+    var recipients: UInt32
+    var answered: UInt32
+    var withdrawn: UInt32
+
+    /// The messages still waiting for an answer.
+    var pending: UInt32 { recipients - min(recipients, answered + withdrawn) }
+
+    init(recipients: UInt32, answered: UInt32, withdrawn: UInt32) {
+        self.recipients = recipients
+        self.answered = answered
+        self.withdrawn = withdrawn
+    }
+
+    /// Read from a `sends` value; nil for one of another length.
+    init?(bytes: some Collection<UInt8>) {
+        guard bytes.count == 12 else { return nil }
+        let words = stride(from: 0, to: 12, by: 4).map { offset in
+            bytes.dropFirst(offset).prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+        self.init(recipients: words[0], answered: words[1], withdrawn: words[2])
+    }
+
+    var bytes: [UInt8] { [recipients, answered, withdrawn].flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) } }
 }

@@ -15,6 +15,8 @@ public struct Notifications: Sendable {
 
     /// What a send did.
     public struct SendResult: Sendable, Hashable, Encodable {
+        /// The send's id (its `PayloadSent`'s), for `sends(…)` and `send(_:)`.
+        public var sendId: UUID
         /// One per recipient, in the same order.
         public var messageIds: [UUID]
         public var recipients: [String]
@@ -27,7 +29,7 @@ public struct Notifications: Sendable {
         public var sent: SentNotification {
             SentNotification(
                 messageIds: messageIds, recipients: recipients, notCarried: notCarried,
-                warnings: warnings.isEmpty ? nil : warnings)
+                warnings: warnings.isEmpty ? nil : warnings, sendId: sendId)
         }
 
         public func encode(to encoder: any Encoder) throws { try sent.encode(to: encoder) }
@@ -86,7 +88,7 @@ public struct Notifications: Sendable {
         if indirect == nil {
             guard report.isValid else { throw FormRejection(subject: "payload", errors: report.errors) }
         }
-        let (recipients, resolvedReport, notCarried) = try await log.perform { scope in
+        let (sendId, recipients, resolvedReport, notCarried) = try await log.perform { scope in
             var topic = parsed.responseTopic ?? ""
             var report = report
             var shown = parsed
@@ -109,16 +111,17 @@ public struct Notifications: Sendable {
                 sender: actor, title: title, body: body, source: source, payload: bytes, responseTopic: topic,
                 recipients: names.map { PayloadSent.Recipient(user: $0, messageId: EventID.make()) },
                 mqtt: PayloadSent.DialogSettings(dialog))
+            let event = sent.newEvent(actor: actor)
             try scope.append(
                 AppendRequest(
                     namespace: namespace, stream: Streams.send(sent.recipients[0].messageId),
-                    expectedVersion: .noStream, events: [sent.newEvent(actor: actor)]))
+                    expectedVersion: .noStream, events: [event]))
             let notCarried = try Self.notCarried(
                 shown, to: sent.recipients, namespace: namespace, devices: scope.mqttDevices)
-            return (sent.recipients, report, notCarried)
+            return (event.id, sent.recipients, report, notCarried)
         }
         return SendResult(
-            messageIds: recipients.map(\.messageId), recipients: recipients.map(\.user),
+            sendId: sendId, messageIds: recipients.map(\.messageId), recipients: recipients.map(\.user),
             warnings: resolvedReport.warnings.map(\.description), notCarried: notCarried)
     }
 

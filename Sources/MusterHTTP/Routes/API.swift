@@ -42,6 +42,7 @@ struct API: Sendable {
                 NotificationController(api: self), RequestController(api: self), PayloadController(api: self),
                 DocumentController(api: self), TopicController(api: self), EventController(api: self),
                 AdministrationController(api: self), PushSourceController(api: self), DeliveryController(api: self),
+                SendController(api: self),
                 LocationRequestController(api: self), MQTTController(api: self),
             ] + AreaKind.allCases.map { AreaController(api: self, kind: $0) } + [AreaImportController(api: self)]
             + [ReportController(api: self), GeotriggerController(api: self), NoticeController(api: self)]

@@ -26,6 +26,7 @@ extension PushSource: ResponseEncodable {}
 extension PushTestResult: ResponseEncodable {}
 extension VAPIDPublicKey: ResponseEncodable {}
 extension DeliveryRecord: ResponseEncodable {}
+extension SendOverview: ResponseEncodable {}
 extension LocationRequest: ResponseEncodable {}
 extension MQTTStatus: ResponseEncodable {}
 extension MQTTSettingsAnswer: ResponseEncodable {}

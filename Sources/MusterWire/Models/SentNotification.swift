@@ -2,6 +2,8 @@ import Foundation
 
 /// What sending a notification did: one message per recipient.
 public struct SentNotification: Sendable, Hashable, Codable {
+    /// The send's id: `GET /api/v1/sends/{id}` says where its messages stand. Nil from a server before it.
+    public var sendId: UUID?
     /// The messages created, one per recipient.
     public var messageIds: [UUID]
     /// The usernames the notification went to (groups expanded, duplicates removed).
@@ -14,7 +16,11 @@ public struct SentNotification: Sendable, Hashable, Codable {
     public var warnings: [String]?
 
     /// Creates a result from its parts.
-    public init(messageIds: [UUID], recipients: [String], notCarried: [NotCarried] = [], warnings: [String]? = nil) {
+    public init(
+        messageIds: [UUID], recipients: [String], notCarried: [NotCarried] = [], warnings: [String]? = nil,
+        sendId: UUID? = nil
+    ) {
+        self.sendId = sendId
         self.messageIds = messageIds
         self.recipients = recipients
         self.notCarried = notCarried
@@ -55,20 +61,22 @@ public struct SentNotification: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case messageIds, recipients, notCarried, warnings }
+    private enum CodingKeys: String, CodingKey { case sendId, messageIds, recipients, notCarried, warnings }
 
-    /// Reads a result; `notCarried` is empty when absent (servers before MQTT).
+    /// Reads a result; `notCarried` is empty when absent (servers before MQTT), `sendId` nil (servers before it).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        sendId = try container.decodeIfPresent(UUID.self, forKey: .sendId)
         messageIds = try container.decode([UUID].self, forKey: .messageIds)
         recipients = try container.decode([String].self, forKey: .recipients)
         notCarried = try container.decodeIfPresent([NotCarried].self, forKey: .notCarried) ?? []
         warnings = try container.decodeIfPresent([String].self, forKey: .warnings)
     }
 
-    /// Encodes as the server writes it: message ids in lower case.
+    /// Encodes as the server writes it: ids in lower case.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(sendId?.uuidString.lowercased(), forKey: .sendId)
         try container.encode(messageIds.map { $0.uuidString.lowercased() }, forKey: .messageIds)
         try container.encode(recipients, forKey: .recipients)
         try container.encode(notCarried, forKey: .notCarried)

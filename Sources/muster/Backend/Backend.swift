@@ -77,6 +77,10 @@ protocol Backend: Sendable {
     ) async throws -> SentNotification
     /// Withdraws messages not answered yet: they leave their recipients' inboxes.
     func withdraw(_ messageIds: [UUID]) async throws
+    /// The namespace's sends, newest first, at most `limit`, each with where its messages stand in numbers.
+    func sends(limit: Int) async throws -> [SendOverview]
+    /// One send with each recipient's message and where it stands; `.notFound` for no such send.
+    func send(_ sendId: UUID) async throws -> SendOverview
     /// The pending messages of `user`, oldest first.
     func inbox(user: String?) async throws -> [InboxItem]
     /// Answers a message, or with `request` a request template; `values` is a JSON object's text.

@@ -127,6 +127,19 @@ struct LocalBackend: Backend {
         try await Notifications(log: log).withdraw(messageIds, namespace: namespace, actor: "cli")
     }
 
+    func sends(limit: Int) async throws -> [SendOverview] {
+        try Notifications(log: log).sends(namespace: namespace, limit: limit)
+    }
+
+    func send(_ sendId: UUID) async throws -> SendOverview {
+        guard let send = try Notifications(log: log).send(sendId, namespace: namespace) else {
+            throw MusterError(
+                .notFound, "no send \(sendId.uuidString.lowercased()) in namespace \(namespace) (muster sends list)",
+                field: "id")
+        }
+        return send
+    }
+
     func respond(_ answer: Answer) async throws -> ResponseObject {
         let user = try named(answer.user, "name the responding user: --user USER")
         let respondent = Respondent(

@@ -108,6 +108,14 @@ extension ServerSession: Backend {
         for id in messageIds { try await call { try await $0.withdrawMessage(id: id) } }
     }
 
+    func sends(limit: Int) async throws -> [SendOverview] {
+        try await call { try await $0.sends(limit: limit) }
+    }
+
+    func send(_ sendId: UUID) async throws -> SendOverview {
+        try await call { try await $0.sendOverview(id: sendId) }
+    }
+
     func respond(_ answer: Answer) async throws -> ResponseObject {
         try requireSelf(answer.user, option: "--user", why: "a response is its user's own")
         let values = try FormRejection.answers(answer.values)

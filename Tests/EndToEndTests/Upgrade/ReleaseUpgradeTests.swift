@@ -10,11 +10,11 @@ import Testing
     static let release = "0.1.0"
 
     /// The projections 0.1.0 kept at another version (byType and byNamespace, now value sets; directory, documents,
-    /// rules, geotriggers, sessions, areas, namedPayloads) or did not have (deviceOwners, pushSources, outbox, mqttDevices,
-    /// notices): what bringing its directory forward rebuilds.
+    /// rules, geotriggers, sessions, areas, namedPayloads, inbox) or did not have (deviceOwners, pushSources, outbox,
+    /// mqttDevices, notices): what bringing its directory forward rebuilds.
     static let rebuiltOnUpgrade: Set<String> = [
         "byType", "byNamespace", "directory", "documents", "rules", "geotriggers", "sessions", "deviceOwners",
-        "pushSources", "outbox", "mqttDevices", "areas", "notices", "namedPayloads",
+        "pushSources", "outbox", "mqttDevices", "areas", "notices", "namedPayloads", "inbox",
     ]
 
     @Test func statusShowsTheStoredFormatAndWhatIsPending() async throws {
@@ -73,7 +73,7 @@ import Testing
         #expect(checkpoint.status == 0, "\(checkpoint)")
         #expect(try checkpoint.json()["position"] as? Int == status["head"] as? Int)
         let projections = try #require(status["projections"] as? [[String: Any]])
-        #expect(projections.count == Self.rebuiltOnUpgrade.count + 4, "statistics and 0.1.0's other three")
+        #expect(projections.count == Self.rebuiltOnUpgrade.count + 3, "statistics and 0.1.0's other two")
         for projection in projections {
             #expect(projection["isCurrent"] as? Bool == true, "\(projection)")
         }
@@ -82,6 +82,26 @@ import Testing
 
         let again = try await MusterProcess.run(["migrate", "--json"] + fixture.dataArguments)
         #expect(try again.json()["alreadyCurrent"] as? Bool == true, "\(again)")
+
+        // The inbox rebuilt counts 0.1.0's sends: one each, and joe's waiting messages pending in them.
+        let sends = try await MusterProcess.run(["sends", "list", "--json"] + fixture.dataArguments)
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(sends.stdout.utf8)) as? [[String: Any]])
+        let sent = try fixture.answer("events.jsonl").split(separator: "\n").filter {
+            $0.contains(#""type":"PayloadSent""#)
+        }
+        #expect(listed.count == sent.count && !sent.isEmpty, "\(sends)")
+        var pending: Set<String> = []
+        for send in listed {
+            let shown = try await MusterProcess.run(
+                ["sends", "show", try #require(send["sendId"] as? String), "--json"] + fixture.dataArguments)
+            for message in try shown.json()["messages"] as? [[String: Any]] ?? []
+            where message["user"] as? String == "joe" && message["state"] as? String == "pending" {
+                pending.insert((message["messageId"] as? String ?? "").lowercased())
+            }
+        }
+        let waiting =
+            try JSONSerialization.jsonObject(with: Data(fixture.answer("inbox-joe.json").utf8)) as? [[String: Any]]
+        #expect(pending == Set((waiting ?? []).compactMap { ($0["messageId"] as? String)?.lowercased() }))
     }
 
     @Test func theReportsAnswerAsTheReleaseAnswered() async throws {
