@@ -33,11 +33,14 @@ extension WebAppBrowserTests {
 
         @Test func everyPageOfTheConsolePassesTheAudit() async throws {
             try await WebAppStage.withConsole("a11y-console") { stage in
+                _ = try await stage.send(
+                    to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
                 try await stage.logIn("ada", password: "secret-ada")
                 var problems: [String] = []
                 for (page, selector) in [
-                    ("send", "#payload"), ("areas", "main h1"), ("people", "tr[data-user='joe']"),
-                    ("audit", "main h1"), ("settings", "main h1"), ("push", "main h1"), ("geotriggers", "main h1"),
+                    ("send", "#payload"), ("sends", "table.sends"), ("areas", "main h1"),
+                    ("people", "tr[data-user='joe']"), ("audit", "main h1"), ("settings", "main h1"),
+                    ("push", "main h1"), ("geotriggers", "main h1"),
                 ] {
                     try await stage.show("#/console/\(page)", waitingFor: selector)
                     problems += try await audit(stage, "console-\(page)")

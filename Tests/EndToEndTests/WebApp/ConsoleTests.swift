@@ -229,6 +229,56 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func theSendsPageSaysWhoAnsweredAndWithdrawsTheMessagesNotAnsweredYet() async throws {
+            try await WebAppStage.withConsole("console-sends") { stage in
+                let driver = stage.driver
+                let server = stage.server
+                let ann = try await server.run(
+                    ["users", "add", "ann", "--password-stdin"] + server.data, stdin: "secret-ann\n")
+                try #require(ann.status == 0, "\(ann)")
+                let sent = try await server.run(
+                    [
+                        "send", "--to", "joe,ann,ada", "--title", "Roll call", "--body", "In?",
+                        #"{"responseTopic":"/roll","fields":[]}"#,
+                    ] + server.data)
+                try #require(sent.status == 0, "\(sent)")
+                let ids = try #require(try sent.json()["messageIds"] as? [String])
+                let sendId = try #require(try sent.json()["sendId"] as? String)
+                let answered = try await server.run(
+                    ["respond", ids[0], "--user", "joe", "--device-id", "phone", "{}"] + server.data)
+                try #require(answered.status == 0, "\(answered)")
+
+                try await stage.logIn("ada", password: "secret-ada")
+                let row = "tr[data-send-id='\(sendId)']"
+                try await stage.show("#/console/sends", waitingFor: row)
+                #expect(
+                    try await driver.run("return document.querySelector('nav.console-nav [aria-current]').hash")
+                        as? String == "#/console/sends", "only this page is the current one")
+                #expect(try await Self.count("nav.console-nav [aria-current]", driver) == 1)
+                let cells =
+                    try await driver.run(
+                        "return [...document.querySelectorAll(arguments[0] + ' td')].map((c) => c.textContent)", [row])
+                    as? [String] ?? []
+                #expect(Array(cells.dropFirst()) == ["Roll call", "cli", "3", "1", "0", "2"], "\(cells)")
+                try await driver.click(try await driver.find("\(row) a"))
+                try await stage.wait(forElement: "tr[data-user='joe'][data-state='answered']")
+                #expect(try await Self.count("tr[data-user='ann'][data-state='pending']", driver) == 1)
+                try await stage.wait(for: "3 people: 1 answered, 0 withdrawn, 2 not answered yet", in: "#send-detail")
+                try await stage.browser.screenshot("console-sends")
+
+                try await driver.click(try await driver.find("#withdraw-pending"))
+                try await driver.click(try await driver.find("#confirm-withdraw-pending"))
+                try await stage.wait(forElement: "tr[data-user='ann'][data-state='withdrawn']")
+                #expect(try await Self.count("tr[data-user='ada'][data-state='withdrawn']", driver) == 1)
+                #expect(try await Self.count("tr[data-user='joe'][data-state='answered']", driver) == 1, "answers stay")
+                let shown = try await server.run(["sends", "show", sendId, "--json"] + server.data)
+                #expect(try shown.json()["withdrawn"] as? Int == 2 && shown.json()["pending"] as? Int == 0)
+                #expect(
+                    try await driver.run("return document.querySelector('#withdraw-pending') === null") as? Bool
+                        == true, "nothing left to withdraw")
+            }
+        }
+
         @Test func aGeotriggersMonitorIsStoppedAndStartedFromItsRow() async throws {
             try await WebAppStage.withConsole("console-geotrigger-monitor") { stage in
                 let driver = stage.driver

@@ -5,6 +5,7 @@ import { t } from "../texts.js";
 
 const pages = [
   ["#/console/send", "consoleSend"],
+  ["#/console/sends", "consoleSends"],
   ["#/console/areas", "consoleAreas"],
   ["#/console/people", "consolePeople"],
   ["#/console/audit", "consoleAudit"],
@@ -24,7 +25,7 @@ export function consolePage(main, hash, title) {
       "nav.console-nav",
       { "aria-label": t("consoleNav") },
       pages.map(([href, label]) =>
-        h("a", { href, "aria-current": current.startsWith(href) ? "page" : undefined }, t(label)),
+        h("a", { href, "aria-current": current === href || current.startsWith(`${href}?`) ? "page" : undefined }, t(label)),
       ),
     ),
     h("h1", {}, title),

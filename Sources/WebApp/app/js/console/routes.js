@@ -1,7 +1,8 @@
-// The operator's console (administrators): composing and sending forms, areas on a map, people and their devices,
+// The operator's console (administrators): composing and sending forms, where sends stand, areas on a map, people and their devices,
 // the audit, settings, push delivery and geotriggers. One tab in the bar; the pages have their own navigation.
 
 import { sendView } from "./send.js";
+import { sendsView } from "./sends.js";
 import { areasView } from "./areas.js";
 import { peopleView } from "./people.js";
 import { auditView } from "./audit.js";
@@ -14,6 +15,7 @@ export const consoleTabs = [{ hash: "#/console", label: "console" }];
 export const consoleRoutes = [
   { pattern: /^#\/console\/?$/, render: sendView },
   { pattern: /^#\/console\/send$/, render: sendView },
+  { pattern: /^#\/console\/sends$/, render: sendsView },
   { pattern: /^#\/console\/areas$/, render: areasView },
   { pattern: /^#\/console\/people$/, render: peopleView },
   { pattern: /^#\/console\/audit(?:\?(.*))?$/, render: auditView },
