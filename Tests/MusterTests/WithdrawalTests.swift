@@ -134,19 +134,26 @@ import Testing
                 + "browser through web on attempt 1 (withdrawal, receipt p3)")
     }
 
-    /// Nothing follows a message to a device that no longer takes pushes.
-    @Test func aDeviceThatCannotBeReachedGetsNoWithdrawal() async throws {
+    /// Nothing follows a message to a device that no longer takes pushes: one its push reached before the withdrawal,
+    /// or one its push reached after it (then recorded as delivered, as any push).
+    @Test(arguments: [true, false])
+    func aDeviceThatCannotBeReachedGetsNoWithdrawal(reachedBefore: Bool) async throws {
         let f = try await OutboxTests().fixture()
         defer { f.t.directory.remove() }
         let ids = try await OutboxTests().send(f, to: ["ann"])
         let toAnn = try #require(try f.deliveries.due(at: f.t.clock.now, limit: 10).first)
-        try await f.deliveries.delivered(toAnn, attempt: 1, providerId: "p1", carried: .direct)
-        try await Directory(log: f.log).unregister(user: "ann", deviceId: "browser")
-
-        try await Notifications(log: f.log).withdraw(ids)
+        if reachedBefore {
+            try await f.deliveries.delivered(toAnn, attempt: 1, providerId: "p1", carried: .direct)
+            try await Directory(log: f.log).unregister(user: "ann", deviceId: "browser")
+            try await Notifications(log: f.log).withdraw(ids)
+        } else {
+            try await Notifications(log: f.log).withdraw(ids)
+            try await Directory(log: f.log).unregister(user: "ann", deviceId: "browser")
+            try await f.deliveries.delivered(toAnn, attempt: 1, providerId: "p1", carried: .direct)
+        }
 
         let delivery = try #require(try f.deliveries.list(messageId: ids[0]).first)
-        #expect(delivery.kind == .message && delivery.status == .delivered)
+        #expect(delivery.kind == .message && delivery.status == .delivered && delivery.providerId == "p1")
         #expect(try f.deliveries.due(at: f.t.clock.now, limit: 10).isEmpty)
     }
 }

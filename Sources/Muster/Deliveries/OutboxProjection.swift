@@ -6,7 +6,8 @@ import Foundation
 /// inline, so a delivery exists as soon as its send is acknowledged and a restart resumes exactly what was pending.
 ///
 /// A `MessageWithdrawn` ends the message's deliveries still pending, as expired, and makes each one delivered a
-/// withdrawal: the alert that replaces the message's on the device (no release before it wrote one: no rebuild). Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`). Version 4: an area
+/// withdrawal: the alert that replaces the message's on the device (no release before it wrote one: no rebuild).
+/// Version 3: MQTT devices get deliveries (through the broker connection, source `mqtt`). Version 4: an area
 /// notification handed to a device's app gets a delivery to that device (not to an MQTT device: it has no notices).
 ///
 /// Tables:
@@ -185,7 +186,8 @@ public struct OutboxProjection: Projection {
     }
 
     /// A message's push that was on its way when the message was withdrawn reached the device after all: the
-    /// delivery is made anew as a withdrawal. False for any other outcome.
+    /// delivery is made anew as a withdrawal. False for any other outcome, and when no push can reach the device now
+    /// (then the outcome is recorded as any other).
     private func reachedAfterItsWithdrawal(
         _ done: PushDelivered, _ event: RecordedEvent, _ state: ProjectionState
     ) throws -> Bool {
@@ -194,17 +196,19 @@ public struct OutboxProjection: Projection {
                 "deliveries", Key.joined(event.namespace, done.messageId.uuidString, done.deviceId)),
             case let delivery = try Self.decode(value), delivery.wasForgone
         else { return false }
-        try withdraw(delivery, event, state)
-        return true
+        return try withdraw(delivery, event, state)
     }
 
-    /// Queues the withdrawal of a message that reached the device, when a push can still reach it there.
-    private func withdraw(_ delivery: Delivery, _ event: RecordedEvent, _ state: ProjectionState) throws {
+    /// Queues the withdrawal of a message that reached the device, when a push can still reach it there; false when
+    /// none can.
+    @discardableResult
+    private func withdraw(_ delivery: Delivery, _ event: RecordedEvent, _ state: ProjectionState) throws -> Bool {
         guard delivery.platform != .mqtt,
             let target = try state.get("targets", Key.joined(delivery.namespace, delivery.user, delivery.deviceId)),
             Key.components(target).first == delivery.platform.rawValue
-        else { return }
+        else { return false }
         try put(delivery.withdrawal(event), state)
+        return true
     }
 
     /// Changes a delivery and moves its `due` entry; a delivery the outbox does not hold is left alone.

@@ -518,14 +518,15 @@ extension WebAppBrowserTests {
                 """) as? [[Any]] ?? []
         }
 
+        /// Hands a push to the app's service worker as the browser's own push service would, until `shown` holds.
+        typealias HandOn = (WebPushReceivedPush, _ until: String, _ shown: () async throws -> Bool) async throws -> Void
+
         /// joe's browser registered for Web Push at a local push service, which decrypts what the server pushes;
-        /// `handOn` gives a push to the app's service worker as the browser's own push service would. Notifications
-        /// are allowed and the service worker controls the page.
-        func withPushedJoe(
-            _ name: String,
-            _ body: (WebAppStage, WebPushEndpoint, _ handOn: (WebPushReceivedPush) async throws -> Void) async throws
-                -> Void
-        ) async throws {
+        /// `handOn` gives a push to the app's service worker. Notifications are allowed and the service worker
+        /// controls the page.
+        func withPushedJoe(_ name: String, _ body: (WebAppStage, WebPushEndpoint, HandOn) async throws -> Void)
+            async throws
+        {
             try await withJoe(name, pushing: true) { stage in
                 let server = stage.server
                 let added = try await server.run(
@@ -548,28 +549,36 @@ extension WebAppBrowserTests {
                 try await stage.driver.wait(
                     for: "the service worker to control the page", seconds: 30,
                     until: "return navigator.serviceWorker.controller !== null")
-                try await body(stage, endpoint) { push in
-                    // The first registration of a fresh profile has the id 0.
-                    try await stage.devTools(
-                        "ServiceWorker.deliverPushMessage",
-                        [
-                            "origin": origin, "registrationId": "0",
-                            "data": String(decoding: push.plaintext, as: UTF8.self),
-                        ])
+                try await body(stage, endpoint) { push, what, shown in
+                    // DevTools now and then drops a push without a word (the first registration of a fresh profile
+                    // has the id 0): handed on again each second until it shows. A push shown twice is one
+                    // notification, its tag being the message's.
+                    var checks = 0
+                    try await eventually(what) {
+                        if checks % 20 == 0 {
+                            try await stage.devTools(
+                                "ServiceWorker.deliverPushMessage",
+                                [
+                                    "origin": origin, "registrationId": "0",
+                                    "data": String(decoding: push.plaintext, as: UTF8.self),
+                                ])
+                        }
+                        checks += 1
+                        return try await shown()
+                    }
                 }
             }
         }
 
         /// Sends joe a "Roll call", hands its push on and waits for its notification; the message's id and the
         /// notification as `notifications` gives it.
-        func rollCallShown(
-            _ stage: WebAppStage, _ endpoint: WebPushEndpoint, _ handOn: (WebPushReceivedPush) async throws -> Void
-        ) async throws -> (id: String, shown: [Any]) {
+        func rollCallShown(_ stage: WebAppStage, _ endpoint: WebPushEndpoint, _ handOn: HandOn) async throws
+            -> (id: String, shown: [Any])
+        {
             let id = try await stage.send(
                 to: "joe", title: "Roll call", payload: #"{"responseTopic":"/roll","fields":[]}"#)
             try await eventually("the message's push") { endpoint.receivedCount == 1 }
-            try await handOn(endpoint.received[0])
-            try await eventually("its notification") { try await notifications(stage).count == 1 }
+            try await handOn(endpoint.received[0], "its notification") { try await notifications(stage).count == 1 }
             return (id, try await notifications(stage)[0])
         }
 
@@ -588,8 +597,7 @@ extension WebAppBrowserTests {
                 let withdrawn = try await stage.server.run(["withdraw", id] + stage.server.data)
                 try #require(withdrawn.status == 0, "\(withdrawn)")
                 try await eventually("the withdrawal's push") { endpoint.receivedCount == 2 }
-                try await handOn(endpoint.received[1])
-                try await eventually("the notification to say it was withdrawn") {
+                try await handOn(endpoint.received[1], "the notification to say it was withdrawn") {
                     try await notifications(stage).first?[2] as? String
                         == "Withdrawn by its sender: there is nothing to answer."
                 }
