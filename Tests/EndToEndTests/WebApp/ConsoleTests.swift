@@ -55,6 +55,10 @@ extension WebAppBrowserTests {
                 let second = try #require(
                     try await driver.run("return document.querySelector('#send-outcome p.ok').dataset.messageIds")
                         as? String)
+                let standing =
+                    try await driver.run(
+                        "return document.querySelector('#send-standing').getAttribute('href')") as? String
+                #expect(standing?.hasPrefix("#/console/sends?send=") == true, "\(standing ?? "no link")")
                 try await driver.click(try await driver.find("#withdraw-sent"))
                 try await stage.wait(for: "unless its recipient has answered it already", in: "#send-outcome")
                 try await stage.browser.screenshot("console-withdrawal")
@@ -276,6 +280,10 @@ extension WebAppBrowserTests {
                 #expect(
                     try await driver.run("return document.querySelector('#withdraw-pending') === null") as? Bool
                         == true, "nothing left to withdraw")
+                // What the send page links to after a send: the list, with that send open.
+                try await stage.show("#/console/send", waitingFor: "#payload")
+                try await stage.show("#/console/sends?send=\(sendId)", waitingFor: "tr[data-user='ann']")
+                try await stage.wait(for: "1 answered, 2 withdrawn, 0 not answered yet", in: "#send-detail")
             }
         }
 

@@ -168,6 +168,7 @@ const english = {
   consoleSettings: "Settings",
   consolePush: "Push delivery",
   consoleSends: "Sends",
+  consoleWhoAnswered: "Who has answered",
   consoleNoSends: "Nothing was sent yet.",
   consoleSender: "Sender",
   consoleRecipients: "Recipients",

@@ -15,7 +15,7 @@ export const consoleTabs = [{ hash: "#/console", label: "console" }];
 export const consoleRoutes = [
   { pattern: /^#\/console\/?$/, render: sendView },
   { pattern: /^#\/console\/send$/, render: sendView },
-  { pattern: /^#\/console\/sends$/, render: sendsView },
+  { pattern: /^#\/console\/sends(?:\?(.*))?$/, render: sendsView },
   { pattern: /^#\/console\/areas$/, render: areasView },
   { pattern: /^#\/console\/people$/, render: peopleView },
   { pattern: /^#\/console\/audit(?:\?(.*))?$/, render: auditView },

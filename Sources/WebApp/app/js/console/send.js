@@ -145,6 +145,8 @@ export async function sendView(main) {
         h("p.ok", { dataset: { messageIds: sent.messageIds.join(" ") } },
           t("consoleSent", { count: sent.recipients.length, recipients: sent.recipients.join(", ") })),
         h("button#withdraw-sent.secondary", { type: "button", onclick: () => askWithdrawal(sent) }, t("consoleWithdraw")),
+        " ",
+        h("a#send-standing", { href: `#/console/sends?send=${encodeURIComponent(sent.sendId)}` }, t("consoleWhoAnswered")),
       );
       watch(payload.responseTopic, head);
       // The next message gets a topic of its own.

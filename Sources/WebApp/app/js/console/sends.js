@@ -6,8 +6,10 @@ import { formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
 import { consolePage, errorBox, row, table } from "./common.js";
 
-export async function sendsView(main) {
+/// `#/console/sends?send=ID` opens that send's messages too.
+export async function sendsView(main, [query = ""]) {
   const page = consolePage(main, "#/console/sends", t("consoleSends"));
+  const opened = new URLSearchParams(query).get("send");
   const detail = h("div#send-detail", { "aria-live": "polite" });
   const list = h("div#sends");
 
@@ -87,4 +89,5 @@ export async function sendsView(main) {
 
   replace(page, list, detail);
   await load();
+  if (opened) await show(opened);
 }
