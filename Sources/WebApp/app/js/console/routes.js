@@ -1,5 +1,6 @@
-// The operator's console (administrators): composing and sending forms, where sends stand, areas on a map, people and their devices,
-// the audit, settings, push delivery and geotriggers. One tab in the bar; the pages have their own navigation.
+// The operator's console (administrators): composing and sending forms, where sends stand, areas on a map, people
+// and their devices, the audit, settings, push delivery and geotriggers. One tab in the bar; the pages have their own
+// navigation.
 
 import { sendView } from "./send.js";
 import { sendsView } from "./sends.js";
