@@ -149,6 +149,25 @@ import Testing
         #expect(sends.stdout == (try await ada.run(["sends", "list", "--json", "--limit", "1"] + server.data)).stdout)
         let notJoesToSee = try await joe.run(["sends", "list"])
         #expect(notJoesToSee.status == 1 && notJoesToSee.stderr.contains("administrator"), "\(notJoesToSee)")
+        // A page of one, only what is answered; then a second roll call's rest withdrawn at once.
+        let page = try await ada.run(["sends", "show", sendId, "--state", "answered", "--limit", "1", "--json"])
+        #expect((try page.json()["messages"] as? [[String: Any]])?.map { $0["messageId"] as? String } == [ids[0]])
+        #expect(try page.json()["nextFrom"] == nil, "joe's was the only answered one: \(page.stdout)")
+        let badState = try await ada.run(["sends", "show", sendId, "--state", "late"])
+        #expect(badState.status == 2 && badState.stderr.contains("--state"), "\(badState)")
+        let second = try await ada.run(
+            ["send", "--group", "ops", "--title", "Again", "--body", "B", "-"], stdin: NotificationsCLITests.payload)
+        let againId = try #require(try second.json()["sendId"] as? String)
+        let rest = try await ada.run(["sends", "withdraw", againId])
+        #expect(rest.status == 0 && rest.stdout == "withdrew 2 messages of send \(againId), those not answered yet\n")
+        let none = try await ada.run(["sends", "withdraw", againId, "--json"])
+        #expect(none.stdout == #"{"sendId":"\#(againId)","withdrawn":0}"# + "\n", "\(none)")
+        let unknown = try await ada.run(["sends", "withdraw", UUID().uuidString])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no send"), "\(unknown)")
+        let notJoesToWithdraw = try await joe.run(["sends", "withdraw", againId])
+        #expect(notJoesToWithdraw.status == 1 && notJoesToWithdraw.stderr.contains("administrator"))
+        let older = try await ada.run(["sends", "list", "--before", againId, "--json"])
+        #expect(older.status == 0 && older.stdout.contains(sendId) && !older.stdout.contains(againId), "\(older)")
 
         // Documents go up and come back byte for byte.
         let photo = work.url.appendingPathComponent("photo.png")

@@ -256,6 +256,13 @@ struct World {
                 json: #"{"to":["joe"],"title":"Withdrawn","body":"B","payload":\#(colourPayload)}"#)
             let id = (sent.object["messageIds"] as? [String])?.first
             path = "/api/v1/messages/\(try #require(id, "set-up: a message to withdraw: \(sent.text)"))"
+        case "POST /api/v1/sends/{id}/withdraw" where who == .admin:
+            // A send to joe made for it: his first message is answered by the cells that follow.
+            let sent = try await caller.send(
+                .post, "/api/v1/notifications", token: token,
+                json: #"{"to":["joe"],"title":"Withdrawn","body":"B","payload":\#(colourPayload)}"#)
+            let id = sent.object["sendId"] as? String
+            path = "/api/v1/sends/\(try #require(id, "set-up: a send to withdraw: \(sent.text)"))/withdraw"
         case "DELETE /api/v1/documents/{name}" where who == .user || who == .admin:
             // A document of joe's uploaded for it: his photo is named by the cells that follow.
             let uploaded = try await caller.send(

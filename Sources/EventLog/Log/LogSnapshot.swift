@@ -8,6 +8,8 @@ public protocol LogSnapshot {
     var head: UInt64 { get }
     /// The event at `position`, upcast to its current schema.
     func event(at position: UInt64) throws -> RecordedEvent?
+    /// Where the event of this id is; nil when there is none.
+    func position(ofEventId id: UUID) throws -> UInt64?
     /// Version of the stream's last event; 0 when it does not exist.
     func streamVersion(namespace: String, stream: String) throws -> UInt64
     /// The active tables of the projection named `name`; projections build their queries on them.

@@ -134,11 +134,17 @@ extension ProjectionView<InboxProjection> {
         return messages
     }
 
-    /// The namespace's sends, newest first, at most `limit`: each one's position and counts.
-    func sends(namespace: String, limit: Int) throws -> [(position: UInt64, counts: SendCounts)] {
+    /// The namespace's sends, newest first (only those older than the one at `olderThan` when given), at most
+    /// `limit`: each one's position and counts.
+    func sends(namespace: String, olderThan: UInt64? = nil, limit: Int) throws
+        -> [(position: UInt64, counts: SendCounts)]
+    {
         var found: [(UInt64, SendCounts)] = []
-        try state.scan("sends", prefix: Key.joined(namespace)) { key, value in
-            guard found.count < limit else { return false }
+        let prefix = Key.joined(namespace)
+        // Keys run newest first: the sends older than one start just after its key.
+        let start = olderThan.map { InboxProjection.sendKey(namespace, $0 - 1) } ?? prefix
+        try state.scan("sends", from: start) { key, value in
+            guard found.count < limit, key.starts(with: prefix) else { return false }
             if let counts = SendCounts(bytes: value) {
                 found.append((UInt64.max - Key.readPosition(key, at: key.count - 8), counts))
             }

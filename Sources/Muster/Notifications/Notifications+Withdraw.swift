@@ -29,13 +29,20 @@ extension Notifications {
                 case .withdrawn:
                     throw MusterError(.conflict, "message \(text) was withdrawn already", field: "messageId")
                 }
-                try scope.append(
-                    AppendRequest(
-                        namespace: namespace, stream: Streams.message(id), expectedVersion: .noStream,
-                        events: [MessageWithdrawn(messageId: id, user: user).newEvent(actor: actor)]))
+                try Self.appendWithdrawal(of: id, to: user, namespace, actor, in: scope)
                 withdrawn.append((id, user))
             }
             return withdrawn
         }
+    }
+
+    /// Appends the withdrawal of message `id`, pending for `user`: the message's stream holds nothing else.
+    static func appendWithdrawal(
+        of id: UUID, to user: String, _ namespace: String, _ actor: String, in scope: WriteScope
+    ) throws {
+        try scope.append(
+            AppendRequest(
+                namespace: namespace, stream: Streams.message(id), expectedVersion: .noStream,
+                events: [MessageWithdrawn(messageId: id, user: user).newEvent(actor: actor)]))
     }
 }

@@ -27,6 +27,7 @@ extension PushTestResult: ResponseEncodable {}
 extension VAPIDPublicKey: ResponseEncodable {}
 extension DeliveryRecord: ResponseEncodable {}
 extension SendOverview: ResponseEncodable {}
+extension SendWithdrawal: ResponseEncodable {}
 extension LocationRequest: ResponseEncodable {}
 extension MQTTStatus: ResponseEncodable {}
 extension MQTTSettingsAnswer: ResponseEncodable {}

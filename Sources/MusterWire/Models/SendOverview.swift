@@ -17,8 +17,11 @@ public struct SendOverview: Sendable, Hashable, Codable {
     public var withdrawn: Int
     /// Still waiting for an answer.
     public var pending: Int
-    /// Each recipient's message, in the send's order; nil in a list of sends.
+    /// Each recipient's message, in the send's order (a page of them, and only those in one state when asked);
+    /// nil in a list of sends.
     public var messages: [Standing]?
+    /// Where the next page of `messages` starts (the recipient's index in the send, to ask `from`); nil on the last.
+    public var nextFrom: Int?
 
     /// One recipient's message, and where it stands.
     public struct Standing: Sendable, Hashable, Codable {
@@ -42,7 +45,7 @@ public struct SendOverview: Sendable, Hashable, Codable {
     /// Creates an overview from its parts.
     public init(
         sendId: UUID, title: String, body: String, sender: String, sentAt: Date, recipients: Int, answered: Int,
-        withdrawn: Int, pending: Int, messages: [Standing]? = nil
+        withdrawn: Int, pending: Int, messages: [Standing]? = nil, nextFrom: Int? = nil
     ) {
         self.sendId = sendId
         self.title = title
@@ -54,15 +57,16 @@ public struct SendOverview: Sendable, Hashable, Codable {
         self.withdrawn = withdrawn
         self.pending = pending
         self.messages = messages
+        self.nextFrom = nextFrom
     }
 }
 
 extension SendOverview {
     private enum CodingKeys: String, CodingKey {
-        case sendId, title, body, sender, sentAt, recipients, answered, withdrawn, pending, messages
+        case sendId, title, body, sender, sentAt, recipients, answered, withdrawn, pending, messages, nextFrom
     }
 
-    /// Encodes as the server writes it: ids in lower case, `messages` left out of a list's.
+    /// Encodes as the server writes it: ids in lower case, `messages` left out of a list's, `nextFrom` of a last page.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sendId.uuidString.lowercased(), forKey: .sendId)
@@ -75,6 +79,7 @@ extension SendOverview {
         try container.encode(withdrawn, forKey: .withdrawn)
         try container.encode(pending, forKey: .pending)
         try container.encodeIfPresent(messages, forKey: .messages)
+        try container.encodeIfPresent(nextFrom, forKey: .nextFrom)
     }
 }
 
@@ -87,5 +92,27 @@ extension SendOverview.Standing {
         try container.encode(user, forKey: .user)
         try container.encode(messageId.uuidString.lowercased(), forKey: .messageId)
         try container.encode(state, forKey: .state)
+    }
+}
+
+/// What withdrawing the rest of a send did (`POST /api/v1/sends/{id}/withdraw`, `muster sends withdraw`): how many of
+/// its messages, those not answered yet, it withdrew.
+public struct SendWithdrawal: Sendable, Hashable, Codable {
+    public var sendId: UUID
+    public var withdrawn: Int
+
+    /// Creates a withdrawal from its parts.
+    public init(sendId: UUID, withdrawn: Int) {
+        self.sendId = sendId
+        self.withdrawn = withdrawn
+    }
+
+    private enum CodingKeys: String, CodingKey { case sendId, withdrawn }
+
+    /// Encodes as the server writes it: the id in lower case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sendId.uuidString.lowercased(), forKey: .sendId)
+        try container.encode(withdrawn, forKey: .withdrawn)
     }
 }

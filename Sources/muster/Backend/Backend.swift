@@ -77,10 +77,14 @@ protocol Backend: Sendable {
     ) async throws -> SentNotification
     /// Withdraws messages not answered yet: they leave their recipients' inboxes.
     func withdraw(_ messageIds: [UUID]) async throws
-    /// The namespace's sends, newest first, at most `limit`, each with where its messages stand in numbers.
-    func sends(limit: Int) async throws -> [SendOverview]
-    /// One send with each recipient's message and where it stands; `.notFound` for no such send.
-    func send(_ sendId: UUID) async throws -> SendOverview
+    /// The namespace's sends, newest first, at most `limit` (older than `before` when given), each with where its
+    /// messages stand in numbers.
+    func sends(limit: Int, before: UUID?) async throws -> [SendOverview]
+    /// One send with a page of its recipients' messages (at most `limit` from the `from`th, those in `state` when
+    /// given) and where each stands; `.notFound` for no such send.
+    func send(_ sendId: UUID, state: SendOverview.State?, from: Int, limit: Int) async throws -> SendOverview
+    /// Withdraws every message of the send not answered yet, at once; `.notFound` for no such send.
+    func withdrawPending(ofSend sendId: UUID) async throws -> SendWithdrawal
     /// The pending messages of `user`, oldest first.
     func inbox(user: String?) async throws -> [InboxItem]
     /// Answers a message, or with `request` a request template; `values` is a JSON object's text.

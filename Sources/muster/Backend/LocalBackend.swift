@@ -127,17 +127,30 @@ struct LocalBackend: Backend {
         try await Notifications(log: log).withdraw(messageIds, namespace: namespace, actor: "cli")
     }
 
-    func sends(limit: Int) async throws -> [SendOverview] {
-        try Notifications(log: log).sends(namespace: namespace, limit: limit)
+    func sends(limit: Int, before: UUID?) async throws -> [SendOverview] {
+        try Notifications(log: log).sends(namespace: namespace, before: before, limit: limit)
     }
 
-    func send(_ sendId: UUID) async throws -> SendOverview {
-        guard let send = try Notifications(log: log).send(sendId, namespace: namespace) else {
-            throw MusterError(
-                .notFound, "no send \(sendId.uuidString.lowercased()) in namespace \(namespace) (muster sends list)",
-                field: "id")
-        }
+    func send(_ sendId: UUID, state: SendOverview.State?, from: Int, limit: Int) async throws -> SendOverview {
+        guard
+            let send = try Notifications(log: log).send(
+                sendId, namespace: namespace, state: state, from: from, limit: limit)
+        else { throw noSend(sendId) }
         return send
+    }
+
+    func withdrawPending(ofSend sendId: UUID) async throws -> SendWithdrawal {
+        guard
+            let withdrawn = try await Notifications(log: log).withdrawPending(
+                ofSend: sendId, namespace: namespace, actor: "cli")
+        else { throw noSend(sendId) }
+        return SendWithdrawal(sendId: sendId, withdrawn: withdrawn)
+    }
+
+    private func noSend(_ sendId: UUID) -> MusterError {
+        MusterError(
+            .notFound, "no send \(sendId.uuidString.lowercased()) in namespace \(namespace) (muster sends list)",
+            field: "id")
     }
 
     func respond(_ answer: Answer) async throws -> ResponseObject {

@@ -108,12 +108,16 @@ extension ServerSession: Backend {
         for id in messageIds { try await call { try await $0.withdrawMessage(id: id) } }
     }
 
-    func sends(limit: Int) async throws -> [SendOverview] {
-        try await call { try await $0.sends(limit: limit) }
+    func sends(limit: Int, before: UUID?) async throws -> [SendOverview] {
+        try await call { try await $0.sends(limit: limit, before: before) }
     }
 
-    func send(_ sendId: UUID) async throws -> SendOverview {
-        try await call { try await $0.sendOverview(id: sendId) }
+    func send(_ sendId: UUID, state: SendOverview.State?, from: Int, limit: Int) async throws -> SendOverview {
+        try await call { try await $0.sendOverview(id: sendId, state: state, from: from, limit: limit) }
+    }
+
+    func withdrawPending(ofSend sendId: UUID) async throws -> SendWithdrawal {
+        try await call { try await $0.withdrawPending(ofSend: sendId) }
     }
 
     func respond(_ answer: Answer) async throws -> ResponseObject {

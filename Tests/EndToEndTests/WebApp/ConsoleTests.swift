@@ -287,6 +287,66 @@ extension WebAppBrowserTests {
             }
         }
 
+        @Test func aLargeSendIsReadAPageAtATimeAndFilteredByState() async throws {
+            try await WebAppStage.withConsole("console-sends-pages") { stage in
+                let driver = stage.driver
+                let server = stage.server
+                // 26 people and 26 sends: one page more than 25 rows of each.
+                let people = ["joe", "ada"] + (1...24).map { String(format: "p%02d", $0) }
+                for name in people.dropFirst(2) {
+                    let added = try await server.run(["users", "add", name] + server.data)
+                    try #require(added.status == 0, "\(added)")
+                }
+                let ada = try await server.login("ada", password: "secret-ada")
+                var sendIds: [String] = []
+                for index in 1...26 {
+                    let to = index == 26 ? people : ["joe"]
+                    let recipients = to.map { "\"\($0)\"" }.joined(separator: ",")
+                    let payload = #"{"responseTopic":"/roll","fields":[]}"#
+                    let sent = try await server.send(
+                        "POST", "api/v1/notifications", token: ada,
+                        json: #"{"to":[\#(recipients)],"title":"Send \#(index)","body":"","payload":\#(payload)}"#)
+                    try #require(sent.status == 201, "\(sent.text)")
+                    sendIds.append(try #require(sent.object["sendId"] as? String))
+                }
+
+                try await stage.logIn("ada", password: "secret-ada")
+                try await stage.show("#/console/sends", waitingFor: "tr[data-send-id='\(sendIds[25])']")
+                try await driver.click(try await driver.find("#sends-page-size option[value='25']"))
+                try await stage.wait(forElement: "#sends-older")
+                #expect(try await Self.count("table.sends tbody tr", driver) == 25)
+                #expect(
+                    try await Self.count("tr[data-send-id='\(sendIds[0])']", driver) == 0, "the oldest is a page on")
+                try await driver.click(try await driver.find("#sends-older"))
+                try await stage.wait(forElement: "tr[data-send-id='\(sendIds[0])']")
+                #expect(try await Self.count("table.sends tbody tr", driver) == 26)
+                #expect(try await Self.count("#sends-older", driver) == 0, "no sends older than the first")
+
+                // The large send: 25 recipients, then the 26th; then only the pending ones.
+                try await driver.click(try await driver.find("tr[data-send-id='\(sendIds[25])'] a"))
+                try await stage.wait(forElement: "table.send-messages tr[data-user='p23']")
+                #expect(try await Self.count("table.send-messages tbody tr", driver) == 25)
+                try await driver.click(try await driver.find("#send-more"))
+                try await stage.wait(forElement: "table.send-messages tr[data-user='p24']")
+                #expect(try await Self.count("table.send-messages tbody tr", driver) == 26)
+                #expect(
+                    try await driver.run("return document.querySelector('#send-more').hidden") as? Bool == true,
+                    "no page after the last")
+                try await stage.browser.screenshot("console-sends-pages")
+                // The rest withdrawn at once; the filter then shows the withdrawn ones, a page of 25 and more.
+                try await driver.click(try await driver.find("#withdraw-pending"))
+                try await driver.click(try await driver.find("#confirm-withdraw-pending"))
+                try await stage.wait(for: "0 answered, 26 withdrawn, 0 not answered yet", in: "#send-detail")
+                try await driver.click(try await driver.find("#send-state option[value='pending']"))
+                try await stage.wait(forElement: "table.send-messages:not(:has(tbody tr))")
+                try await driver.click(try await driver.find("#send-state option[value='withdrawn']"))
+                try await stage.wait(forElement: "table.send-messages tr[data-user='joe'][data-state='withdrawn']")
+                #expect(try await Self.count("table.send-messages tbody tr", driver) == 25)
+                let shown = try await server.run(["sends", "show", sendIds[25], "--json"] + server.data)
+                #expect(try shown.json()["withdrawn"] as? Int == 26 && shown.json()["pending"] as? Int == 0)
+            }
+        }
+
         @Test func aGeotriggersMonitorIsStoppedAndStartedFromItsRow() async throws {
             try await WebAppStage.withConsole("console-geotrigger-monitor") { stage in
                 let driver = stage.driver

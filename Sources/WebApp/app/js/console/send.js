@@ -159,25 +159,18 @@ export async function sendView(main) {
     }
   }
 
-  /// Sent to the wrong people: asks, then withdraws the message from everyone who has not answered it yet (an
-  /// answer given stays: its withdrawal is refused with 409, and counted).
+  /// Sent to the wrong people: asks, then withdraws the send's messages not answered yet, in one request (the
+  /// answers given stay, and are counted).
   function askWithdrawal(sent) {
     const withdraw = async () => {
-      let withdrawn = 0;
-      let answered = 0;
-      for (const id of sent.messageIds) {
-        try {
-          await api("DELETE", `/api/v1/messages/${encodeURIComponent(id)}`);
-          withdrawn += 1;
-        } catch (error) {
-          if (error.status !== 409) {
-            replace(outcome, errorBox(error));
-            return;
-          }
-          answered += 1;
-        }
+      const path = `/api/v1/sends/${encodeURIComponent(sent.sendId)}`;
+      try {
+        const { withdrawn } = await api("POST", `${path}/withdraw`);
+        const { answered } = await api("GET", `${path}?limit=1`);
+        replace(outcome, h("p#withdrawn.ok", { role: "status" }, t("consoleWithdrawn", { withdrawn, answered })));
+      } catch (error) {
+        replace(outcome, errorBox(error));
       }
-      replace(outcome, h("p#withdrawn.ok", { role: "status" }, t("consoleWithdrawn", { withdrawn, answered })));
     };
     replace(
       outcome,

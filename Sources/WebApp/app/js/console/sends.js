@@ -1,10 +1,15 @@
 // The namespace's sends, newest first, and where each one's messages stand: who has answered, whose was
-// withdrawn, who has not answered yet — with the messages still waiting withdrawn from here, asked first.
+// withdrawn, who has not answered yet — a hundred at a time, filtered by state — with the messages still waiting
+// withdrawn at once from here, asked first.
 
 import { api } from "../api.js";
-import { formatTime, h, replace } from "../dom.js";
+import { append, formatTime, h, replace } from "../dom.js";
 import { t } from "../texts.js";
-import { consolePage, errorBox, row, table } from "./common.js";
+import { consolePage, errorBox, labelled, row, table } from "./common.js";
+
+/// Rows a page, of sends and of a send's messages, to choose from: a send to 100,000 people is read and drawn in
+/// pages.
+const pageSizes = [25, 100, 1000];
 
 /// `#/console/sends?send=ID` opens that send's messages too.
 export async function sendsView(main, [query = ""]) {
@@ -12,9 +17,35 @@ export async function sendsView(main, [query = ""]) {
   const opened = new URLSearchParams(query).get("send");
   const detail = h("div#send-detail", { "aria-live": "polite" });
   const list = h("div#sends");
+  const size = h(
+    "select#sends-page-size",
+    { onchange: () => { load(); if (openedSend) show(openedSend.id, openedSend.state); } },
+    pageSizes.map((n) => h("option", { value: n, selected: n === 100 }, String(n))),
+  );
+  let openedSend = null;
 
-  async function load() {
-    const sends = await api("GET", "/api/v1/sends?limit=100");
+  /// The newest sends; `before` (a send's id) the page older than it, added below the rows shown.
+  async function load(before) {
+    const pageSize = Number(size.value);
+    const sends = await api("GET", `/api/v1/sends?limit=${pageSize}${before ? `&before=${encodeURIComponent(before)}` : ""}`);
+    const rows = sends.map((s) =>
+      row(
+        [formatTime(s.sentAt),
+          h("a", { href: "#/console/sends", onclick: (event) => { event.preventDefault(); show(s.sendId); } }, s.title),
+          s.sender, String(s.recipients), String(s.answered), String(s.withdrawn), String(s.pending)],
+        { dataset: { sendId: s.sendId } },
+      ));
+    const older = sends.length === pageSize
+      ? h("button#sends-older.secondary", { type: "button", onclick: () => load(sends.at(-1).sendId) }, t("consoleOlderSends"))
+      : null;
+    const shown = list.querySelector("tbody");
+    if (before && shown) {
+      append(shown, rows);
+      const button = list.querySelector("#sends-older");
+      if (older) button?.replaceWith(older);
+      else button?.remove();
+      return;
+    }
     replace(
       list,
       sends.length
@@ -22,45 +53,64 @@ export async function sendsView(main, [query = ""]) {
             t("consoleSends"),
             [t("consoleSentAt"), t("consoleTitle"), t("consoleSender"), t("consoleRecipients"), t("consoleAnswered"),
               t("consoleWithdrawnCount"), t("consolePending")],
-            sends.map((s) =>
-              row(
-                [formatTime(s.sentAt),
-                  h("a", { href: "#/console/sends", onclick: (event) => { event.preventDefault(); show(s.sendId); } }, s.title),
-                  s.sender, String(s.recipients), String(s.answered), String(s.withdrawn), String(s.pending)],
-                { dataset: { sendId: s.sendId } },
-              ),
-            ),
+            rows,
             "sends",
           )
         : h("p.notice", {}, t("consoleNoSends")),
+      older,
     );
   }
 
-  /// One send: each recipient's message and its state, and a way to withdraw those still waiting.
-  async function show(sendId) {
+  /// One send: its recipients' messages and their states, a page at a time (only those in `state` when chosen),
+  /// and a way to withdraw at once those still waiting.
+  async function show(sendId, state = "") {
+    openedSend = { id: sendId, state };
+    const pageSize = Number(size.value);
+    const path = `/api/v1/sends/${encodeURIComponent(sendId)}`;
+    const pageOf = (from) =>
+      api("GET", `${path}?limit=${pageSize}&from=${from}${state ? `&state=${state}` : ""}`);
     try {
-      const send = await api("GET", `/api/v1/sends/${encodeURIComponent(sendId)}`);
-      const waiting = send.messages.filter((m) => m.state === "pending");
+      const send = await pageOf(0);
       const outcome = h("div.outcome", { "aria-live": "polite" });
+      const filter = h(
+        "select#send-state",
+        { onchange: () => show(sendId, filter.value) },
+        ["", "pending", "answered", "withdrawn"].map((s) =>
+          h("option", { value: s, selected: s === state }, s ? t(`consoleMessage_${s}`) : t("consoleAny"))),
+      );
+      const rows = (messages) =>
+        messages.map((m) => row([m.user, t(`consoleMessage_${m.state}`)], { dataset: { user: m.user, state: m.state } }));
+      const messages = table(send.title, [t("consoleUser"), t("consoleState")], rows(send.messages), "send-messages");
+      const more = h("button#send-more.secondary", { type: "button" }, t("consoleMoreMessages"));
+      let next = send.nextFrom;
+      more.hidden = next === undefined;
+      more.onclick = async () => {
+        try {
+          const page = await pageOf(next);
+          append(messages.querySelector("tbody"), rows(page.messages));
+          next = page.nextFrom;
+          more.hidden = next === undefined;
+        } catch (error) {
+          replace(outcome, errorBox(error));
+        }
+      };
       const ask = () =>
         replace(
           outcome,
-          h("p", {}, t("consoleWithdrawPendingQuestion", { count: waiting.length })),
+          h("p", {}, t("consoleWithdrawPendingQuestion", { count: send.pending })),
           h("button#confirm-withdraw-pending.danger", { type: "button", onclick: withdraw }, t("consoleWithdraw")),
           " ",
           h("button.secondary", { type: "button", onclick: () => replace(outcome) }, t("consoleCancel")),
         );
+      // One request, one append: the messages answered meanwhile stay answered.
       const withdraw = async () => {
-        for (const message of waiting) {
-          try {
-            await api("DELETE", `/api/v1/messages/${encodeURIComponent(message.messageId)}`);
-          } catch (error) {
-            // Answered meanwhile: it stays answered; anything else is said.
-            if (error.status !== 409) return replace(outcome, errorBox(error));
-          }
+        try {
+          await api("POST", `${path}/withdraw`);
+        } catch (error) {
+          return replace(outcome, errorBox(error));
         }
         await load();
-        await show(sendId);
+        await show(sendId, state);
       };
       replace(
         detail,
@@ -69,16 +119,12 @@ export async function sendsView(main, [query = ""]) {
           sender: send.sender, sentAt: formatTime(send.sentAt), count: send.recipients, answered: send.answered,
           withdrawn: send.withdrawn, pending: send.pending,
         })),
-        table(
-          send.title,
-          [t("consoleUser"), t("consoleState")],
-          send.messages.map((m) =>
-            row([m.user, t(`consoleMessage_${m.state}`)], { dataset: { user: m.user, state: m.state } })),
-          "send-messages",
-        ),
-        waiting.length
+        h("form.filters.narrow", { onsubmit: (event) => event.preventDefault() }, labelled(t("consoleState"), filter)),
+        messages,
+        more,
+        send.pending
           ? h("button#withdraw-pending.secondary", { type: "button", onclick: ask },
-              t("consoleWithdrawPending", { count: waiting.length }))
+              t("consoleWithdrawPending", { count: send.pending }))
           : null,
         outcome,
       );
@@ -87,7 +133,12 @@ export async function sendsView(main, [query = ""]) {
     }
   }
 
-  replace(page, list, detail);
+  replace(
+    page,
+    h("form.filters.narrow", { onsubmit: (event) => event.preventDefault() }, labelled(t("consoleRowsAPage"), size)),
+    list,
+    detail,
+  );
   await load();
   if (opened) await show(opened);
 }
