@@ -41,10 +41,43 @@ struct SendToAll: Scenario {
         report.context.append(Figure(label: "send returned", value: sendSeconds * 1000, unit: "ms"))
         report.context.append(Figure(label: "until every inbox", value: total * 1000, unit: "ms"))
         report.context.append(Figure(label: "messages delivered", value: Double(users) / total, unit: "messages/s"))
+        try await Self.followAndWithdraw(sent, users: users, log: log, into: &report)
         report.notes.append(
             String(format: "%.3f s until every inbox showed it; ", total)
                 + "target ≤ 1 s for 100,000 users (\(total <= 1 ? "met" : "not met") at \(users)); "
                 + "no baseline: no peer runs this workload")
+    }
+
+    /// The sender follows the send and takes back the rest: a page of 1,000 of its pending messages (the first and
+    /// the last), and the withdrawal in one append of every message not answered (all but one in 100).
+    static func followAndWithdraw(
+        _ sent: Notifications.SendResult, users: Int, log: EventLog, into report: inout ScenarioReport
+    ) async throws {
+        let notifications = Notifications(log: log)
+        func page(from: Int) throws -> Double {
+            let start = ContinuousClock.now
+            guard let page = try notifications.send(sent.sendId, state: .pending, from: from, limit: 1000),
+                page.messages?.count == min(1000, users - from)
+            else { throw NotDelivered("a page of the send's pending messages from \(from) is not whole") }
+            return seconds(since: start) * 1000
+        }
+        report.context.append(Figure(label: "first page of 1,000 pending", value: try page(from: 0), unit: "ms"))
+        report.context.append(
+            Figure(label: "last page of 1,000 pending", value: try page(from: users - 1000), unit: "ms"))
+        let answer = Data(#"{"ok":true}"#.utf8)
+        for index in stride(from: 0, to: users, by: 100) {
+            _ = try await notifications.respond(
+                messageId: sent.messageIds[index], values: answer,
+                as: Respondent(user: sent.recipients[index], deviceId: "bench"))
+        }
+        let start = ContinuousClock.now
+        let withdrawn = try await notifications.withdrawPending(ofSend: sent.sendId, actor: "bench")
+        let took = seconds(since: start)
+        guard withdrawn == users - users / 100, try notifications.send(sent.sendId, limit: 1)?.pending == 0 else {
+            throw NotDelivered("withdrawing the rest took back \(withdrawn ?? 0) messages, not \(users - users / 100)")
+        }
+        report.context.append(Figure(label: "withdrawing the rest (\(withdrawn!))", value: took * 1000, unit: "ms"))
+        report.context.append(Figure(label: "withdrawals", value: Double(withdrawn!) / took, unit: "messages/s"))
     }
 
     /// Appends `count` `UserCreated` events, `usersPerCommit` per write transaction.
