@@ -28,7 +28,8 @@ import Testing
 
             let joesMessage = try #require((sent.object["messageIds"] as? [String])?.first)
             let answered = try await client.send(
-                .post, "/api/v1/messages/\(joesMessage)/response", token: joe, json: #"{"deviceId":"phone","values":{}}"#)
+                .post, "/api/v1/messages/\(joesMessage)/response", token: joe,
+                json: #"{"deviceId":"phone","values":{}}"#)
             #expect(answered.status == .created, "\(answered.text)")
             let pending = try await client.send(.get, "/api/v1/sends/\(sendId)?state=pending", token: ada)
             #expect((pending.object["messages"] as? [[String: Any]])?.map { $0["user"] as? String } == ["ada"])
