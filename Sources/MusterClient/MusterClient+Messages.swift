@@ -15,6 +15,14 @@ extension MusterClient {
         _ = try await perform(APIRequest("DELETE", ["messages", Self.wire(id)]))
     }
 
+    /// Admin: withdraws messages not answered yet, all or none (`POST /api/v1/withdrawals`), as
+    /// ``withdrawMessage(id:)`` withdraws one; returns those withdrawn, in the order given. When one is refused
+    /// (`not_found`, `conflict`) none is withdrawn.
+    public func withdrawMessages(ids: [UUID]) async throws(MusterClientError) -> [UUID] {
+        let request = try APIRequest("POST", ["withdrawals"], json: WithdrawalBody(messageIds: ids))
+        return try decode(MessagesWithdrawn.self, from: try await perform(request), of: request).withdrawn
+    }
+
     /// One message with its payload as the device shows it (`GET /api/v1/messages/{id}`).
     public func message(id: UUID) async throws(MusterClientError) -> Message {
         let request = APIRequest("GET", ["messages", Self.wire(id)])

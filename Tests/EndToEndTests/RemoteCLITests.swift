@@ -133,6 +133,10 @@ import Testing
         // ann's, unanswered, is withdrawn by an administrator, not by joe; joe's answered one stays.
         let notJoes = try await joe.run(["withdraw", ids[1]])
         #expect(notJoes.status == 1 && notJoes.stderr.contains("administrator"), "\(notJoes)")
+        let refusedTogether = try await ada.run(["withdraw", ids[1], ids[0]])
+        #expect(refusedTogether.status == 3 && refusedTogether.stderr.contains("answered already"))
+        let stillPending = try await ada.run(["sends", "show", try #require(try sent.json()["sendId"] as? String)])
+        #expect(stillPending.stdout.contains("\(ids[1])  pending"), "all or none: \(stillPending.stdout)")
         let withdrawn = try await ada.run(["withdraw", ids[1]])
         #expect(withdrawn.status == 0 && withdrawn.stdout == #"{"withdrawn":["\#(ids[1])"]}"# + "\n", "\(withdrawn)")
         let answered = try await ada.run(["withdraw", ids[0]])

@@ -256,6 +256,13 @@ struct World {
                 json: #"{"to":["joe"],"title":"Withdrawn","body":"B","payload":\#(colourPayload)}"#)
             let id = (sent.object["messageIds"] as? [String])?.first
             path = "/api/v1/messages/\(try #require(id, "set-up: a message to withdraw: \(sent.text)"))"
+        case "POST /api/v1/withdrawals" where who == .admin:
+            // A message to joe sent for it: his first one is answered by the cells that follow.
+            let sent = try await caller.send(
+                .post, "/api/v1/notifications", token: token,
+                json: #"{"to":["joe"],"title":"Withdrawn","body":"B","payload":\#(colourPayload)}"#)
+            let id = try #require((sent.object["messageIds"] as? [String])?.first, "set-up: \(sent.text)")
+            json = #"{"messageIds":["\#(id)"]}"#
         case "POST /api/v1/sends/{id}/withdraw" where who == .admin:
             // A send to joe made for it: his first message is answered by the cells that follow.
             let sent = try await caller.send(
@@ -355,6 +362,7 @@ struct World {
         case "POST /api/v1/push/sources/{name}/test": return #"{"user":"joe"}"#
         case "POST /api/v1/mqtt/devices/{deviceId}/settings": return #"{"user":"joe","settings":["OnInterval=true"]}"#
         case "POST /api/v1/location-requests": return #"{"user":"joe"}"#
+        case "POST /api/v1/withdrawals": return #"{"messageIds":["\#(messageId)"]}"#
         case "PUT /api/v1/devices/{deviceId}/trace-logging": return #"{"enabled":true}"#
         default: return nil
         }

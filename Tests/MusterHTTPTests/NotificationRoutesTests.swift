@@ -208,4 +208,42 @@ import Testing
             #expect(answer.text.contains(#""state":\#(state)"#), "\(answer.text)")
         }
     }
+
+    @Test func severalMessagesAreWithdrawnAllOrNone() async throws {
+        let api = try await APITester.make()
+        defer { api.remove() }
+        try await api.run { client in
+            let ada = try await client.login("ada")
+            let joe = try await client.login("joe")
+            let sent = try await client.send(
+                .post, "/api/v1/notifications", token: ada,
+                json: #"{"groups":["ops"],"title":"Colour","body":"Pick one","payload":\#(colourPayload)}"#)
+            let ids = try #require(sent.object["messageIds"] as? [String])
+            let answered = try await client.send(
+                .post, "/api/v1/messages/\(ids[0])/response", token: joe,
+                json: #"{"deviceId":"phone","values":{"simpleDropList":"Red"}}"#)
+            #expect(answered.status == .created, "\(answered.text)")
+
+            let head = api.log.head
+            for (json, status, field) in [
+                (#"{"messageIds":["\#(ids[1])","\#(ids[0])"]}"#, HTTPResponse.Status.conflict, "messageId"),
+                (#"{"messageIds":["\#(ids[1])","\#(UUID().uuidString)"]}"#, .notFound, "messageId"),
+                (#"{"messageIds":[]}"#, .badRequest, "messageIds"),
+                (#"{"messageIds":["nope"]}"#, .badRequest, "messageIds[0]"),
+            ] {
+                let refused = try await client.send(.post, "/api/v1/withdrawals", token: ada, json: json)
+                #expect(refused.status == status && refused.errorFields == [field], "\(json): \(refused.text)")
+            }
+            #expect(api.log.head == head, "ann's message was not withdrawn with a refused one")
+            let byJoe = try await client.send(
+                .post, "/api/v1/withdrawals", token: joe, json: #"{"messageIds":["\#(ids[1])"]}"#)
+            #expect(byJoe.status == .forbidden)
+
+            let withdrawn = try await client.send(
+                .post, "/api/v1/withdrawals", token: ada, json: #"{"messageIds":["\#(ids[1])","\#(ids[1])"]}"#)
+            #expect(withdrawn.status == .ok)
+            #expect(withdrawn.object as NSDictionary == ["withdrawn": [ids[1]]], "each once")
+            #expect(api.log.head == head + 1)
+        }
+    }
 }

@@ -17,6 +17,7 @@ struct NotificationController: APIController {
             .get("messages/:id", for: .user, use: message)
             .post("messages/:id/response", for: .user, use: respond)
             .delete("messages/:id", for: .administrator, use: withdraw)
+            .post("withdrawals", for: .administrator, use: withdrawAll)
     }
 
     /// Withdraws a message of the namespace not answered yet: it leaves its recipient's inbox and its pushes still
@@ -27,6 +28,22 @@ struct NotificationController: APIController {
         try await api.notifications.withdraw(
             [try Self.messageId(context)], namespace: caller.namespace, actor: caller.username)
         return .noContent
+    }
+
+    /// Withdraws messages of the namespace not answered yet, all or none: one refused (404, 409) withdraws nothing.
+    @Sendable func withdrawAll(_ request: Request, context: API.Context, caller: API.Caller) async throws
+        -> MessagesWithdrawn
+    {
+        let body = try await request.decode(as: WithdrawalBody.self, context: context)
+        guard (1...10_000).contains(body.messageIds.count) else {
+            throw MusterError(
+                .invalidArgument,
+                "messageIds: give 1 to 10000 message ids (a whole send's rest: POST /api/v1/sends/{id}/withdraw)",
+                field: "messageIds")
+        }
+        let withdrawn = try await api.notifications.withdraw(
+            body.messageIds, namespace: caller.namespace, actor: caller.username)
+        return MessagesWithdrawn(withdrawn: withdrawn.map(\.messageId))
     }
 
     @Sendable func send(_ request: Request, context: API.Context, caller: API.Caller) async throws -> EditedResponse<

@@ -28,6 +28,7 @@ extension VAPIDPublicKey: ResponseEncodable {}
 extension DeliveryRecord: ResponseEncodable {}
 extension SendOverview: ResponseEncodable {}
 extension SendWithdrawal: ResponseEncodable {}
+extension MessagesWithdrawn: ResponseEncodable {}
 extension LocationRequest: ResponseEncodable {}
 extension MQTTStatus: ResponseEncodable {}
 extension MQTTSettingsAnswer: ResponseEncodable {}

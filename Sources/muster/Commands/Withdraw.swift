@@ -9,9 +9,9 @@ struct Withdraw: AsyncParsableCommand {
             Each leaves its recipient's inbox and can no longer be read or answered by them; the pushes still \
             waiting to carry it are not sent, and a phone or browser one reached is sent an alert in its place \
             saying it was withdrawn. muster sends show SEND_ID lists a send's messages. A message answered or withdrawn \
-            already exits 3, one sent to nobody of the namespace exits 2. On a data directory nothing is withdrawn \
-            when one of them is refused; over HTTP (an administrator, after muster login) they are withdrawn in \
-            order, up to the refused one. The ids are those muster send printed (messageIds), one per recipient.
+            already exits 3, one sent to nobody of the namespace exits 2; nothing is withdrawn when one of them is \
+            refused. Over HTTP: an administrator's, after muster login. The ids are those muster send printed \
+            (messageIds), one per recipient; muster sends withdraw SEND_ID takes back a whole send's rest.
             """)
 
     @OptionGroup var options: BackendOptions

@@ -103,9 +103,8 @@ extension ServerSession: Backend {
         return try await call { try await $0.inbox() }
     }
 
-    /// One by one: those before a refused one stay withdrawn.
     func withdraw(_ messageIds: [UUID]) async throws {
-        for id in messageIds { try await call { try await $0.withdrawMessage(id: id) } }
+        _ = try await call { try await $0.withdrawMessages(ids: messageIds) }
     }
 
     func sends(limit: Int, before: UUID?) async throws -> [SendOverview] {
