@@ -85,9 +85,12 @@ extension Notifications {
                 )
             }
             let position = addressed.position
-            // Decoded only when needed: a send to everyone carries every recipient.
+            // Decoded only when needed, and once for all of a send's answers: a send to everyone carries every
+            // recipient.
             return Question(basis: Key.position(position)) {
-                guard let event = try snapshot.event(at: position), let sent = try PayloadSent.decode(event) else {
+                guard let event = try snapshot.event(at: position),
+                    let sent = try DecodedSends.shared.withoutRecipients(event)
+                else {
                     throw StoreError(
                         .corrupt,
                         "the inbox refers to a missing PayloadSent for message "

@@ -178,8 +178,9 @@ public struct Notifications: Sendable {
                 addressed.state != .withdrawn
             else { return nil }
             let position = addressed.position
+            // Once for all of a send's recipients: a send to everyone carries every recipient.
             guard let event = try reader.event(at: position),
-                let sent = try PayloadSent.decode(event)
+                let sent = try DecodedSends.shared.withoutRecipients(event)
             else {
                 throw StoreError(
                     .corrupt,

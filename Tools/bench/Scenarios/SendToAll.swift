@@ -64,13 +64,26 @@ struct SendToAll: Scenario {
         report.context.append(Figure(label: "first page of 1,000 pending", value: try page(from: 0), unit: "ms"))
         report.context.append(
             Figure(label: "last page of 1,000 pending", value: try page(from: users - 1000), unit: "ms"))
+        // One recipient in 100 opens the message (what a device fetches to show it) and answers it.
         let answer = Data(#"{"ok":true}"#.utf8)
-        for index in stride(from: 0, to: users, by: 100) {
+        let answering = Array(stride(from: 0, to: users, by: 100))
+        var start = ContinuousClock.now
+        for index in answering {
+            guard try notifications.message(id: sent.messageIds[index], user: sent.recipients[index]) != nil else {
+                throw NotDelivered("the message of \(sent.recipients[index]) is not there to open")
+            }
+        }
+        report.context.append(
+            Figure(label: "messages opened", value: Double(answering.count) / seconds(since: start), unit: "/s"))
+        start = ContinuousClock.now
+        for index in answering {
             _ = try await notifications.respond(
                 messageId: sent.messageIds[index], values: answer,
                 as: Respondent(user: sent.recipients[index], deviceId: "bench"))
         }
-        let start = ContinuousClock.now
+        report.context.append(
+            Figure(label: "messages answered", value: Double(answering.count) / seconds(since: start), unit: "/s"))
+        start = ContinuousClock.now
         let withdrawn = try await notifications.withdrawPending(ofSend: sent.sendId, actor: "bench")
         let took = seconds(since: start)
         guard withdrawn == users - users / 100, try notifications.send(sent.sendId, limit: 1)?.pending == 0 else {

@@ -1,0 +1,41 @@
+import EventLog
+import EventLogTesting
+import Foundation
+import Testing
+
+@testable import Muster
+
+/// A large send's messages are opened and answered from one decoding of the send: what each needs, without the
+/// recipients' list.
+@Suite struct DecodedSendsTests {
+    @Test func aSendIsKeptWithoutItsRecipientsAndEachSendIsItsOwn() async throws {
+        let f = try await OutboxTests().fixture()
+        defer { f.t.directory.remove() }
+        let notifications = Notifications(log: f.log)
+        let roll = try await notifications.send(
+            to: ["ann", "joe"], title: "Roll call", body: "In?", payload: colourPayload, actor: "ada")
+        let other = try await notifications.send(to: ["joe"], title: "Other", body: "", payload: colourPayload)
+        let decoded = DecodedSends()
+        let events = try f.log.read { reader in
+            try [roll.sendId, other.sendId].map { id in
+                try #require(try reader.event(at: reader.position(ofEventId: id)!))
+            }
+        }
+        for _ in 0..<2 {
+            let sent = try #require(try decoded.withoutRecipients(events[0]))
+            var expected = try #require(try PayloadSent.decode(events[0]))
+            #expect(expected.recipients.map(\.user) == ["ann", "joe"])
+            expected.recipients = []
+            #expect(sent == expected, "the send as decoded, its recipients left out")
+        }
+        #expect(try decoded.withoutRecipients(events[1])?.title == "Other", "another send is not the first one kept")
+
+        let answer = try await notifications.respond(
+            messageId: roll.messageIds[0], values: Data(#"{"simpleDropList":"Red"}"#.utf8),
+            as: Respondent(user: "ann", deviceId: "d"))
+        let response = try f.log.read { try $0.event(at: $0.head) }
+        #expect(try decoded.withoutRecipients(try #require(response)) == nil, "a response is no send")
+        #expect(answer.response.responseTopic == "/a/b/c")
+        #expect(try notifications.message(id: roll.messageIds[1], user: "joe")?.message.title == "Roll call")
+    }
+}
