@@ -5,8 +5,8 @@ import Testing
 
 @testable import Muster
 
-/// A large send's messages are opened and answered from one decoding of the send: what each needs, without the
-/// recipients' list.
+/// A large send's messages are opened, answered and announced to the inboxes' live streams from one decoding of the
+/// send: what each needs, without the recipients' list, and who got which message.
 @Suite struct DecodedSendsTests {
     @Test func aSendIsKeptWithoutItsRecipientsAndEachSendIsItsOwn() async throws {
         let f = try await OutboxTests().fixture()
@@ -29,12 +29,19 @@ import Testing
             #expect(sent == expected, "the send as decoded, its recipients left out")
         }
         #expect(try decoded.withoutRecipients(events[1])?.title == "Other", "another send is not the first one kept")
+        // What an inbox's live stream asks of a send: the user's message in it.
+        for (user, id) in zip(["ann", "joe"], roll.messageIds) {
+            let copy = try #require(try decoded.message(of: user, in: events[0]))
+            #expect(copy.messageId == id && copy.sent.title == "Roll call" && copy.sent.recipients.isEmpty)
+        }
+        #expect(try decoded.message(of: "ann", in: events[1]) == nil, "the other send was joe's alone")
 
         let answer = try await notifications.respond(
             messageId: roll.messageIds[0], values: Data(#"{"simpleDropList":"Red"}"#.utf8),
             as: Respondent(user: "ann", deviceId: "d"))
         let response = try f.log.read { try $0.event(at: $0.head) }
         #expect(try decoded.withoutRecipients(try #require(response)) == nil, "a response is no send")
+        #expect(try decoded.message(of: "ann", in: try #require(response)) == nil)
         #expect(answer.response.responseTopic == "/a/b/c")
         #expect(try notifications.message(id: roll.messageIds[1], user: "joe")?.message.title == "Roll call")
     }

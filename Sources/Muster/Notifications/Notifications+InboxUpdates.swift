@@ -26,10 +26,11 @@ extension Notifications {
             namespace: namespace, types: [PayloadSent.type, ResponseReceived.type, MessageWithdrawn.type], from: from
         ) {
             event in
-            if let sent = try PayloadSent.decode(event) {
-                guard let copy = sent.recipients.first(where: { $0.user == user }) else { return nil }
+            if event.type == PayloadSent.type {
+                // Every open stream is told of a send: it is decoded once for all of them.
+                guard let (sent, messageId) = try DecodedSends.shared.message(of: user, in: event) else { return nil }
                 let message = PayloadMessage(
-                    messageId: copy.messageId, title: sent.title, body: sent.body, sentAt: event.recordedAt,
+                    messageId: messageId, title: sent.title, body: sent.body, sentAt: event.recordedAt,
                     responseTopic: sent.responseTopic, position: event.position)
                 return InboxUpdate(position: event.position, change: .arrived(message))
             }

@@ -64,10 +64,27 @@ struct SendToAll: Scenario {
         report.context.append(Figure(label: "first page of 1,000 pending", value: try page(from: 0), unit: "ms"))
         report.context.append(
             Figure(label: "last page of 1,000 pending", value: try page(from: users - 1000), unit: "ms"))
+        // A hundred recipients' inbox live streams, opened from the send: each is told of its own message.
+        let position = try log.read { try $0.position(ofEventId: sent.sendId) } ?? 0
+        var start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in stride(from: 0, to: users, by: users / 100) {
+                group.addTask {
+                    var updates = notifications.inboxUpdates(user: sent.recipients[index], from: position)
+                        .makeAsyncIterator()
+                    guard let first = try await updates.next(), case .arrived(let message) = first.change,
+                        message.messageId == sent.messageIds[index]
+                    else { throw NotDelivered("the live inbox of \(sent.recipients[index]) was not told of it") }
+                }
+            }
+            try await group.waitForAll()
+        }
+        report.context.append(
+            Figure(label: "100 live inboxes told of it", value: seconds(since: start) * 1000, unit: "ms"))
         // One recipient in 100 opens the message (what a device fetches to show it) and answers it.
         let answer = Data(#"{"ok":true}"#.utf8)
         let answering = Array(stride(from: 0, to: users, by: 100))
-        var start = ContinuousClock.now
+        start = ContinuousClock.now
         for index in answering {
             guard try notifications.message(id: sent.messageIds[index], user: sent.recipients[index]) != nil else {
                 throw NotDelivered("the message of \(sent.recipients[index]) is not there to open")
