@@ -157,6 +157,10 @@ import Testing
         let page = try await ada.run(["sends", "show", sendId, "--state", "answered", "--limit", "1", "--json"])
         #expect((try page.json()["messages"] as? [[String: Any]])?.map { $0["messageId"] as? String } == [ids[0]])
         #expect(try page.json()["nextFrom"] == nil, "joe's was the only answered one: \(page.stdout)")
+        let fromSecond = try await ada.run(["sends", "show", sendId, "--from", "1", "--json"])
+        #expect(
+            (try fromSecond.json()["messages"] as? [[String: Any]])?.map { $0["messageId"] as? String } == [ids[1]],
+            "--from without --limit: every page from there: \(fromSecond.stdout)")
         let badState = try await ada.run(["sends", "show", sendId, "--state", "late"])
         #expect(badState.status == 2 && badState.stderr.contains("--state"), "\(badState)")
         let second = try await ada.run(

@@ -49,7 +49,7 @@ struct Sends: AsyncParsableCommand {
         @OptionGroup var options: BackendOptions
         @Argument(help: ArgumentHelp("The send's id.", valueName: "SEND_ID")) var id: String
         @Option(help: "Only the messages in this state: pending, answered or withdrawn.") var state: SendOverview.State?
-        @Option(help: "With --limit: the first recipient to show, by its index in the send (from 0).") var from = 0
+        @Option(help: "The first recipient to show, by its index in the send (from 0).") var from = 0
         @Option(help: "One page of at most this many (1 to 10000) instead of all.") var limit: Int?
         @Option(help: "Namespace (default: default; on a server, the login's).") var namespace: String?
 
@@ -67,8 +67,8 @@ struct Sends: AsyncParsableCommand {
                 guard limit == nil else {
                     return try await backend.send(id, state: state, from: from, limit: limit!)
                 }
-                // Every page, one after another: what a table or a pipe to grep expects.
-                var send = try await backend.send(id, state: state, from: 0, limit: 10_000)
+                // Every page from --from on, one after another: what a table or a pipe to grep expects.
+                var send = try await backend.send(id, state: state, from: from, limit: 10_000)
                 while let next = send.nextFrom {
                     let page = try await backend.send(id, state: state, from: next, limit: 10_000)
                     send.messages = (send.messages ?? []) + (page.messages ?? [])
