@@ -9,11 +9,6 @@ public struct APNsProviderClaims: JWTPayload, Hashable {
     public var iss: String
     public var iat: Int
 
-    public init(iss: String, iat: Int) {
-        self.iss = iss
-        self.iat = iat
-    }
-
     /// Nothing to check when signing; the receiving side checks `iss` and `iat` itself.
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -18,14 +18,6 @@ public struct FCMAssertionClaims: JWTPayload, Hashable {
     /// One hour after `iat`, the longest Google accepts.
     public var exp: Int
 
-    public init(iss: String, scope: String, aud: String, iat: Int, exp: Int) {
-        self.iss = iss
-        self.scope = scope
-        self.aud = aud
-        self.iat = iat
-        self.exp = exp
-    }
-
     /// Nothing to check when signing; the token endpoint checks the claims itself.
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -61,15 +61,9 @@ public struct BlobInfo: Sendable, Hashable, Codable {
 /// Totals over every blob, as `muster status` shows them.
 public struct BlobTotals: Sendable, Hashable, Codable {
     /// Number of distinct blobs.
-    public var count: UInt64
+    public var count: UInt64 = 0
     /// Raw bytes of all blobs.
-    public var rawBytes: UInt64
+    public var rawBytes: UInt64 = 0
     /// Bytes as stored (after compression).
-    public var storedBytes: UInt64
-
-    public init(count: UInt64 = 0, rawBytes: UInt64 = 0, storedBytes: UInt64 = 0) {
-        self.count = count
-        self.rawBytes = rawBytes
-        self.storedBytes = storedBytes
-    }
+    public var storedBytes: UInt64 = 0
 }

@@ -28,13 +28,6 @@ public struct Checkpoint: Codable, Sendable, Hashable {
     /// Present when taken with a key file.
     public var signature: Signature?
 
-    public init(position: UInt64, hash: String, createdAt: Date, signature: Signature? = nil) {
-        self.position = position
-        self.hash = hash
-        self.createdAt = createdAt
-        self.signature = signature
-    }
-
     /// The bytes a signature covers: position u64 BE · the hash's 32 bytes; nil when `hash` is not 64 hex digits.
     public var signedBytes: [UInt8]? {
         guard let hash = CommitChain.bytes(hex: hash), hash.count == CommitChain.hashSize else { return nil }

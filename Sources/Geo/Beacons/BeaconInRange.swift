@@ -13,14 +13,4 @@ public struct BeaconInRange<ID: Hashable & Comparable & Sendable>: Sendable, Has
     public var samples: Int
     /// Whether it has enough readings to take part in the decision (`minimumSightings`).
     public var isSettled: Bool
-
-    /// Creates an entry of the vector.
-    public init(id: ID, smoothedRSSI: Double, lastRSSI: Int, lastSeen: Double, samples: Int, isSettled: Bool) {
-        self.id = id
-        self.smoothedRSSI = smoothedRSSI
-        self.lastRSSI = lastRSSI
-        self.lastSeen = lastSeen
-        self.samples = samples
-        self.isSettled = isSettled
-    }
 }

@@ -21,10 +21,4 @@ public struct ServingBeaconChange<ID: Hashable & Comparable & Sendable>: Sendabl
     public var from: ID?
     /// The beacon that serves now; nil when the serving beacon went silent and no other is clearly closest.
     public var to: ID?
-
-    /// Creates a change from `from` to `to`.
-    public init(from: ID?, to: ID?) {
-        self.from = from
-        self.to = to
-    }
 }

@@ -51,12 +51,6 @@ public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConver
     /// The column, from 1, in characters.
     public let column: Int
 
-    /// Creates a position.
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
     /// `line 1, column 12`.
     public var description: String { "line \(line), column \(column)" }
 

@@ -86,14 +86,6 @@ public struct ExpressionLimits: Sendable, Hashable {
     /// The longest text any operation may build, in UTF-8 bytes.
     public var maximumTextLength: Int
 
-    /// Creates limits.
-    public init(maximumSourceLength: Int, maximumDepth: Int, maximumSteps: Int, maximumTextLength: Int) {
-        self.maximumSourceLength = maximumSourceLength
-        self.maximumDepth = maximumDepth
-        self.maximumSteps = maximumSteps
-        self.maximumTextLength = maximumTextLength
-    }
-
     /// 64 KiB of source, 48 levels, 10,000 steps, 64 KiB of text.
     public static let standard = ExpressionLimits(
         maximumSourceLength: 65_536, maximumDepth: 48, maximumSteps: 10_000, maximumTextLength: 65_536)

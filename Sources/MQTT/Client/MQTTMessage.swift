@@ -10,14 +10,6 @@ public struct MQTTMessage: Sendable, Hashable {
     public var retain: Bool
     /// The packet identifier of a QoS 1 delivery (0 for QoS 0). Identifiers are reused; this is not a message id.
     public var packetID: Int
-
-    public init(topic: String, payload: [UInt8], qos: MQTTQoS, retain: Bool, packetID: Int) {
-        self.topic = topic
-        self.payload = payload
-        self.qos = qos
-        self.retain = retain
-        self.packetID = packetID
-    }
 }
 
 /// The MQTT quality of service levels this client uses.

@@ -5,12 +5,6 @@ public struct SettingsArgumentError: Error, Sendable, Hashable, CustomStringConv
     /// What is wrong and what was expected.
     public let message: String
 
-    /// Creates an error for `argument`.
-    public init(argument: String, message: String) {
-        self.argument = argument
-        self.message = message
-    }
-
     /// `"IntervalCycle=fast": IntervalCycle must be a whole number of 1 or more, not "fast"`.
     public var description: String { "\"\(argument)\": \(message)" }
 }

@@ -25,19 +25,6 @@ public struct DocumentUploaded: DomainEvent, Hashable, Codable {
     /// a document without one keeps the bytes schema 1 always had.
     public var durationMilliseconds: UInt64?
 
-    public init(
-        name: String, blob: String, kind: MediaKind, contentType: String, size: UInt64, uploader: String,
-        durationMilliseconds: UInt64? = nil
-    ) {
-        self.name = name
-        self.blob = blob
-        self.kind = kind
-        self.contentType = contentType
-        self.size = size
-        self.uploader = uploader
-        self.durationMilliseconds = durationMilliseconds
-    }
-
     /// The blob's id.
     public var blobID: BlobID? { BlobID(hex: blob) }
 }

@@ -11,9 +11,4 @@ public struct MessageWithdrawn: DomainEvent, Hashable, Codable {
     public var messageId: UUID
     /// The recipient.
     public var user: String
-
-    public init(messageId: UUID, user: String) {
-        self.messageId = messageId
-        self.user = user
-    }
 }

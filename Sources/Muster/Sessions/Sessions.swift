@@ -79,16 +79,6 @@ public struct Sessions: Sendable {
         public var username: String
         /// The same as `username` for Internal authentication.
         public var preferredUsername: String
-
-        public init(
-            accessToken: String, refreshToken: String, expiresAt: Date, username: String, preferredUsername: String
-        ) {
-            self.accessToken = accessToken
-            self.refreshToken = refreshToken
-            self.expiresAt = expiresAt
-            self.username = username
-            self.preferredUsername = preferredUsername
-        }
     }
 
     /// Who a request comes from.
@@ -105,19 +95,6 @@ public struct Sessions: Sendable {
         /// The name to show, when an OAuth token gave one (`preferred_username`); never used to
         /// decide who the caller is.
         public var preferredUsername: String?
-
-        public init(
-            username: String, namespace: String, isAdmin: Bool, deviceId: String?, sessionId: UUID, expiresAt: Date,
-            preferredUsername: String? = nil
-        ) {
-            self.preferredUsername = preferredUsername
-            self.username = username
-            self.namespace = namespace
-            self.isAdmin = isAdmin
-            self.deviceId = deviceId
-            self.sessionId = sessionId
-            self.expiresAt = expiresAt
-        }
     }
 
     let log: EventLog

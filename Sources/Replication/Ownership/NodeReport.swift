@@ -11,14 +11,6 @@ public struct NodeReport: Codable, Sendable, Hashable {
     public var role: String
     /// The last position of its log of the namespace.
     public var head: UInt64
-
-    public init(node: String, url: String, namespace: String, role: String, head: UInt64) {
-        self.node = node
-        self.url = url
-        self.namespace = namespace
-        self.role = role
-        self.head = head
-    }
 }
 
 extension ReplicatedNamespace.Role {
