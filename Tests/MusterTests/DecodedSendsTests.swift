@@ -1,8 +1,8 @@
-import EventLog
 import EventLogTesting
 import Foundation
 import Testing
 
+@testable import EventLog
 @testable import Muster
 
 /// A large send's messages are opened, answered and announced to the inboxes' live streams from one decoding of the
@@ -44,5 +44,37 @@ import Testing
         #expect(try decoded.message(of: "ann", in: try #require(response)) == nil)
         #expect(answer.response.responseTopic == "/a/b/c")
         #expect(try notifications.message(id: roll.messageIds[1], user: "joe")?.message.title == "Roll call")
+    }
+
+    @Test func aKeptSendIsFoundByItsEventIdWithoutItsBodyBeingReadAgain() async throws {
+        let f = try await OutboxTests().fixture()
+        defer { f.t.directory.remove() }
+        let notifications = Notifications(log: f.log)
+        let roll = try await notifications.send(
+            to: ["ann", "joe"], title: "Roll call", body: "In?", payload: colourPayload, actor: "ada")
+        let position = try #require(try f.log.read { try $0.position(ofEventId: roll.sendId) })
+        let recordedAt = try f.log.read { try #require(try $0.event(at: position)).recordedAt }
+        let decoded = DecodedSends()
+        let first = try #require(try f.log.read { try decoded.withoutRecipients(at: position, in: $0) })
+        #expect(first.sent.title == "Roll call" && first.sent.recipients.isEmpty && first.recordedAt == recordedAt)
+
+        // The send's body damaged: a checked read refuses it, while the send kept is found from the envelope's head.
+        let events = f.log.core.tables.events
+        try await f.log.perform { scope in
+            var value = try #require(try scope.txn.get(events, Key.position(position)))
+            value[value.count - 7] ^= 0x20
+            try scope.txn.put(events, Key.position(position), value)
+        }
+        #expect(throws: StoreError.self) { try f.log.read { try $0.event(at: position) } }
+        let kept = try f.log.read { try decoded.withoutRecipients(at: position, in: $0) }
+        #expect(kept?.sent.title == "Roll call" && kept?.recordedAt == recordedAt)
+        #expect(throws: StoreError.self, "a send not kept yet is read checked") {
+            try f.log.read { try DecodedSends().withoutRecipients(at: position, in: $0) }
+        }
+
+        let (first1, head) = try f.log.read { (try $0.event(at: 1), $0.head) }
+        #expect(first1?.type != PayloadSent.type)
+        #expect(try f.log.read { try decoded.withoutRecipients(at: 1, in: $0) } == nil, "another event is no send")
+        #expect(try f.log.read { try decoded.withoutRecipients(at: head + 1, in: $0) } == nil, "past the head")
     }
 }

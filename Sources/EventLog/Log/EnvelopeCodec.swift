@@ -93,6 +93,16 @@ enum EnvelopeCodec {
         return Header(id: id, namespace: namespace, stream: stream, version: version, type: type, previous: previous)
     }
 
+    /// The id, type and time of the envelope stored under `position`, without the body or its checksum.
+    static func eventHeader(position: UInt64, _ bytes: UnsafeRawBufferPointer) throws -> EventHeader {
+        guard bytes.count >= 4 + 1 + 1 + 2 + 8 + 8, bytes[0] == format else {
+            throw StoreError(.corrupt, "event at position \(position) is truncated or of an unknown envelope format")
+        }
+        let header = try header(position: position, bytes)
+        var r = ByteReader(bytes, offset: 4)
+        return EventHeader(id: header.id, type: header.type, recordedAt: try r.read(fixed: Int64.self, "recorded at"))
+    }
+
     struct Header {
         var id: UUID
         var namespace: String

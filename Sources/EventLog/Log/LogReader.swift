@@ -14,6 +14,9 @@ public struct LogReader {
         try reading.event(at: position)
     }
 
+    /// The id, type and time of the event at `position`, its body not read.
+    public func eventHeader(at position: UInt64) throws -> EventHeader? { try reading.eventHeader(at: position) }
+
     /// The position a stored event id has.
     public func position(ofEventId id: UUID) throws -> UInt64? { try reading.position(ofEventId: id) }
 

@@ -38,6 +38,12 @@ struct LogReading {
         return upcasters.upcast(try EnvelopeCodec.decode(position: position, bytes, verify: verify))
     }
 
+    /// The id, type and time of the event at `position`, its body not read; nil past the head.
+    func eventHeader(at position: UInt64) throws -> EventHeader? {
+        guard let bytes = try envelope(at: position) else { return nil }
+        return try EnvelopeCodec.eventHeader(position: position, bytes)
+    }
+
     /// Position of a stored event id.
     func position(ofEventId id: UUID) throws -> UInt64? {
         try withUnsafeBytes(of: id.uuid) { k in

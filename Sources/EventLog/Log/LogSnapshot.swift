@@ -8,6 +8,8 @@ public protocol LogSnapshot {
     var head: UInt64 { get }
     /// The event at `position`, upcast to its current schema.
     func event(at position: UInt64) throws -> RecordedEvent?
+    /// The id, type and time of the event at `position`, without reading its body (unchecked: see `EventHeader`).
+    func eventHeader(at position: UInt64) throws -> EventHeader?
     /// Where the event of this id is; nil when there is none.
     func position(ofEventId id: UUID) throws -> UInt64?
     /// Version of the stream's last event; 0 when it does not exist.

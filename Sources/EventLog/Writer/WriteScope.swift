@@ -57,6 +57,11 @@ public final class WriteScope {
         try core.reading(txn).event(at: position)
     }
 
+    /// The id, type and time of the event at `position`, its body not read.
+    public func eventHeader(at position: UInt64) throws -> EventHeader? {
+        try core.reading(txn).eventHeader(at: position)
+    }
+
     /// The position of the stored event with this id, or nil (an id is stored once: see `append`).
     public func position(ofEventId id: UUID) throws -> UInt64? {
         try core.reading(txn).position(ofEventId: id)

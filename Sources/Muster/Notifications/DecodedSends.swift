@@ -26,6 +26,20 @@ final class DecodedSends: Sendable {
         return keep(sent, of: event)
     }
 
+    /// The send recorded at `position` of `snapshot`, its `recipients` left empty, and when it was recorded; nil when
+    /// there is no `PayloadSent` there. A send kept already is found by the event's id alone, its body (2.5 MB for a
+    /// send to 100,000) neither copied nor checked again.
+    func withoutRecipients(at position: UInt64, in snapshot: some LogSnapshot) throws -> (
+        sent: PayloadSent, recordedAt: Int64
+    )? {
+        guard let header = try snapshot.eventHeader(at: position), header.type == PayloadSent.type else { return nil }
+        if let kept = entries.withLock({ entries in entries.first { $0.id == header.id }?.sent }) {
+            return (kept, header.recordedAt)
+        }
+        guard let event = try snapshot.event(at: position), let sent = try withoutRecipients(event) else { return nil }
+        return (sent, event.recordedAt)
+    }
+
     /// The send recorded as `event` (without its recipients) and the id of `user`'s message in it; nil when `event`
     /// is not a `PayloadSent` or the send was not to `user`. Decoded under the lock: the streams told of one send at
     /// once decode it once.

@@ -179,17 +179,15 @@ public struct Notifications: Sendable {
             else { return nil }
             let position = addressed.position
             // Once for all of a send's recipients: a send to everyone carries every recipient.
-            guard let event = try reader.event(at: position),
-                let sent = try DecodedSends.shared.withoutRecipients(event)
-            else {
+            guard let (sent, sentAt) = try DecodedSends.shared.withoutRecipients(at: position, in: reader) else {
                 throw StoreError(
                     .corrupt,
                     "the inbox refers to a missing PayloadSent for message "
                         + id.uuidString.lowercased())
             }
             let message = PayloadMessage(
-                messageId: id, title: sent.title, body: sent.body, sentAt: event.recordedAt,
-                responseTopic: sent.responseTopic, position: event.position)
+                messageId: id, title: sent.title, body: sent.body, sentAt: sentAt,
+                responseTopic: sent.responseTopic, position: position)
             let resolved = try reader.namedPayloads.resolve(sent.payload, namespace: namespace)
             return StoredMessage(
                 message: message, sender: sent.sender, source: sent.source, payload: resolved ?? Data(sent.payload),
