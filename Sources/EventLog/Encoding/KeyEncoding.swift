@@ -13,6 +13,8 @@ public enum Key {
     /// `a 0x00 b 0x00 …`: names that cannot contain NUL, joined so a prefix scan finds one group.
     public static func joined(_ parts: String...) -> [UInt8] {
         var key: [UInt8] = []
+        // One allocation: a key grown part by part was reallocated as it grew, on every projection write.
+        key.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
         for part in parts {
             key.append(contentsOf: part.utf8)
             key.append(0)
