@@ -1,5 +1,6 @@
 import EventLogTesting
 import Foundation
+import MusterWire
 import Testing
 
 @testable import EventLog
@@ -22,17 +23,20 @@ import Testing
             }
         }
         for _ in 0..<2 {
-            let sent = try #require(try decoded.withoutRecipients(events[0]))
+            let sent = try #require(try decoded.send(events[0])).sent
             var expected = try #require(try PayloadSent.decode(events[0]))
             #expect(expected.recipients.map(\.user) == ["ann", "joe"])
             expected.recipients = []
             #expect(sent == expected, "the send as decoded, its recipients left out")
         }
-        #expect(try decoded.withoutRecipients(events[1])?.title == "Other", "another send is not the first one kept")
+        #expect(try decoded.send(events[1])?.sent.title == "Other", "another send is not the first one kept")
+        #expect(
+            try decoded.send(events[0])?.direct == JSONValue(json: colourPayload),
+            "a direct payload is parsed once for all the send's messages")
         // What an inbox's live stream asks of a send: the user's message in it.
         for (user, id) in zip(["ann", "joe"], roll.messageIds) {
             let copy = try #require(try decoded.message(of: user, in: events[0]))
-            #expect(copy.messageId == id && copy.sent.title == "Roll call" && copy.sent.recipients.isEmpty)
+            #expect(copy.messageId == id && copy.send.sent.title == "Roll call" && copy.send.sent.recipients.isEmpty)
         }
         #expect(try decoded.message(of: "ann", in: events[1]) == nil, "the other send was joe's alone")
 
@@ -40,7 +44,7 @@ import Testing
             messageId: roll.messageIds[0], values: Data(#"{"simpleDropList":"Red"}"#.utf8),
             as: Respondent(user: "ann", deviceId: "d"))
         let response = try f.log.read { try $0.event(at: $0.head) }
-        #expect(try decoded.withoutRecipients(try #require(response)) == nil, "a response is no send")
+        #expect(try decoded.send(try #require(response)) == nil, "a response is no send")
         #expect(try decoded.message(of: "ann", in: try #require(response)) == nil)
         #expect(answer.response.responseTopic == "/a/b/c")
         #expect(try notifications.message(id: roll.messageIds[1], user: "joe")?.message.title == "Roll call")
@@ -55,7 +59,7 @@ import Testing
         let position = try #require(try f.log.read { try $0.position(ofEventId: roll.sendId) })
         let recordedAt = try f.log.read { try #require(try $0.event(at: position)).recordedAt }
         let decoded = DecodedSends()
-        let first = try #require(try f.log.read { try decoded.withoutRecipients(at: position, in: $0) })
+        let first = try #require(try f.log.read { try decoded.send(at: position, in: $0) })
         #expect(first.sent.title == "Roll call" && first.sent.recipients.isEmpty && first.recordedAt == recordedAt)
 
         // The send's body damaged: a checked read refuses it, while the send kept is found from the envelope's head.
@@ -66,15 +70,15 @@ import Testing
             try scope.txn.put(events, Key.position(position), value)
         }
         #expect(throws: StoreError.self) { try f.log.read { try $0.event(at: position) } }
-        let kept = try f.log.read { try decoded.withoutRecipients(at: position, in: $0) }
+        let kept = try f.log.read { try decoded.send(at: position, in: $0) }
         #expect(kept?.sent.title == "Roll call" && kept?.recordedAt == recordedAt)
         #expect(throws: StoreError.self, "a send not kept yet is read checked") {
-            try f.log.read { try DecodedSends().withoutRecipients(at: position, in: $0) }
+            try f.log.read { try DecodedSends().send(at: position, in: $0) }
         }
 
         let (first1, head) = try f.log.read { (try $0.event(at: 1), $0.head) }
         #expect(first1?.type != PayloadSent.type)
-        #expect(try f.log.read { try decoded.withoutRecipients(at: 1, in: $0) } == nil, "another event is no send")
-        #expect(try f.log.read { try decoded.withoutRecipients(at: head + 1, in: $0) } == nil, "past the head")
+        #expect(try f.log.read { try decoded.send(at: 1, in: $0) } == nil, "another event is no send")
+        #expect(try f.log.read { try decoded.send(at: head + 1, in: $0) } == nil, "past the head")
     }
 }

@@ -9,8 +9,6 @@ import MusterWire
 /// again after a crash) record each attempt once.
 public struct Deliveries: Sendable {
     let log: EventLog
-    /// The sends this value's deliveries carry, decoded once each.
-    let sends = SentPayloads()
     /// The notices of this value's deliveries, encoded once per message.
     let notices = NoticeTemplates()
 
@@ -104,7 +102,7 @@ public struct Deliveries: Sendable {
         let stored = try log.read { reader -> Stored? in
             guard let position = try reader.inbox.addressed(id, user: delivery.user, namespace: namespace)?.position
             else { return nil }
-            guard let entry = try sends.sent(at: position, in: reader) else {
+            guard let entry = try DecodedSends.shared.send(at: position, in: reader) else {
                 throw StoreError(
                     .corrupt,
                     "the inbox refers to a missing PayloadSent for message "

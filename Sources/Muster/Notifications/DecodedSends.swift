@@ -1,49 +1,63 @@
 import EventLog
 import Foundation
+import MusterWire
 import Synchronization
 
-/// The sends whose messages recipients open, answer and are told of, each decoded once. A send is one `PayloadSent`
-/// listing every recipient (100,000 of them for a send to all); opening or answering one of its messages needs only
-/// the send's title, body, sender, source, payload and topic, and an inbox's live stream only its user's message id.
-/// Decoding the whole event for each made a large send's openings and answers quadratic in its recipients (20 a
-/// second at 100,000), and its announcement to the open streams the streams times the recipients. An event never
-/// changes, so the few most recent sends are kept by event id, without their recipients, and the latest two with
-/// who got which message.
+/// The sends whose messages are delivered, opened, answered and told of, each decoded once. A send is one
+/// `PayloadSent` listing every recipient (100,000 of them for a send to all); delivering, opening or answering one
+/// of its messages needs only the send's title, body, sender, source, payload and topic, and an inbox's live stream
+/// only its user's message id. Decoding the whole event for each made a large send's fan-out, openings and answers
+/// quadratic in its recipients, and its announcement to the open streams the streams times the recipients. An event
+/// never changes, so the few most recent sends are kept by event id, without their recipients, and the latest two
+/// with who got which message. A send kept is found from its event's head: its body is not read again.
 final class DecodedSends: Sendable {
+    /// A send as its messages need it.
+    struct Send: Sendable {
+        /// The send, its `recipients` left empty.
+        var sent: PayloadSent
+        /// When it was recorded, µs since 1970.
+        var recordedAt: Int64
+        /// The payload parsed, when it is direct (no `payloadName` to resolve): what every message of the send
+        /// shows, so it is not resolved and parsed again for each. Nil for a named payload, resolved on every
+        /// call as its name's current text, and for a payload that does not parse.
+        var direct: JSONValue?
+    }
+
     /// One for the process: an event id names one event, whichever log it is read from.
     static let shared = DecodedSends()
     /// How many sends are kept (the oldest goes first).
     static let kept = 16
     /// How many sends' recipients are kept by name: some 6 MB each at 100,000.
     static let indexesKept = 2
-    private let entries = Mutex<[(id: UUID, sent: PayloadSent)]>([])
+    private let entries = Mutex<[(id: UUID, send: Send)]>([])
     private let indexes = Mutex<[(id: UUID, messages: [String: UUID])]>([])
 
-    /// The send recorded as `event`, its `recipients` left empty; nil when `event` is not a `PayloadSent`.
-    func withoutRecipients(_ event: RecordedEvent) throws -> PayloadSent? {
-        if let kept = entries.withLock({ entries in entries.first { $0.id == event.id }?.sent }) { return kept }
-        guard let sent = try PayloadSent.decode(event) else { return nil }
-        return keep(sent, of: event)
-    }
-
-    /// The send recorded at `position` of `snapshot`, its `recipients` left empty, and when it was recorded; nil when
-    /// there is no `PayloadSent` there. A send kept already is found by the event's id alone, its body (2.5 MB for a
-    /// send to 100,000) neither copied nor checked again.
-    func withoutRecipients(at position: UInt64, in snapshot: some LogSnapshot) throws -> (
-        sent: PayloadSent, recordedAt: Int64
-    )? {
+    /// The send recorded at `position` of `snapshot`; nil when there is no `PayloadSent` there. Decoded under the
+    /// lock, so the deliveries of one send started together decode it once.
+    func send(at position: UInt64, in snapshot: some LogSnapshot) throws -> Send? {
         guard let header = try snapshot.eventHeader(at: position), header.type == PayloadSent.type else { return nil }
-        if let kept = entries.withLock({ entries in entries.first { $0.id == header.id }?.sent }) {
-            return (kept, header.recordedAt)
+        return try entries.withLock { entries in
+            if let kept = entries.first(where: { $0.id == header.id }) { return kept.send }
+            guard let event = try snapshot.event(at: position), let sent = try PayloadSent.decode(event) else {
+                return nil
+            }
+            return Self.keep(sent, of: event, in: &entries)
         }
-        guard let event = try snapshot.event(at: position), let sent = try withoutRecipients(event) else { return nil }
-        return (sent, event.recordedAt)
     }
 
-    /// The send recorded as `event` (without its recipients) and the id of `user`'s message in it; nil when `event`
-    /// is not a `PayloadSent` or the send was not to `user`. Decoded under the lock: the streams told of one send at
-    /// once decode it once.
-    func message(of user: String, in event: RecordedEvent) throws -> (sent: PayloadSent, messageId: UUID)? {
+    /// The send recorded as `event`; nil when `event` is not a `PayloadSent`.
+    func send(_ event: RecordedEvent) throws -> Send? {
+        guard event.type == PayloadSent.type else { return nil }
+        return try entries.withLock { entries in
+            if let kept = entries.first(where: { $0.id == event.id }) { return kept.send }
+            guard let sent = try PayloadSent.decode(event) else { return nil }
+            return Self.keep(sent, of: event, in: &entries)
+        }
+    }
+
+    /// The send recorded as `event` and the id of `user`'s message in it; nil when `event` is not a `PayloadSent`
+    /// or the send was not to `user`. Decoded under the lock: the streams told of one send at once decode it once.
+    func message(of user: String, in event: RecordedEvent) throws -> (send: Send, messageId: UUID)? {
         guard event.type == PayloadSent.type else { return nil }
         let messages = try indexes.withLock { indexes -> [String: UUID]? in
             if let kept = indexes.first(where: { $0.id == event.id }) { return kept.messages }
@@ -52,22 +66,32 @@ final class DecodedSends: Sendable {
                 sent.recipients.map { ($0.user, $0.messageId) }, uniquingKeysWith: { first, _ in first })
             if indexes.count >= Self.indexesKept { indexes.removeFirst() }
             indexes.append((event.id, messages))
-            _ = keep(sent, of: event)
+            entries.withLock { entries in
+                if !entries.contains(where: { $0.id == event.id }) { _ = Self.keep(sent, of: event, in: &entries) }
+            }
             return messages
         }
-        guard let id = messages?[user], let sent = try withoutRecipients(event) else { return nil }
-        return (sent, id)
+        guard let id = messages?[user], let send = try send(event) else { return nil }
+        return (send, id)
     }
 
     /// Keeps `sent`, recorded as `event`, without its recipients; returns what is kept.
-    private func keep(_ sent: PayloadSent, of event: RecordedEvent) -> PayloadSent {
+    private static func keep(_ sent: PayloadSent, of event: RecordedEvent, in entries: inout [(id: UUID, send: Send)])
+        -> Send
+    {
         var head = sent
         head.recipients = []
-        entries.withLock { entries in
-            guard !entries.contains(where: { $0.id == event.id }) else { return }
-            if entries.count >= Self.kept { entries.removeFirst() }
-            entries.append((event.id, head))
-        }
-        return head
+        let send = Send(sent: head, recordedAt: event.recordedAt, direct: direct(sent.payload))
+        if entries.count >= kept { entries.removeFirst() }
+        entries.append((event.id, send))
+        return send
+    }
+
+    /// The payload parsed when `NamedPayloads.resolve` would give it back as it is (not an object, or an object
+    /// without a string `payloadName`); nil when it names a payload or is not JSON.
+    static func direct(_ payload: [UInt8]) -> JSONValue? {
+        guard let value = try? JSONValue(json: Data(payload)) else { return nil }
+        if value.objectValue?["payloadName"]?.stringValue != nil { return nil }
+        return value
     }
 }

@@ -28,7 +28,8 @@ extension Notifications {
             event in
             if event.type == PayloadSent.type {
                 // Every open stream is told of a send: it is decoded once for all of them.
-                guard let (sent, messageId) = try DecodedSends.shared.message(of: user, in: event) else { return nil }
+                guard let (send, messageId) = try DecodedSends.shared.message(of: user, in: event) else { return nil }
+                let sent = send.sent
                 let message = PayloadMessage(
                     messageId: messageId, title: sent.title, body: sent.body, sentAt: event.recordedAt,
                     responseTopic: sent.responseTopic, position: event.position)

@@ -88,7 +88,7 @@ extension Notifications {
             // Decoded only when needed, and once for all of a send's answers: a send to everyone carries every
             // recipient.
             return Question(basis: Key.position(position)) {
-                guard let sent = try DecodedSends.shared.withoutRecipients(at: position, in: snapshot)?.sent else {
+                guard let sent = try DecodedSends.shared.send(at: position, in: snapshot)?.sent else {
                     throw StoreError(
                         .corrupt,
                         "the inbox refers to a missing PayloadSent for message "

@@ -179,14 +179,15 @@ public struct Notifications: Sendable {
             else { return nil }
             let position = addressed.position
             // Once for all of a send's recipients: a send to everyone carries every recipient.
-            guard let (sent, sentAt) = try DecodedSends.shared.withoutRecipients(at: position, in: reader) else {
+            guard let send = try DecodedSends.shared.send(at: position, in: reader) else {
                 throw StoreError(
                     .corrupt,
                     "the inbox refers to a missing PayloadSent for message "
                         + id.uuidString.lowercased())
             }
+            let sent = send.sent
             let message = PayloadMessage(
-                messageId: id, title: sent.title, body: sent.body, sentAt: sentAt,
+                messageId: id, title: sent.title, body: sent.body, sentAt: send.recordedAt,
                 responseTopic: sent.responseTopic, position: position)
             let resolved = try reader.namedPayloads.resolve(sent.payload, namespace: namespace)
             return StoredMessage(

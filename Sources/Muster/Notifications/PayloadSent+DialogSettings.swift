@@ -29,7 +29,7 @@ extension Notifications {
     public func dialogSettings(messageId id: UUID, user: String, namespace: String) throws -> DialogSenderSettings {
         try log.read { reader in
             guard let position = try reader.inbox.addressed(id, user: user, namespace: namespace)?.position,
-                let sent = try DecodedSends.shared.withoutRecipients(at: position, in: reader)?.sent
+                let sent = try DecodedSends.shared.send(at: position, in: reader)?.sent
             else { return .none }
             return sent.mqtt?.senderSettings ?? .none
         }
