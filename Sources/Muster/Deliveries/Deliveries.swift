@@ -100,19 +100,9 @@ public struct Deliveries: Sendable {
     public func message(of delivery: Delivery) throws -> Message {
         let (id, namespace) = (delivery.messageId, delivery.namespace)
         let stored = try log.read { reader -> Stored? in
-            guard let position = try reader.inbox.addressed(id, user: delivery.user, namespace: namespace)?.position
-            else { return nil }
-            guard let entry = try DecodedSends.shared.send(at: position, in: reader) else {
-                throw StoreError(
-                    .corrupt,
-                    "the inbox refers to a missing PayloadSent for message "
-                        + id.uuidString.lowercased())
-            }
-            let sent = entry.sent
-            let message = PayloadMessage(
-                messageId: id, title: sent.title, body: sent.body, sentAt: entry.recordedAt,
-                responseTopic: sent.responseTopic, position: position)
-            if let direct = entry.direct {
+            guard let found = try reader.sentMessage(id, user: delivery.user, namespace: namespace) else { return nil }
+            let (sent, message) = (found.send.sent, found.message)
+            if let direct = found.send.direct {
                 return .parsed(
                     Message(
                         messageId: id, title: sent.title, body: sent.body, sentAt: message.sentDate,

@@ -174,24 +174,13 @@ public struct Notifications: Sendable {
     public func message(id: UUID, user: String, namespace: String = Names.defaultNamespace) throws -> StoredMessage? {
         try log.read { reader in
             // A withdrawn message is no longer its recipient's to read.
-            guard let addressed = try reader.inbox.addressed(id, user: user, namespace: namespace),
-                addressed.state != .withdrawn
+            guard let found = try reader.sentMessage(id, user: user, namespace: namespace), found.state != .withdrawn
             else { return nil }
-            let position = addressed.position
-            // Once for all of a send's recipients: a send to everyone carries every recipient.
-            guard let send = try DecodedSends.shared.send(at: position, in: reader) else {
-                throw StoreError(
-                    .corrupt,
-                    "the inbox refers to a missing PayloadSent for message "
-                        + id.uuidString.lowercased())
-            }
-            let sent = send.sent
-            let message = PayloadMessage(
-                messageId: id, title: sent.title, body: sent.body, sentAt: send.recordedAt,
-                responseTopic: sent.responseTopic, position: position)
+            let sent = found.send.sent
             let resolved = try reader.namedPayloads.resolve(sent.payload, namespace: namespace)
             return StoredMessage(
-                message: message, sender: sent.sender, source: sent.source, payload: resolved ?? Data(sent.payload),
+                message: found.message, sender: sent.sender, source: sent.source,
+                payload: resolved ?? Data(sent.payload),
                 sentPayload: Data(sent.payload))
         }
     }
