@@ -61,6 +61,8 @@ import Testing
         let decoded = DecodedSends()
         let first = try #require(try f.log.read { try decoded.send(at: position, in: $0) })
         #expect(first.sent.title == "Roll call" && first.sent.recipients.isEmpty && first.recordedAt == recordedAt)
+        let recipients = try f.log.read { try decoded.recipients(at: position, in: $0) }
+        #expect(recipients?.map(\.user) == ["ann", "joe"] && recipients?.map(\.messageId) == roll.messageIds)
 
         // The send's body damaged: a checked read refuses it, while the send kept is found from the envelope's head.
         let events = f.log.core.tables.events
@@ -72,6 +74,7 @@ import Testing
         #expect(throws: StoreError.self) { try f.log.read { try $0.event(at: position) } }
         let kept = try f.log.read { try decoded.send(at: position, in: $0) }
         #expect(kept?.sent.title == "Roll call" && kept?.recordedAt == recordedAt)
+        #expect(try f.log.read { try decoded.recipients(at: position, in: $0) }?.map(\.user) == ["ann", "joe"])
         #expect(throws: StoreError.self, "a send not kept yet is read checked") {
             try f.log.read { try DecodedSends().send(at: position, in: $0) }
         }

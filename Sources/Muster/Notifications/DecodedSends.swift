@@ -27,10 +27,16 @@ final class DecodedSends: Sendable {
     static let shared = DecodedSends()
     /// How many sends are kept (the oldest goes first).
     static let kept = 16
-    /// How many sends' recipients are kept by name: some 6 MB each at 100,000.
+    /// How many sends' recipients are kept, in order (and by name once asked): some 8 MB each at 100,000.
     static let indexesKept = 2
     private let entries = Mutex<[(id: UUID, send: Send)]>([])
-    private let indexes = Mutex<[(id: UUID, messages: [String: UUID])]>([])
+    private let indexes = Mutex<[(id: UUID, recipients: Recipients)]>([])
+
+    /// A send's recipients in the send's order and, once a live stream asked, where each user is among them.
+    private struct Recipients: Sendable {
+        var all: [PayloadSent.Recipient]
+        var byUser: [String: Int]?
+    }
 
     /// The send recorded at `position` of `snapshot`; nil when there is no `PayloadSent` there. Decoded under the
     /// lock, so the deliveries of one send started together decode it once.
@@ -59,20 +65,42 @@ final class DecodedSends: Sendable {
     /// or the send was not to `user`. Decoded under the lock: the streams told of one send at once decode it once.
     func message(of user: String, in event: RecordedEvent) throws -> (send: Send, messageId: UUID)? {
         guard event.type == PayloadSent.type else { return nil }
-        let messages = try indexes.withLock { indexes -> [String: UUID]? in
-            if let kept = indexes.first(where: { $0.id == event.id }) { return kept.messages }
-            guard let sent = try PayloadSent.decode(event) else { return nil }
-            let messages = Dictionary(
-                sent.recipients.map { ($0.user, $0.messageId) }, uniquingKeysWith: { first, _ in first })
-            if indexes.count >= Self.indexesKept { indexes.removeFirst() }
-            indexes.append((event.id, messages))
-            entries.withLock { entries in
-                if !entries.contains(where: { $0.id == event.id }) { _ = Self.keep(sent, of: event, in: &entries) }
+        let messageId = try indexes.withLock { indexes -> UUID? in
+            guard let kept = try keptRecipients(of: event.id, read: { event }, in: &indexes) else { return nil }
+            if indexes[kept].recipients.byUser == nil {
+                let all = indexes[kept].recipients.all
+                indexes[kept].recipients.byUser = Dictionary(
+                    all.indices.map { (all[$0].user, $0) }, uniquingKeysWith: { first, _ in first })
             }
-            return messages
+            return indexes[kept].recipients.byUser?[user].map { indexes[kept].recipients.all[$0].messageId }
         }
-        guard let id = messages?[user], let send = try send(event) else { return nil }
-        return (send, id)
+        guard let messageId, let send = try send(event) else { return nil }
+        return (send, messageId)
+    }
+
+    /// The recipients of the send recorded at `position` of `snapshot`, in the send's order; nil when there is no
+    /// `PayloadSent` there. What a page of a send's messages walks: kept for the latest sends asked of.
+    func recipients(at position: UInt64, in snapshot: some LogSnapshot) throws -> [PayloadSent.Recipient]? {
+        guard let header = try snapshot.eventHeader(at: position), header.type == PayloadSent.type else { return nil }
+        return try indexes.withLock { indexes in
+            try keptRecipients(of: header.id, read: { try snapshot.event(at: position) }, in: &indexes)
+                .map { indexes[$0].recipients.all }
+        }
+    }
+
+    /// Where in `indexes` the recipients of the send whose event is `id` are: kept, or decoded from the event `read`
+    /// gives and kept (the send's head too); nil when that is no `PayloadSent`.
+    private func keptRecipients(
+        of id: UUID, read: () throws -> RecordedEvent?, in indexes: inout [(id: UUID, recipients: Recipients)]
+    ) throws -> Int? {
+        if let kept = indexes.firstIndex(where: { $0.id == id }) { return kept }
+        guard let event = try read(), let sent = try PayloadSent.decode(event) else { return nil }
+        if indexes.count >= Self.indexesKept { indexes.removeFirst() }
+        indexes.append((id, Recipients(all: sent.recipients)))
+        entries.withLock { entries in
+            if !entries.contains(where: { $0.id == id }) { _ = Self.keep(sent, of: event, in: &entries) }
+        }
+        return indexes.count - 1
     }
 
     /// Keeps `sent`, recorded as `event`, without its recipients; returns what is kept.

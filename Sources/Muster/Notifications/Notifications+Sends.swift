@@ -25,8 +25,10 @@ extension Notifications {
             }
             return try reader.inbox.sends(namespace: namespace, olderThan: after, limit: limit).compactMap {
                 position, counts in
-                guard let sent = try Self.sent(at: position, in: reader) else { return nil }
-                return SendOverview(sent.event, sent.payload, counts)
+                guard let event = try reader.event(at: position), let sent = try PayloadSent.decode(event) else {
+                    return nil
+                }
+                return SendOverview(event.id, sent, recordedAt: event.recordedAt, counts)
             }
         }
     }
@@ -45,14 +47,17 @@ extension Notifications {
             throw MusterError(.invalidArgument, "from: give a recipient's index in the send, from 0", field: "from")
         }
         return try log.read { reader in
-            guard let position = try Self.sendPosition(sendId, namespace: namespace, in: reader),
+            guard let position = try reader.position(ofEventId: sendId),
                 let counts = try reader.inbox.send(at: position, namespace: namespace),
-                let sent = try Self.sent(at: position, in: reader)
+                // The recipients first: decoding them keeps the send's head too.
+                let recipients = try DecodedSends.shared.recipients(at: position, in: reader),
+                let send = try DecodedSends.shared.send(at: position, in: reader)
             else { return nil }
             let inbox = try reader.inbox
-            var overview = SendOverview(sent.event, sent.payload, counts)
+            var overview = SendOverview(sendId, send.sent, recordedAt: send.recordedAt, counts)
             var messages: [SendOverview.Standing] = []
-            for (index, recipient) in sent.payload.recipients.enumerated().dropFirst(from) {
+            for index in recipients.indices.dropFirst(from) {
+                let recipient = recipients[index]
                 let standing = SendOverview.Standing(
                     user: recipient.user, messageId: recipient.messageId,
                     state: try inbox.addressed(recipient.messageId, user: recipient.user, namespace: namespace)
@@ -79,11 +84,11 @@ extension Notifications {
         try Names.validate(namespace, as: "namespace")
         return try await log.perform { scope in
             guard let position = try Self.sendPosition(sendId, namespace: namespace, in: scope),
-                let sent = try Self.sent(at: position, in: scope)
+                let recipients = try DecodedSends.shared.recipients(at: position, in: scope)
             else { return nil }
             let inbox = try scope.inbox
             var withdrawn = 0
-            for recipient in sent.payload.recipients
+            for recipient in recipients
             where try inbox.addressed(recipient.messageId, user: recipient.user, namespace: namespace)?.state
                 == .pending
             {
@@ -104,23 +109,14 @@ extension Notifications {
         return position
     }
 
-    /// The `PayloadSent` recorded at `position`; nil when none is there.
-    private static func sent(at position: UInt64, in snapshot: some LogSnapshot) throws
-        -> (event: RecordedEvent, payload: PayloadSent)?
-    {
-        guard let event = try snapshot.event(at: position), let sent = try PayloadSent.decode(event) else {
-            return nil
-        }
-        return (event, sent)
-    }
 }
 
 extension SendOverview {
-    /// The send recorded as `event`, with its counts.
-    init(_ event: RecordedEvent, _ sent: PayloadSent, _ counts: SendCounts) {
+    /// The send `sendId`, recorded at `recordedAt` (µs since 1970), with its counts.
+    init(_ sendId: UUID, _ sent: PayloadSent, recordedAt: Int64, _ counts: SendCounts) {
         self.init(
-            sendId: event.id, title: sent.title, body: sent.body, sender: sent.sender,
-            sentAt: Date(timeIntervalSince1970: Double(event.recordedAt) / 1_000_000),
+            sendId: sendId, title: sent.title, body: sent.body, sender: sent.sender,
+            sentAt: Date(timeIntervalSince1970: Double(recordedAt) / 1_000_000),
             recipients: Int(counts.recipients),
             answered: Int(counts.answered), withdrawn: Int(counts.withdrawn), pending: Int(counts.pending))
     }
