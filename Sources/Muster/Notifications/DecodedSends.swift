@@ -13,6 +13,8 @@ import Synchronization
 final class DecodedSends: Sendable {
     /// A send as its messages need it.
     struct Send: Sendable {
+        /// The send's id: its event's.
+        var id: UUID
         /// The send, its `recipients` left empty.
         var sent: PayloadSent
         /// When it was recorded, µs since 1970.
@@ -25,8 +27,9 @@ final class DecodedSends: Sendable {
 
     /// One for the process: an event id names one event, whichever log it is read from.
     static let shared = DecodedSends()
-    /// How many sends are kept (the oldest goes first).
-    static let kept = 16
+    /// How many sends are kept (the oldest goes first): a few KB each without their recipients, so a list of sends
+    /// is read from them too.
+    static let kept = 256
     /// How many sends' recipients are kept, in order (and by name once asked): some 8 MB each at 100,000.
     static let indexesKept = 2
     private let entries = Mutex<[(id: UUID, send: Send)]>([])
@@ -109,7 +112,7 @@ final class DecodedSends: Sendable {
     {
         var head = sent
         head.recipients = []
-        let send = Send(sent: head, recordedAt: event.recordedAt, direct: direct(sent.payload))
+        let send = Send(id: event.id, sent: head, recordedAt: event.recordedAt, direct: direct(sent.payload))
         if entries.count >= kept { entries.removeFirst() }
         entries.append((event.id, send))
         return send

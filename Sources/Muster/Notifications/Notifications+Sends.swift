@@ -25,10 +25,8 @@ extension Notifications {
             }
             return try reader.inbox.sends(namespace: namespace, olderThan: after, limit: limit).compactMap {
                 position, counts in
-                guard let event = try reader.event(at: position), let sent = try PayloadSent.decode(event) else {
-                    return nil
-                }
-                return SendOverview(event.id, sent, recordedAt: event.recordedAt, counts)
+                guard let send = try DecodedSends.shared.send(at: position, in: reader) else { return nil }
+                return SendOverview(send, counts)
             }
         }
     }
@@ -54,7 +52,7 @@ extension Notifications {
                 let send = try DecodedSends.shared.send(at: position, in: reader)
             else { return nil }
             let inbox = try reader.inbox
-            var overview = SendOverview(sendId, send.sent, recordedAt: send.recordedAt, counts)
+            var overview = SendOverview(send, counts)
             var messages: [SendOverview.Standing] = []
             for index in recipients.indices.dropFirst(from) {
                 let recipient = recipients[index]
@@ -112,11 +110,12 @@ extension Notifications {
 }
 
 extension SendOverview {
-    /// The send `sendId`, recorded at `recordedAt` (µs since 1970), with its counts.
-    init(_ sendId: UUID, _ sent: PayloadSent, recordedAt: Int64, _ counts: SendCounts) {
+    /// The send as kept decoded, with its counts.
+    init(_ send: DecodedSends.Send, _ counts: SendCounts) {
+        let sent = send.sent
         self.init(
-            sendId: sendId, title: sent.title, body: sent.body, sender: sent.sender,
-            sentAt: Date(timeIntervalSince1970: Double(recordedAt) / 1_000_000),
+            sendId: send.id, title: sent.title, body: sent.body, sender: sent.sender,
+            sentAt: Date(timeIntervalSince1970: Double(send.recordedAt) / 1_000_000),
             recipients: Int(counts.recipients),
             answered: Int(counts.answered), withdrawn: Int(counts.withdrawn), pending: Int(counts.pending))
     }

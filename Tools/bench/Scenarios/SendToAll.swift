@@ -64,6 +64,12 @@ struct SendToAll: Scenario {
         report.context.append(Figure(label: "first page of 1,000 pending", value: try page(from: 0), unit: "ms"))
         report.context.append(
             Figure(label: "last page of 1,000 pending", value: try page(from: users - 1000), unit: "ms"))
+        // The list of sends the console shows first, the send in it.
+        let listed = ContinuousClock.now
+        guard try notifications.sends(limit: 50).first?.sendId == sent.sendId else {
+            throw NotDelivered("the list of sends does not begin with the send")
+        }
+        report.context.append(Figure(label: "list of sends", value: seconds(since: listed) * 1000, unit: "ms"))
         // A hundred recipients' inbox live streams, opened from the send: each is told of its own message.
         let position = try log.read { try $0.position(ofEventId: sent.sendId) } ?? 0
         var start = ContinuousClock.now
