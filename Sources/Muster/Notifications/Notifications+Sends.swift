@@ -106,7 +106,6 @@ extension Notifications {
         else { return nil }
         return position
     }
-
 }
 
 extension SendOverview {
