@@ -9,12 +9,23 @@ import Testing
 /// A large send's messages are opened, answered and announced to the inboxes' live streams from one decoding of the
 /// send: what each needs, without the recipients' list, and who got which message.
 @Suite struct DecodedSendsTests {
-    @Test func aSendIsKeptWithoutItsRecipientsAndEachSendIsItsOwn() async throws {
+    /// Ada's roll call to ann and joe, in a log of its own.
+    static func rollCall() async throws -> (OutboxTests.Fixture, Notifications, Notifications.SendResult) {
         let f = try await OutboxTests().fixture()
-        defer { f.t.directory.remove() }
         let notifications = Notifications(log: f.log)
-        let roll = try await notifications.send(
-            to: ["ann", "joe"], title: "Roll call", body: "In?", payload: colourPayload, actor: "ada")
+        do {
+            let roll = try await notifications.send(
+                to: ["ann", "joe"], title: "Roll call", body: "In?", payload: colourPayload, actor: "ada")
+            return (f, notifications, roll)
+        } catch {
+            f.t.directory.remove()
+            throw error
+        }
+    }
+
+    @Test func aSendIsKeptWithoutItsRecipientsAndEachSendIsItsOwn() async throws {
+        let (f, notifications, roll) = try await Self.rollCall()
+        defer { f.t.directory.remove() }
         let other = try await notifications.send(to: ["joe"], title: "Other", body: "", payload: colourPayload)
         let decoded = DecodedSends()
         let events = try f.log.read { reader in
@@ -51,11 +62,8 @@ import Testing
     }
 
     @Test func aKeptSendIsFoundByItsEventIdWithoutItsBodyBeingReadAgain() async throws {
-        let f = try await OutboxTests().fixture()
+        let (f, notifications, roll) = try await Self.rollCall()
         defer { f.t.directory.remove() }
-        let notifications = Notifications(log: f.log)
-        let roll = try await notifications.send(
-            to: ["ann", "joe"], title: "Roll call", body: "In?", payload: colourPayload, actor: "ada")
         let position = try #require(try f.log.read { try $0.position(ofEventId: roll.sendId) })
         let recordedAt = try f.log.read { try #require(try $0.event(at: position)).recordedAt }
         let decoded = DecodedSends()
