@@ -92,4 +92,37 @@ import Testing
         #expect(try f.log.read { try decoded.send(at: 1, in: $0) } == nil, "another event is no send")
         #expect(try f.log.read { try decoded.send(at: head + 1, in: $0) } == nil, "past the head")
     }
+
+    @Test func theSendsKeptHoldAtMostTheirBudgetOfPayloadBytesTheLatestAlways() async throws {
+        let (f, notifications, roll) = try await Self.rollCall()
+        defer { f.t.directory.remove() }
+        let other = try await notifications.send(to: ["joe"], title: "Other", body: "", payload: colourPayload)
+        let (rollAt, otherAt) = try f.log.read {
+            (try $0.position(ofEventId: roll.sendId)!, try $0.position(ofEventId: other.sendId)!)
+        }
+        // Room for one payload, or for one send: keeping the other send lets the roll call go.
+        let caches = [DecodedSends(keptPayloadBytes: colourPayload.count), DecodedSends(kept: 1)]
+        for decoded in caches {
+            _ = try f.log.read { try decoded.send(at: rollAt, in: $0) }
+            _ = try f.log.read { try decoded.send(at: otherAt, in: $0) }
+        }
+        let events = f.log.core.tables.events
+        try await f.log.perform { scope in
+            for position in [rollAt, otherAt] {
+                var value = try #require(try scope.txn.get(events, Key.position(position)))
+                value[value.count - 7] ^= 0x20
+                try scope.txn.put(events, Key.position(position), value)
+            }
+        }
+        for decoded in caches {
+            #expect(try f.log.read { try decoded.send(at: otherAt, in: $0) }?.sent.title == "Other", "the latest stays")
+            #expect(throws: StoreError.self, "the roll call was let go, so it is read again") {
+                try f.log.read { try decoded.send(at: rollAt, in: $0) }
+            }
+        }
+        let roomy = DecodedSends()
+        #expect(throws: StoreError.self, "a send not kept is read checked") {
+            try f.log.read { try roomy.send(at: otherAt, in: $0) }
+        }
+    }
 }

@@ -29,11 +29,19 @@ final class DecodedSends: Sendable {
     static let shared = DecodedSends()
     /// How many sends are kept (the oldest goes first): a few KB each without their recipients, so a list of sends
     /// is read from them too.
-    static let kept = 256
+    let kept: Int
+    /// The most payload bytes the sends kept may hold together (the parsed direct payloads about as much again): a
+    /// payload may be as large as a request body (1 MiB by default). The latest send is kept whatever its size.
+    let keptPayloadBytes: Int
     /// How many sends' recipients are kept, in order (and by name once asked): some 8 MB each at 100,000.
     static let indexesKept = 2
     private let entries = Mutex<[(id: UUID, send: Send)]>([])
     private let indexes = Mutex<[(id: UUID, recipients: Recipients)]>([])
+
+    init(kept: Int = 256, keptPayloadBytes: Int = 16 << 20) {
+        self.kept = kept
+        self.keptPayloadBytes = keptPayloadBytes
+    }
 
     /// A send's recipients in the send's order and, once a live stream asked, where each user is among them.
     private struct Recipients: Sendable {
@@ -50,7 +58,7 @@ final class DecodedSends: Sendable {
             guard let event = try snapshot.event(at: position), let sent = try PayloadSent.decode(event) else {
                 return nil
             }
-            return Self.keep(sent, of: event, in: &entries)
+            return keep(sent, of: event, in: &entries)
         }
     }
 
@@ -60,7 +68,7 @@ final class DecodedSends: Sendable {
         return try entries.withLock { entries in
             if let kept = entries.first(where: { $0.id == event.id }) { return kept.send }
             guard let sent = try PayloadSent.decode(event) else { return nil }
-            return Self.keep(sent, of: event, in: &entries)
+            return keep(sent, of: event, in: &entries)
         }
     }
 
@@ -101,20 +109,22 @@ final class DecodedSends: Sendable {
         if indexes.count >= Self.indexesKept { indexes.removeFirst() }
         indexes.append((id, Recipients(all: sent.recipients)))
         entries.withLock { entries in
-            if !entries.contains(where: { $0.id == id }) { _ = Self.keep(sent, of: event, in: &entries) }
+            if !entries.contains(where: { $0.id == id }) { _ = keep(sent, of: event, in: &entries) }
         }
         return indexes.count - 1
     }
 
     /// Keeps `sent`, recorded as `event`, without its recipients; returns what is kept.
-    private static func keep(_ sent: PayloadSent, of event: RecordedEvent, in entries: inout [(id: UUID, send: Send)])
-        -> Send
+    private func keep(_ sent: PayloadSent, of event: RecordedEvent, in entries: inout [(id: UUID, send: Send)]) -> Send
     {
         var head = sent
         head.recipients = []
-        let send = Send(id: event.id, sent: head, recordedAt: event.recordedAt, direct: direct(sent.payload))
-        if entries.count >= kept { entries.removeFirst() }
+        let send = Send(id: event.id, sent: head, recordedAt: event.recordedAt, direct: Self.direct(sent.payload))
         entries.append((event.id, send))
+        var bytes = entries.reduce(0) { $0 + $1.send.sent.payload.count }
+        while entries.count > 1, entries.count > kept || bytes > keptPayloadBytes {
+            bytes -= entries.removeFirst().send.sent.payload.count
+        }
         return send
     }
 
