@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aKeptSendIsFoundByItsEventIdWithoutItsBodyBeingReadAgain() async throws {
-        let (f, notifications, roll) = try await Self.rollCall()
+        let (f, _, roll) = try await Self.rollCall()
         defer { f.t.directory.remove() }
         let position = try #require(try f.log.read { try $0.position(ofEventId: roll.sendId) })
         let recordedAt = try f.log.read { try #require(try $0.event(at: position)).recordedAt }
